@@ -1,0 +1,62 @@
+# Entry points. README.md names two of them:
+#   make run    set up, build (release) and run heraldd with no configuration
+#   make test   set up, build and run every test: release, ASan+UBSan, TSan
+# Everything else here is for developers.
+.PHONY: run test setup build test-release test-asan test-tsan format format-check tidy fuzz clean
+
+ARGS ?=
+FUZZ ?= config_toml
+SECONDS ?= 60
+
+setup:
+	@scripts/setup.sh
+
+build: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release
+
+run: build
+	./build/release/apps/heraldd/heraldd $(ARGS)
+
+test: setup test-release test-asan test-tsan
+	@echo "all test suites passed (release, asan, tsan)"
+
+test-release: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release
+	@ctest --preset release
+
+test-asan: setup
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan
+	@ctest --preset asan
+
+# TSan runs the tests labelled `threaded` (several shards or threads at once).
+test-tsan: setup
+	@cmake --preset tsan >/dev/null
+	@cmake --build --preset tsan
+	@ctest --preset tsan
+
+format: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release --target format
+
+format-check: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release --target format-check
+
+tidy: setup
+	@cmake --preset release >/dev/null
+	@run-clang-tidy -quiet -p build/release '^$(CURDIR)/(src|apps)/'
+
+# Runs one libFuzzer target for SECONDS; new interesting inputs go to a
+# scratch corpus, crashes to the working directory (then: copy them into
+# fuzz/crashes/<target>/ so ctest replays them forever).
+fuzz: setup
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz --target fuzz_$(FUZZ)
+	@mkdir -p build/fuzz/corpus/$(FUZZ)
+	./build/fuzz/fuzz/fuzz_$(FUZZ) -max_total_time=$(SECONDS) build/fuzz/corpus/$(FUZZ) fuzz/corpus/$(FUZZ)
+
+clean:
+	rm -rf build

@@ -1,0 +1,61 @@
+#include "daemon.hpp"
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+
+#include <csignal>
+#include <system_error>
+
+#include "core/log.hpp"
+#include "core/metrics/process.hpp"
+#include "core/metrics/registry.hpp"
+#include "gateway/server.hpp"
+
+namespace herald::heraldd {
+
+int run(const Settings& settings) {
+  // Writes to a closed socket must return EPIPE, not kill the process.
+  std::signal(SIGPIPE, SIG_IGN);
+
+  metrics::Registry registry;
+  metrics::register_process_metrics(registry);
+  registry.gauge("herald_build_info", "Build information", {{"version", HERALD_VERSION}}).set(1);
+
+  gateway::Server server(settings.gateway, registry);
+  try {
+    server.start();
+  } catch (const std::system_error& e) {
+    log::error("cannot start", {{"error", e.what()},
+                                {"hint",
+                                 "choose another address with --server.listen "
+                                 "(or HERALD_SERVER_LISTEN), or stop the process "
+                                 "holding it"}});
+    return 1;
+  }
+  log::info("listening", {{"addr", server.local_endpoint().to_string()},
+                          {"shards", server.shard_count()},
+                          {"version", HERALD_VERSION}});
+
+  // Signals are caught on the main thread's own io_context, away from the
+  // shards. After the first one the default action is restored, so a second
+  // Ctrl-C ends the process at once if a drain takes too long.
+  boost::asio::io_context control(1);
+  boost::asio::signal_set signals(control, SIGTERM, SIGINT);
+  int caught = 0;
+  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
+    if (ec) return;
+    caught = signo;
+    boost::system::error_code ignored;
+    signals.clear(ignored);
+  });
+  control.run();
+
+  log::info("shutting down", {{"signal", caught == SIGTERM ? "SIGTERM" : "SIGINT"},
+                              {"connections", server.connections()},
+                              {"timeout_ms", settings.gateway.shutdown_timeout.count()}});
+  bool clean = server.shutdown();
+  log::info("stopped", {{"clean", clean}});
+  return 0;
+}
+
+}  // namespace herald::heraldd

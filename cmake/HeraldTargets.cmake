@@ -1,0 +1,49 @@
+# Helpers that keep each module's CMakeLists.txt a few lines long.
+
+# herald_library(<name> SOURCES ... [DEPS ...])
+# A static library `herald_<name>` with alias `herald::<name>`, include root
+# at src/ (so code includes "core/log.hpp", "gateway/server.hpp", ...).
+function(herald_library name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  add_library(herald_${name} STATIC ${ARG_SOURCES})
+  add_library(herald::${name} ALIAS herald_${name})
+  target_include_directories(herald_${name} PUBLIC ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(herald_${name} PUBLIC ${ARG_DEPS} PRIVATE herald_warnings)
+endfunction()
+
+# herald_test(<name> SOURCES ... [DEPS ...] [LABELS ...])
+# A GoogleTest executable registered with ctest. Label `threaded` marks tests
+# that exercise several threads; the tsan preset runs exactly those.
+function(herald_test name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LABELS" ${ARGN})
+  add_executable(${name} ${ARG_SOURCES})
+  target_link_libraries(${name} PRIVATE ${ARG_DEPS} herald_test_support GTest::gtest
+    GTest::gmock GTest::gtest_main herald_warnings)
+  add_test(NAME ${name} COMMAND ${name})
+  set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 600)
+endfunction()
+
+# herald_fuzz(<name> SOURCES ... [DEPS ...])
+# One fuzz target per parser. The target's source defines
+# LLVMFuzzerTestOneInput. Two executables come out of it:
+#   fuzz_<name>_replay  plain main (fuzz/replay_main.cpp) that feeds every
+#                       file of fuzz/corpus/<name> and fuzz/crashes/<name>;
+#                       registered with ctest in every build.
+#   fuzz_<name>         the libFuzzer binary, only with HERALD_FUZZ=ON (clang).
+function(herald_fuzz name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
+  set(corpus ${PROJECT_SOURCE_DIR}/fuzz/corpus/${name})
+  set(crashes ${PROJECT_SOURCE_DIR}/fuzz/crashes/${name})
+  add_executable(fuzz_${name}_replay ${ARG_SOURCES} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+  target_link_libraries(fuzz_${name}_replay PRIVATE ${ARG_DEPS} herald_warnings)
+  if(HERALD_BUILD_TESTS)
+    add_test(NAME fuzz_${name}_replay COMMAND fuzz_${name}_replay ${corpus} ${crashes})
+    set_tests_properties(fuzz_${name}_replay PROPERTIES LABELS "fuzz")
+  endif()
+  if(HERALD_FUZZ)
+    add_executable(fuzz_${name} ${ARG_SOURCES})
+    target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+    target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
+    target_link_libraries(fuzz_${name} PRIVATE ${ARG_DEPS} herald_warnings)
+  endif()
+endfunction()

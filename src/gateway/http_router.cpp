@@ -1,0 +1,56 @@
+#include "gateway/http_router.hpp"
+
+#include <boost/beast/http/field.hpp>
+
+#include "core/json.hpp"
+
+namespace herald::gateway {
+namespace http = boost::beast::http;
+
+HttpResponse make_error_response(http::status status, std::string_view code,
+                                 std::string_view message, unsigned version) {
+  std::string body = R"({"error":{"code":)";
+  json::append_string(body, code);
+  body += R"(,"message":)";
+  json::append_string(body, message);
+  body += "}}\n";
+  return make_text_response(status, std::move(body), "application/json", version);
+}
+
+HttpResponse make_text_response(http::status status, std::string body,
+                                std::string_view content_type, unsigned version) {
+  HttpResponse res{status, version};
+  res.set(http::field::server, "herald");
+  res.set(http::field::content_type, content_type);
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+void HttpRouter::add(http::verb method, std::string path, Handler handler) {
+  routes_.push_back(Route{method, std::move(path), std::move(handler)});
+}
+
+HttpResponse HttpRouter::dispatch(const HttpRequest& request) const {
+  std::string_view target = request.target();
+  std::string_view path = target.substr(0, target.find('?'));
+  std::string allow;
+  for (const Route& r : routes_) {
+    if (r.path != path) continue;
+    if (r.method == request.method()) return r.handler(request);
+    if (!allow.empty()) allow += ", ";
+    allow += http::to_string(r.method);
+  }
+  std::string what = std::string(request.method_string()) + " " + std::string(path);
+  if (!allow.empty()) {
+    HttpResponse res = make_error_response(
+        http::status::method_not_allowed, "method_not_allowed",
+        "method not allowed: " + what + " (allowed: " + allow + ")", request.version());
+    res.set(http::field::allow, allow);
+    return res;
+  }
+  return make_error_response(http::status::not_found, "not_found", "no route for " + what,
+                             request.version());
+}
+
+}  // namespace herald::gateway

@@ -1,0 +1,45 @@
+// Routes HTTP requests by exact path and method to synchronous handlers.
+// Unknown paths get 404, known paths with another method get 405 with an
+// Allow header; both carry the JSON error body every Herald API error uses:
+//   {"error":{"code":"not_found","message":"no route for GET /x"}}
+#pragma once
+
+#include <boost/beast/http/message.hpp>
+#include <boost/beast/http/string_body.hpp>
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace herald::gateway {
+
+using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
+using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
+
+// Builds a response carrying the JSON error body; `code` is a stable
+// machine-readable word, `message` says what was wrong for a human.
+[[nodiscard]] HttpResponse make_error_response(boost::beast::http::status status,
+                                               std::string_view code, std::string_view message,
+                                               unsigned version = 11);
+[[nodiscard]] HttpResponse make_text_response(boost::beast::http::status status, std::string body,
+                                              std::string_view content_type, unsigned version);
+
+class HttpRouter {
+ public:
+  // Handlers run on the shard that owns the connection and must not block.
+  using Handler = std::function<HttpResponse(const HttpRequest&)>;
+
+  void add(boost::beast::http::verb method, std::string path, Handler handler);
+  [[nodiscard]] HttpResponse dispatch(const HttpRequest& request) const;
+
+ private:
+  struct Route {
+    boost::beast::http::verb method;
+    std::string path;
+    Handler handler;
+  };
+  std::vector<Route> routes_;
+};
+
+}  // namespace herald::gateway

@@ -1,0 +1,135 @@
+#include "gateway/http_session.hpp"
+
+#include <boost/beast/http/error.hpp>
+#include <boost/beast/http/read.hpp>
+#include <boost/beast/http/write.hpp>
+
+#include "core/log.hpp"
+
+namespace herald::gateway {
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, detail::ServerState& state,
+                         unsigned shard)
+    : stream_(std::move(socket)), state_(state), shard_(shard) {
+  state_.shards[shard_].sessions.insert(this);
+}
+
+HttpSession::~HttpSession() {
+  state_.shards[shard_].sessions.erase(this);
+  state_.connections.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void HttpSession::start() {
+  if (state_.draining.load(std::memory_order_relaxed)) return close();
+  read_request();
+}
+
+void HttpSession::read_request() {
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(state_.options.http.max_header_bytes));
+  parser_->body_limit(state_.options.http.max_body_bytes);
+  stream_.expires_after(state_.options.http.idle_timeout);
+  reading_ = true;
+  http::async_read(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+}
+
+void HttpSession::on_read(beast::error_code ec) {
+  reading_ = false;
+  if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+      ec == boost::asio::error::operation_aborted || ec == boost::asio::error::connection_reset ||
+      ec == boost::asio::error::eof) {
+    return close();
+  }
+  // From here on the request was refused mid-stream: the client may still be
+  // sending. Close lingering (see linger_then_close) so it reads our answer.
+  linger_ = true;
+  if (ec == http::error::header_limit) {
+    send(make_error_response(http::status::request_header_fields_too_large, "header_too_large",
+                             "request headers exceed http.max_header_bytes (" +
+                                 std::to_string(state_.options.http.max_header_bytes) + " bytes)"),
+         false);
+    return;
+  }
+  if (ec == http::error::body_limit) {
+    send(make_error_response(http::status::payload_too_large, "body_too_large",
+                             "request body exceeds http.max_body_bytes (" +
+                                 std::to_string(state_.options.http.max_body_bytes) + " bytes)"),
+         false);
+    return;
+  }
+  if (ec) {
+    // Any other HTTP parse failure: the stream cannot be trusted past this
+    // point, so answer 400 and close. Socket errors just close.
+    if (ec.category() == http::make_error_code(http::error::bad_method).category()) {
+      send(make_error_response(http::status::bad_request, "bad_request",
+                               "malformed HTTP request: " + ec.message()),
+           false);
+      return;
+    }
+    log::debug("http read failed", {{"shard", shard_}, {"error", ec.message()}});
+    linger_ = false;
+    return close();
+  }
+  HttpRequest request = parser_->release();
+  HttpResponse response = state_.router.dispatch(request);
+  response.version(request.version());
+  bool keep_alive = request.keep_alive() && !state_.draining.load(std::memory_order_relaxed);
+  send(std::move(response), keep_alive);
+}
+
+void HttpSession::send(HttpResponse response, bool keep_alive) {
+  state_.count_response(response.result_int());
+  response.keep_alive(keep_alive);
+  response_.emplace(std::move(response));
+  stream_.expires_after(state_.options.http.idle_timeout);
+  http::async_write(stream_, *response_,
+                    [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+                      self->on_write(keep_alive, ec);
+                    });
+}
+
+void HttpSession::on_write(bool keep_alive, beast::error_code ec) {
+  response_.reset();
+  if (!ec && linger_) return linger_then_close();
+  if (ec || !keep_alive || state_.draining.load(std::memory_order_relaxed)) return close();
+  read_request();
+}
+
+void HttpSession::linger_then_close() {
+  // Closing a socket with unread input makes the kernel send RST, which can
+  // destroy our error response before the client reads it. So: send FIN,
+  // then read and discard until the client closes, for at most one second.
+  beast::error_code ignored;
+  stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+  stream_.expires_after(std::chrono::seconds(1));  // the whole linger, not per read
+  discard_some();
+}
+
+void HttpSession::discard_some() {
+  discard_.consume(discard_.size());
+  stream_.async_read_some(discard_.prepare(4096),
+                          [self = shared_from_this()](beast::error_code e, std::size_t) {
+                            if (e) return self->close();
+                            self->discard_some();
+                          });
+}
+
+void HttpSession::drain() {
+  // Idle: a read is pending and not one byte of a request has arrived.
+  if (reading_ && buffer_.size() == 0 && parser_ && !parser_->got_some()) {
+    beast::error_code ignored;
+    stream_.socket().cancel(ignored);  // on_read sees operation_aborted and closes
+  }
+}
+
+void HttpSession::close() {
+  beast::error_code ignored;
+  stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+  stream_.socket().close(ignored);
+}
+
+}  // namespace herald::gateway

@@ -1,0 +1,54 @@
+// One HTTP/1.1 connection: read a request (bounded by the header and body
+// limits and the idle timeout), answer it through the router, repeat while
+// keep-alive holds. Lives on one shard; every member function runs on that
+// shard's thread.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http/parser.hpp>
+
+#include <memory>
+#include <optional>
+
+#include "gateway/detail/server_state.hpp"
+#include "gateway/http_router.hpp"
+
+namespace herald::gateway {
+
+class HttpSession : public std::enable_shared_from_this<HttpSession> {
+ public:
+  HttpSession(boost::asio::ip::tcp::socket&& socket, detail::ServerState& state, unsigned shard);
+  ~HttpSession();
+  HttpSession(const HttpSession&) = delete;
+  HttpSession& operator=(const HttpSession&) = delete;
+
+  void start();
+  // Server shutdown: close now if waiting for a request that has not begun;
+  // otherwise finish the current request and close after its response.
+  void drain();
+
+ private:
+  void read_request();
+  void on_read(boost::beast::error_code ec);
+  // keep_alive false: the connection closes once the response is written
+  // (after a request that left the stream in an unknown state, or on drain).
+  void send(HttpResponse response, bool keep_alive);
+  void on_write(bool keep_alive, boost::beast::error_code ec);
+  void linger_then_close();
+  void discard_some();
+  void close();
+
+  boost::beast::tcp_stream stream_;
+  boost::beast::flat_buffer buffer_;
+  std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
+  std::optional<HttpResponse> response_;  // alive until its write completes
+  detail::ServerState& state_;
+  unsigned shard_;
+  boost::beast::flat_buffer discard_;  // lingering close reads into it
+  bool reading_ = false;
+  bool linger_ = false;
+};
+
+}  // namespace herald::gateway

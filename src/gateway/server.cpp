@@ -1,0 +1,223 @@
+#include "gateway/server.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+
+#include <future>
+#include <system_error>
+#include <thread>
+
+#include "core/log.hpp"
+#include "gateway/detail/server_state.hpp"
+#include "gateway/http_session.hpp"
+#include "gateway/shard_pool.hpp"
+
+namespace herald::gateway {
+namespace asio = boost::asio;
+namespace http = boost::beast::http;
+using asio::ip::tcp;
+
+struct Server::Impl {
+  Impl(Options o, metrics::Registry& r)
+      : options(std::move(o)), state(options, r), pool(options.shard_count()) {}
+
+  // Declaration order is destruction order reversed: the pool (and with it
+  // any session still referenced by a pending handler) goes before state.
+  Options options;
+  detail::ServerState state;
+  ShardPool pool;
+  std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
+  std::unique_ptr<asio::steady_timer> accept_retry;
+  unsigned next_shard = 0;
+  bool started = false;
+  bool stopped = false;
+
+  void accept();
+  void reject(tcp::socket socket, asio::io_context& ctx);
+};
+
+Server::Server(Options options, metrics::Registry& registry)
+    : impl_(std::make_unique<Impl>(std::move(options), registry)) {
+  auto& st = impl_->state;
+  st.shards.resize(impl_->pool.size());
+  for (unsigned c = 1; c <= 5; ++c) {
+    st.responses[c - 1] =
+        &registry.counter("herald_http_responses_total", "HTTP responses sent, by status class",
+                          {{"code", std::to_string(c) + "xx"}});
+  }
+  st.accepted = &registry.counter("herald_connections_accepted_total", "Connections accepted");
+  st.rejected_limit = &registry.counter("herald_connections_rejected_total",
+                                        "Connections refused, by reason", {{"reason", "limit"}});
+  registry.callback("herald_connections", "Connections open now", [&st] {
+    return static_cast<double>(st.connections.load(std::memory_order_relaxed));
+  });
+  registry.callback("herald_shards", "Shards (event-loop threads)",
+                    [n = impl_->pool.size()] { return static_cast<double>(n); });
+
+  st.router.add(http::verb::get, "/healthz", [&st](const HttpRequest& req) {
+    if (st.draining.load(std::memory_order_relaxed)) {
+      return make_text_response(http::status::service_unavailable, "draining\n", "text/plain",
+                                req.version());
+    }
+    return make_text_response(http::status::ok, "ok\n", "text/plain", req.version());
+  });
+  st.router.add(http::verb::get, "/metrics", [&registry](const HttpRequest& req) {
+    return make_text_response(http::status::ok, registry.render(),
+                              "text/plain; version=0.0.4; charset=utf-8", req.version());
+  });
+}
+
+Server::~Server() {
+  shutdown();
+}
+
+HttpRouter& Server::router() {
+  return impl_->state.router;
+}
+unsigned Server::shard_count() const {
+  return impl_->pool.size();
+}
+std::size_t Server::connections() const {
+  return impl_->state.connections.load(std::memory_order_relaxed);
+}
+
+void Server::start() {
+  Impl& m = *impl_;
+  const config::Endpoint& want = m.options.listen;
+  auto& ctx = m.pool[0].ctx;
+  boost::system::error_code ec;
+  tcp::endpoint endpoint;
+  auto address = asio::ip::make_address(want.host, ec);
+  if (!ec) {
+    endpoint = tcp::endpoint(address, want.port);
+  } else {
+    tcp::resolver resolver(ctx);
+    auto results = resolver.resolve(want.host, std::to_string(want.port), ec);
+    if (ec || results.empty()) {
+      std::error_code code =
+          ec ? std::error_code(ec) : std::make_error_code(std::errc::address_not_available);
+      throw std::system_error(code, "cannot resolve listen host '" + want.host + "'");
+    }
+    endpoint = results.begin()->endpoint();
+  }
+  auto fail = [&](const char* step) {
+    throw std::system_error(
+        ec, std::string("cannot listen on ") + want.to_string() + " (" + step + ")");
+  };
+  m.acceptor = std::make_unique<tcp::acceptor>(ctx);
+  m.acceptor->open(endpoint.protocol(), ec);
+  if (ec) fail("open");
+  m.acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+  if (ec) fail("setsockopt");
+  m.acceptor->bind(endpoint, ec);
+  if (ec) fail("bind");
+  m.acceptor->listen(asio::socket_base::max_listen_connections, ec);
+  if (ec) fail("listen");
+  m.accept_retry = std::make_unique<asio::steady_timer>(ctx);
+  m.started = true;
+  asio::post(ctx, [&m] { m.accept(); });
+  m.pool.start();
+}
+
+void Server::Impl::accept() {
+  ShardPool::Shard& target = pool[next_shard];
+  next_shard = (next_shard + 1) % pool.size();
+  acceptor->async_accept(
+      target.ctx, [this, &target](boost::system::error_code ec, tcp::socket socket) {
+        if (ec == asio::error::operation_aborted || !acceptor->is_open()) return;
+        if (ec) {
+          // Out of descriptors (or a similar transient failure): retrying at once
+          // would spin; wait a moment so closing connections free some.
+          log::warn("accept failed", {{"error", ec.message()}});
+          accept_retry->expires_after(std::chrono::milliseconds(100));
+          accept_retry->async_wait([this](boost::system::error_code e) {
+            if (!e) accept();
+          });
+          return;
+        }
+        state.accepted->inc();
+        std::size_t open = state.connections.fetch_add(1, std::memory_order_relaxed) + 1;
+        if (open > options.max_connections) {
+          state.rejected_limit->inc();
+          reject(std::move(socket), target.ctx);
+        } else {
+          boost::system::error_code ignored;
+          socket.set_option(tcp::no_delay(true), ignored);
+          asio::post(target.ctx, [this, &target, s = std::move(socket)]() mutable {
+            std::make_shared<HttpSession>(std::move(s), state, target.index)->start();
+          });
+        }
+        accept();
+      });
+}
+
+void Server::Impl::reject(tcp::socket socket, asio::io_context& ctx) {
+  // Over the connection limit: a short 503 and close, written on the shard
+  // that owns the socket. The connection still counts until it is closed.
+  static const std::string kResponse = [] {
+    std::string body =
+        R"({"error":{"code":"too_many_connections","message":"server.max_connections reached; )"
+        R"(retry later"}})"
+        "\n";
+    return "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: "
+           "application/json\r\nContent-Length: " +
+           std::to_string(body.size()) + "\r\n\r\n" + body;
+  }();
+  auto s = std::make_shared<tcp::socket>(std::move(socket));
+  asio::post(ctx, [this, s] {
+    asio::async_write(*s, asio::buffer(kResponse),
+                      [this, s](boost::system::error_code, std::size_t) {
+                        boost::system::error_code ignored;
+                        s->shutdown(tcp::socket::shutdown_both, ignored);
+                        s->close(ignored);
+                        state.connections.fetch_sub(1, std::memory_order_relaxed);
+                      });
+  });
+}
+
+config::Endpoint Server::local_endpoint() const {
+  boost::system::error_code ec;
+  auto ep = impl_->acceptor ? impl_->acceptor->local_endpoint(ec) : tcp::endpoint();
+  return config::Endpoint{ep.address().to_string(), ep.port()};
+}
+
+bool Server::shutdown() {
+  Impl& m = *impl_;
+  if (!m.started || m.stopped) return true;
+  m.stopped = true;
+  m.state.draining.store(true, std::memory_order_relaxed);
+
+  // Stop accepting, on the acceptor's own thread, and wait until it is done
+  // so no connection arrives after the drain below has looked.
+  std::promise<void> closed;
+  asio::post(m.pool[0].ctx, [&m, &closed] {
+    boost::system::error_code ignored;
+    m.acceptor->close(ignored);
+    m.accept_retry->cancel();
+    closed.set_value();
+  });
+  closed.get_future().wait();
+
+  for (unsigned i = 0; i < m.pool.size(); ++i) {
+    asio::post(m.pool[i].ctx, [&m, i] {
+      // drain() may close a session, which erases it from this set once the
+      // cancelled read completes (later, never inside this loop).
+      for (HttpSession* s : m.state.shards[i].sessions) s->drain();
+    });
+  }
+  const auto deadline = std::chrono::steady_clock::now() + m.options.shutdown_timeout;
+  while (connections() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  std::size_t left = connections();
+  if (left > 0) {
+    log::warn("shutdown timeout reached; closing remaining connections",
+              {{"connections", left}, {"timeout_ms", m.options.shutdown_timeout.count()}});
+  }
+  m.pool.stop_and_join();
+  return left == 0;
+}
+
+}  // namespace herald::gateway

@@ -1,0 +1,48 @@
+// The network server: binds the listen address, accepts connections on one
+// acceptor and deals them round-robin to the shards, where each connection
+// then lives for good. Built-in routes: GET /healthz and GET /metrics.
+//
+// Lifecycle: construct, add routes, start(), ..., shutdown(). shutdown()
+// stops accepting, turns /healthz to 503, closes idle keep-alive connections,
+// lets requests in flight finish for up to options.shutdown_timeout, and then
+// stops the shards.
+#pragma once
+
+#include <memory>
+
+#include "core/config/values.hpp"
+#include "core/metrics/registry.hpp"
+#include "gateway/http_router.hpp"
+#include "gateway/options.hpp"
+
+namespace herald::gateway {
+
+class Server {
+ public:
+  Server(Options options, metrics::Registry& registry);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Add routes before start(); the router is read-only once serving.
+  HttpRouter& router();
+
+  // Binds and starts the shard threads. Throws std::system_error whose
+  // what() names the address and the reason (e.g. address already in use).
+  void start();
+
+  // The bound address (the real port when options.listen.port was 0).
+  [[nodiscard]] config::Endpoint local_endpoint() const;
+  [[nodiscard]] unsigned shard_count() const;
+  [[nodiscard]] std::size_t connections() const;
+
+  // Graceful stop, bounded by options.shutdown_timeout. Returns true when
+  // every connection ended in time, false when some were cut. Idempotent.
+  bool shutdown();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace herald::gateway

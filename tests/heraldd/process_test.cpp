@@ -1,0 +1,202 @@
+// heraldd as a real process on a free loopback port, spoken to over real
+// HTTP: health, metrics, limits, errors, and graceful shutdown.
+#include "support/process.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+#include <signal.h>
+
+#include "support/http_client.hpp"
+
+namespace herald {
+namespace {
+
+using namespace std::chrono_literals;
+using test::ChildProcess;
+using ::testing::HasSubstr;
+
+const std::regex kListening(R"(listening addr=127\.0\.0\.1:(\d+))");
+
+// Starts heraldd with the given flags on a kernel-chosen port and waits
+// until it logs the port it bound.
+struct Daemon {
+  std::unique_ptr<ChildProcess> proc;
+  std::uint16_t port = 0;
+
+  explicit Daemon(std::vector<std::string> flags = {}, std::vector<std::string> env = {},
+                  const std::regex& listening = kListening) {
+    std::vector<std::string> argv{HERALDD_PATH, "--server.listen", "127.0.0.1:0",
+                                  "--server.threads", "2"};
+    argv.insert(argv.end(), flags.begin(), flags.end());
+    proc = std::make_unique<ChildProcess>(argv, env);
+    auto line = proc->wait_for_line(listening, 20s);
+    if (!line) {
+      ADD_FAILURE() << "heraldd did not start:\n" << proc->output();
+      return;
+    }
+    std::smatch m;
+    std::regex_search(*line, m, listening);
+    port = static_cast<std::uint16_t>(std::stoi(m[1]));
+  }
+};
+
+TEST(HeralddProcess, HealthzAndMetricsOverHttp) {
+  Daemon d;
+  ASSERT_NE(d.port, 0);
+  auto health = test::http_get("127.0.0.1", d.port, "/healthz");
+  EXPECT_EQ(health.status, 200);
+  EXPECT_EQ(health.body, "ok\n");
+
+  auto metrics = test::http_get("127.0.0.1", d.port, "/metrics");
+  EXPECT_EQ(metrics.status, 200);
+  EXPECT_THAT(metrics.headers["content-type"], HasSubstr("text/plain; version=0.0.4"));
+  for (const char* s : {"# TYPE process_cpu_seconds_total counter", "process_resident_memory_bytes",
+                        "process_open_fds", "herald_build_info{version=", "herald_shards 2",
+                        "herald_http_responses_total{code=\"2xx\"} 1"}) {
+    EXPECT_THAT(metrics.body, HasSubstr(s));
+  }
+}
+
+TEST(HeralddProcess, UnknownPathAndMethodGetJsonErrors) {
+  Daemon d;
+  ASSERT_NE(d.port, 0);
+  auto missing = test::http_get("127.0.0.1", d.port, "/nope?x=1");
+  EXPECT_EQ(missing.status, 404);
+  EXPECT_EQ(missing.body, R"({"error":{"code":"not_found","message":"no route for GET /nope"}})"
+                          "\n");
+  std::string reply =
+      test::raw_exchange("127.0.0.1", d.port,
+                         "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                         "Connection: close\r\n\r\n");
+  EXPECT_THAT(reply, HasSubstr("405 Method Not Allowed"));
+  EXPECT_THAT(reply, HasSubstr("Allow: GET"));
+}
+
+TEST(HeralddProcess, OversizeHeaderGets431AndServerKeepsServing) {
+  Daemon d({"--http.max_header_bytes", "2KiB"});
+  ASSERT_NE(d.port, 0);
+  std::string big =
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n";
+  std::string reply = test::raw_exchange("127.0.0.1", d.port, big);
+  EXPECT_THAT(reply, HasSubstr("431 Request Header Fields Too Large"));
+  EXPECT_THAT(reply, HasSubstr("http.max_header_bytes"));
+  EXPECT_EQ(test::http_get("127.0.0.1", d.port, "/healthz").status, 200);
+}
+
+TEST(HeralddProcess, MalformedRequestGets400) {
+  Daemon d;
+  ASSERT_NE(d.port, 0);
+  std::string reply = test::raw_exchange("127.0.0.1", d.port, "GARBAGE\x01 / HTTP/9\r\n\r\n");
+  EXPECT_THAT(reply, HasSubstr("400 Bad Request"));
+  EXPECT_THAT(reply, HasSubstr("malformed HTTP request"));
+  EXPECT_EQ(test::http_get("127.0.0.1", d.port, "/healthz").status, 200);
+}
+
+TEST(HeralddProcess, OversizeBodyGets413) {
+  Daemon d({"--http.max_body_bytes", "100"});
+  ASSERT_NE(d.port, 0);
+  std::string req =
+      "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + std::string(1000, 'b');
+  EXPECT_THAT(test::raw_exchange("127.0.0.1", d.port, req), HasSubstr("413 Payload Too Large"));
+}
+
+TEST(HeralddProcess, ConnectionLimitAnswers503) {
+  Daemon d({"--server.max_connections", "1"});
+  ASSERT_NE(d.port, 0);
+  // Hold one idle connection open, then a second one is turned away.
+  boost::asio::io_context ctx;
+  boost::asio::ip::tcp::socket held(ctx);
+  held.connect({boost::asio::ip::make_address("127.0.0.1"), d.port});
+  std::this_thread::sleep_for(100ms);
+  std::string reply = test::raw_exchange("127.0.0.1", d.port, "GET /healthz HTTP/1.1\r\n\r\n");
+  EXPECT_THAT(reply, HasSubstr("503 Service Unavailable"));
+  EXPECT_THAT(reply, HasSubstr("too_many_connections"));
+  held.close();
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(test::http_get("127.0.0.1", d.port, "/healthz").status, 200);
+}
+
+TEST(HeralddProcess, IdleConnectionIsClosedAfterTimeout) {
+  Daemon d({"--http.idle_timeout", "300ms"});
+  ASSERT_NE(d.port, 0);
+  // Send half a request and stall: the server must hang up, not wait forever.
+  std::string reply = test::raw_exchange("127.0.0.1", d.port, "GET /healthz HTTP/1.1\r\nHost", 10s);
+  EXPECT_EQ(reply, "");
+}
+
+TEST(HeralddProcess, SigtermExitsZeroPromptlyEvenWithIdleKeepAlive) {
+  Daemon d({"--server.shutdown_timeout", "5s"});
+  ASSERT_NE(d.port, 0);
+  // An idle keep-alive connection must not hold the shutdown for its timeout.
+  boost::asio::io_context ctx;
+  boost::asio::ip::tcp::socket held(ctx);
+  held.connect({boost::asio::ip::make_address("127.0.0.1"), d.port});
+  std::this_thread::sleep_for(100ms);
+  auto start = std::chrono::steady_clock::now();
+  d.proc->signal(SIGTERM);
+  auto code = d.proc->wait_exit(10s);
+  ASSERT_TRUE(code) << "heraldd did not exit within 10s of SIGTERM";
+  EXPECT_EQ(*code, 0) << d.proc->output();
+  // Structural, not a timing assertion: it did not wait out the 5 s bound.
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 5s);
+  EXPECT_THAT(d.proc->output(), HasSubstr("shutting down signal=SIGTERM"));
+  EXPECT_THAT(d.proc->output(), HasSubstr("stopped clean=true"));
+}
+
+TEST(HeralddProcess, SigtermWithStuckClientExitsZeroAtTheBound) {
+  Daemon d({"--server.shutdown_timeout", "300ms"});
+  ASSERT_NE(d.port, 0);
+  // A half-sent request is in flight: the drain waits for it, up to the bound.
+  boost::asio::io_context ctx;
+  boost::asio::ip::tcp::socket held(ctx);
+  held.connect({boost::asio::ip::make_address("127.0.0.1"), d.port});
+  boost::asio::write(held, boost::asio::buffer(std::string("GET /healthz HTTP/1.1\r\n")));
+  std::this_thread::sleep_for(100ms);
+  d.proc->signal(SIGINT);
+  auto code = d.proc->wait_exit(10s);
+  ASSERT_TRUE(code);
+  EXPECT_EQ(*code, 0);
+  EXPECT_THAT(d.proc->output(), HasSubstr("shutdown timeout reached"));
+  EXPECT_THAT(d.proc->output(), HasSubstr("stopped clean=false"));
+}
+
+TEST(HeralddProcess, BadConfigExitsTwoWithMessage) {
+  auto r = test::run({HERALDD_PATH, "--config", HERALD_TEST_DATA "/config/out_of_range.toml"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.output, HasSubstr("out_of_range.toml:5:1: server.threads: expected an integer"));
+  auto flag = test::run({HERALDD_PATH, "--server.threads", "many"});
+  EXPECT_EQ(flag.exit_code, 2);
+  EXPECT_THAT(flag.output, HasSubstr("flag --server.threads"));
+}
+
+TEST(HeralddProcess, PortInUseExitsOneWithHint) {
+  Daemon first;
+  ASSERT_NE(first.port, 0);
+  auto r = test::run({HERALDD_PATH, "--server.listen", "127.0.0.1:" + std::to_string(first.port)});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("cannot listen on 127.0.0.1:"));
+  EXPECT_THAT(r.output, HasSubstr("--server.listen"));
+}
+
+TEST(HeralddProcess, HelpAndVersion) {
+  auto help = test::run({HERALDD_PATH, "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.output, HasSubstr("HERALD_SERVER_LISTEN"));
+  auto version = test::run({HERALDD_PATH, "--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_THAT(version.output, HasSubstr("heraldd "));
+}
+
+TEST(HeralddProcess, JsonLogsAndEnvironmentConfig) {
+  Daemon d({"--log.format", "json"}, {"HERALD_LOG_LEVEL=debug"},
+           std::regex(R"re("level":"info","msg":"listening","addr":"127\.0\.0\.1:(\d+)")re"));
+  ASSERT_NE(d.port, 0);
+  EXPECT_EQ(test::http_get("127.0.0.1", d.port, "/healthz").status, 200);
+}
+
+}  // namespace
+}  // namespace herald

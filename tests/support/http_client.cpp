@@ -1,0 +1,64 @@
+#include "support/http_client.hpp"
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/write.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include <cctype>
+
+namespace herald::test {
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::ip::tcp;
+
+HttpReply http_get(const std::string& host, std::uint16_t port, const std::string& target,
+                   std::chrono::milliseconds timeout) {
+  asio::io_context ctx;
+  beast::tcp_stream stream(ctx);
+  stream.expires_after(timeout);
+  stream.connect(tcp::endpoint(asio::ip::make_address(host), port));
+  http::request<http::empty_body> req{http::verb::get, target, 11};
+  req.set(http::field::host, host);
+  req.set(http::field::user_agent, "herald-test");
+  http::write(stream, req);
+  beast::flat_buffer buffer;
+  http::response<http::string_body> res;
+  http::read(stream, buffer, res);
+  HttpReply reply;
+  reply.status = res.result_int();
+  reply.body = res.body();
+  for (const auto& f : res) {
+    std::string name(f.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    reply.headers[name] = std::string(f.value());
+  }
+  beast::error_code ignored;
+  stream.socket().shutdown(tcp::socket::shutdown_both, ignored);
+  return reply;
+}
+
+std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,
+                         std::chrono::milliseconds timeout) {
+  asio::io_context ctx;
+  beast::tcp_stream stream(ctx);
+  stream.expires_after(timeout);
+  stream.connect(tcp::endpoint(asio::ip::make_address(host), port));
+  beast::error_code ec;
+  asio::write(stream, asio::buffer(bytes), ec);
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    std::size_t n = stream.read_some(asio::buffer(buf), ec);
+    out.append(buf, n);
+    if (ec) break;
+  }
+  return out;
+}
+
+}  // namespace herald::test

@@ -1,0 +1,26 @@
+// A real HTTP/1.1 client for tests (Boost.Beast, blocking, bounded by a
+// timeout). Each call opens its own connection.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <string>
+
+namespace herald::test {
+
+struct HttpReply {
+  int status = 0;
+  std::string body;
+  std::map<std::string, std::string> headers;  // lower-case names
+};
+
+HttpReply http_get(const std::string& host, std::uint16_t port, const std::string& target,
+                   std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+// Sends raw bytes, then reads until the server closes or the time runs out;
+// returns what came back. For requests a proper client would refuse to send.
+std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,
+                         std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
+}  // namespace herald::test

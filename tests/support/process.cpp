@@ -1,0 +1,121 @@
+#include "support/process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <stdexcept>
+
+extern char** environ;
+
+namespace herald::test {
+
+ChildProcess::ChildProcess(std::vector<std::string> argv, std::vector<std::string> env) {
+  std::vector<std::string> envs;
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (std::strncmp(*e, "HERALD_", 7) != 0) envs.emplace_back(*e);
+  }
+  envs.insert(envs.end(), env.begin(), env.end());
+  std::vector<char*> cargv;
+  std::vector<char*> cenv;
+  for (auto& a : argv) cargv.push_back(a.data());
+  cargv.push_back(nullptr);
+  for (auto& e : envs) cenv.push_back(e.data());
+  cenv.push_back(nullptr);
+
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
+  pid_ = fork();
+  if (pid_ < 0) throw std::runtime_error("fork failed");
+  if (pid_ == 0) {
+    // Child: only async-signal-safe calls until exec.
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    execve(cargv[0], cargv.data(), cenv.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  reader_ = std::thread([this, fd = fds[0]] { read_loop(fd); });
+}
+
+ChildProcess::~ChildProcess() {
+  if (!exit_code_) {
+    ::kill(pid_, SIGKILL);
+    (void)wait_exit(std::chrono::seconds(10));
+  }
+  if (reader_.joinable()) reader_.join();
+}
+
+void ChildProcess::read_loop(int fd) {
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    std::lock_guard lock(mutex_);
+    if (n <= 0) {
+      eof_ = true;
+      cv_.notify_all();
+      break;
+    }
+    output_.append(buf, static_cast<std::size_t>(n));
+    cv_.notify_all();
+  }
+  close(fd);
+}
+
+std::optional<std::string> ChildProcess::wait_for_line(const std::regex& pattern,
+                                                       std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mutex_);
+  std::size_t scanned = 0;  // complete lines before this offset did not match
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    std::size_t nl;
+    while ((nl = output_.find('\n', scanned)) != std::string::npos) {
+      std::string line = output_.substr(scanned, nl - scanned);
+      scanned = nl + 1;
+      if (std::regex_search(line, pattern)) return line;
+    }
+    if (eof_) return std::nullopt;
+    if (cv_.wait_until(lock, deadline) == std::cv_status::timeout) return std::nullopt;
+  }
+}
+
+void ChildProcess::signal(int signo) {
+  ::kill(pid_, signo);
+}
+
+std::optional<int> ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
+  if (exit_code_) return exit_code_;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    int status = 0;
+    pid_t r = waitpid(pid_, &status, WNOHANG);
+    if (r == pid_) {
+      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      return exit_code_;
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+std::string ChildProcess::output() const {
+  std::lock_guard lock(mutex_);
+  return output_;
+}
+
+RunResult run(std::vector<std::string> argv, std::vector<std::string> env,
+              std::chrono::milliseconds timeout) {
+  ChildProcess p(std::move(argv), std::move(env));
+  RunResult r;
+  auto code = p.wait_exit(timeout);
+  r.exit_code = code.value_or(-1);
+  // Let the reader reach EOF so the output is complete.
+  (void)p.wait_for_line(std::regex("$^"), std::chrono::seconds(5));
+  r.output = p.output();
+  return r;
+}
+
+}  // namespace herald::test
