@@ -20,6 +20,11 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
 )
 
+# Node.js runs the WebSocket client tests (tests/node). A machine that has
+# node already (from any source) keeps it; otherwise Debian's packages.
+if ! command -v node >/dev/null 2>&1; then PACKAGES+=(nodejs); fi
+if ! command -v npm >/dev/null 2>&1; then PACKAGES+=(npm); fi
+
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
@@ -32,6 +37,7 @@ if [[ "${1:-}" == "--check" ]]; then
   exit 0
 fi
 
+
 if ((${#missing[@]})); then
   SUDO=""
   if [[ $(id -u) -ne 0 ]]; then SUDO="sudo"; fi
@@ -40,3 +46,13 @@ if ((${#missing[@]})); then
   $SUDO apt-get update -q
   $SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
+
+# npm packages, pinned by each folder's package-lock.json: the Node.js
+# client tests and the benchmark's reference server.
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+for dir in tests/node bench/gateway; do
+  if [[ ! -d "$ROOT/$dir/node_modules/ws" ]]; then
+    echo "setup: installing npm packages for $dir"
+    (cd "$ROOT/$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+done

@@ -28,16 +28,23 @@ HttpResponse make_text_response(http::status status, std::string body,
 }
 
 void HttpRouter::add(http::verb method, std::string path, Handler handler) {
+  add_async(method, std::move(path),
+            [handler = std::move(handler)](const HttpRequest& req, unsigned, Respond respond) {
+              respond(handler(req));
+            });
+}
+
+void HttpRouter::add_async(http::verb method, std::string path, AsyncHandler handler) {
   routes_.push_back(Route{method, std::move(path), std::move(handler)});
 }
 
-HttpResponse HttpRouter::dispatch(const HttpRequest& request) const {
+void HttpRouter::dispatch(const HttpRequest& request, unsigned shard, Respond respond) const {
   std::string_view target = request.target();
   std::string_view path = target.substr(0, target.find('?'));
   std::string allow;
   for (const Route& r : routes_) {
     if (r.path != path) continue;
-    if (r.method == request.method()) return r.handler(request);
+    if (r.method == request.method()) return r.handler(request, shard, std::move(respond));
     if (!allow.empty()) allow += ", ";
     allow += http::to_string(r.method);
   }
@@ -47,10 +54,10 @@ HttpResponse HttpRouter::dispatch(const HttpRequest& request) const {
         http::status::method_not_allowed, "method_not_allowed",
         "method not allowed: " + what + " (allowed: " + allow + ")", request.version());
     res.set(http::field::allow, allow);
-    return res;
+    return respond(std::move(res));
   }
-  return make_error_response(http::status::not_found, "not_found", "no route for " + what,
-                             request.version());
+  respond(make_error_response(http::status::not_found, "not_found", "no route for " + what,
+                              request.version()));
 }
 
 }  // namespace herald::gateway

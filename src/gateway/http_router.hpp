@@ -1,6 +1,6 @@
-// Routes HTTP requests by exact path and method to synchronous handlers.
-// Unknown paths get 404, known paths with another method get 405 with an
-// Allow header; both carry the JSON error body every Herald API error uses:
+// Routes HTTP requests by exact path and method. Unknown paths get 404,
+// known paths with another method get 405 with an Allow header; both carry
+// the JSON error body every Herald API error uses:
 //   {"error":{"code":"not_found","message":"no route for GET /x"}}
 #pragma once
 
@@ -27,17 +27,23 @@ using HttpResponse = boost::beast::http::response<boost::beast::http::string_bod
 
 class HttpRouter {
  public:
-  // Handlers run on the shard that owns the connection and must not block.
+  // Must be called exactly once, on the shard that owns the connection.
+  using Respond = std::function<void(HttpResponse)>;
+  // Synchronous handlers answer at once; they must not block.
   using Handler = std::function<HttpResponse(const HttpRequest&)>;
+  // Asynchronous handlers answer later through `respond` (e.g. after the
+  // broker replied). `shard` is the connection's shard.
+  using AsyncHandler = std::function<void(const HttpRequest&, unsigned shard, Respond respond)>;
 
   void add(boost::beast::http::verb method, std::string path, Handler handler);
-  [[nodiscard]] HttpResponse dispatch(const HttpRequest& request) const;
+  void add_async(boost::beast::http::verb method, std::string path, AsyncHandler handler);
+  void dispatch(const HttpRequest& request, unsigned shard, Respond respond) const;
 
  private:
   struct Route {
     boost::beast::http::verb method;
     std::string path;
-    Handler handler;
+    AsyncHandler handler;
   };
   std::vector<Route> routes_;
 };

@@ -3,8 +3,10 @@
 #include <boost/beast/http/error.hpp>
 #include <boost/beast/http/read.hpp>
 #include <boost/beast/http/write.hpp>
+#include <boost/beast/websocket/rfc6455.hpp>
 
 #include "core/log.hpp"
+#include "gateway/ws/ws_session.hpp"
 
 namespace herald::gateway {
 namespace beast = boost::beast;
@@ -13,12 +15,13 @@ namespace http = beast::http;
 HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, detail::ServerState& state,
                          unsigned shard)
     : stream_(std::move(socket)), state_(state), shard_(shard) {
-  state_.shards[shard_].sessions.insert(this);
+  state_.shards[shard_]->http_sessions.insert(this);
 }
 
 HttpSession::~HttpSession() {
-  state_.shards[shard_].sessions.erase(this);
-  state_.connections.fetch_sub(1, std::memory_order_relaxed);
+  state_.shards[shard_]->http_sessions.erase(this);
+  // An upgraded connection is counted by its WsSession from then on.
+  if (!upgraded_) state_.connections.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void HttpSession::start() {
@@ -75,10 +78,36 @@ void HttpSession::on_read(beast::error_code ec) {
     return close();
   }
   HttpRequest request = parser_->release();
-  HttpResponse response = state_.router.dispatch(request);
-  response.version(request.version());
-  bool keep_alive = request.keep_alive() && !state_.draining.load(std::memory_order_relaxed);
-  send(std::move(response), keep_alive);
+  if (beast::websocket::is_upgrade(request)) {
+    std::string_view path = request.target().substr(0, request.target().find('?'));
+    if (path != "/ws") {
+      send(make_error_response(http::status::not_found, "not_found",
+                               "WebSocket clients connect to /ws", request.version()),
+           false);
+      return;
+    }
+    if (state_.draining.load(std::memory_order_relaxed)) {
+      send(make_error_response(http::status::service_unavailable, "draining",
+                               "server is shutting down", request.version()),
+           false);
+      return;
+    }
+    // Hand the socket to a WebSocket session on this same shard; this HTTP
+    // session ends when the last reference to it goes (now).
+    upgraded_ = true;
+    stream_.expires_never();
+    auto ws = std::make_shared<WsSession>(std::move(stream_), state_, shard_);
+    ws->start(std::move(request));
+    return;
+  }
+  const unsigned version = request.version();
+  const bool keep_alive = request.keep_alive();
+  state_.router.dispatch(
+      request, shard_, [self = shared_from_this(), version, keep_alive](HttpResponse response) {
+        response.version(version);
+        self->send(std::move(response),
+                   keep_alive && !self->state_.draining.load(std::memory_order_relaxed));
+      });
 }
 
 void HttpSession::send(HttpResponse response, bool keep_alive) {

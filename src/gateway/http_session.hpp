@@ -49,6 +49,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::beast::flat_buffer discard_;  // lingering close reads into it
   bool reading_ = false;
   bool linger_ = false;
+  bool upgraded_ = false;  // the socket now belongs to a WsSession
 };
 
 }  // namespace herald::gateway

@@ -3,11 +3,49 @@
 #include <thread>
 
 namespace herald::gateway {
+namespace {
+
+bool is_loopback(const std::string& host) {
+  return host == "localhost" || host == "::1" || host.starts_with("127.");
+}
+
+void register_room_options(config::Schema& s, const std::string& prefix, RoomOptions& o) {
+  using std::chrono::milliseconds;
+  auto key = [&](const char* name) { return prefix.empty() ? std::string(name) : prefix + name; };
+  s.add_int(key("history_size"), o.history_size, 0, 1'000'000,
+            "Publications kept per room for history and recovery (0: none)");
+  s.add_duration(key("history_ttl"), o.history_ttl, milliseconds(1000),
+                 milliseconds(30LL * 24 * 3'600'000), "How long a room keeps a publication");
+  s.add_bool(key("publish"), o.publish, "Clients may publish (the server API always may)");
+  s.add_bool(key("presence"), o.presence, "presence and presence_stats are answered");
+  s.add_bool(key("join_leave"), o.join_leave, "Subscribers get join and leave pushes");
+  s.add_int(key("max_subscribers"), o.max_subscribers, 0, 100'000'000,
+            "Subscribers a room holds at once (0: no limit)");
+  s.add_size(key("max_publication_bytes"), o.max_publication_bytes, 1, 16 * 1024 * 1024,
+             "Largest publication data (its JSON text), from clients and the API");
+}
+
+}  // namespace
 
 unsigned Options::shard_count() const {
   if (threads != 0) return threads;
   unsigned n = std::thread::hardware_concurrency();
   return n == 0 ? 1 : n;
+}
+
+const RoomOptions& Options::room_options(std::string_view room) const {
+  auto colon = room.find(':');
+  if (colon != std::string_view::npos) {
+    auto it = namespaces.find(room.substr(0, colon));
+    if (it != namespaces.end()) return it->second;
+  }
+  return rooms;
+}
+
+bool Options::dev_mode() const {
+  if (auth.dev_mode == "on") return true;
+  if (auth.dev_mode == "off") return false;
+  return auth.hmac_secret.empty() && is_loopback(listen.host);
 }
 
 void register_options(config::Schema& s, Options& o) {
@@ -28,6 +66,42 @@ void register_options(config::Schema& s, Options& o) {
   s.add_duration("http.idle_timeout", o.http.idle_timeout, milliseconds(100),
                  milliseconds(3'600'000),
                  "Close a connection that sends nothing (or reads nothing) for this long");
+
+  s.add_size("client.max_message_bytes", o.client.max_message_bytes, 256, 64ull * 1024 * 1024,
+             "Largest WebSocket message a client may send; larger closes with 1009");
+  s.add_size("client.max_queue_bytes", o.client.max_queue_bytes, 1024, 1024ull * 1024 * 1024,
+             "Outbound backlog per client; over it the client is closed as a slow consumer (3002)");
+  s.add_int("client.max_subscriptions", o.client.max_subscriptions, 1, 1'000'000,
+            "Rooms one connection may subscribe to at once");
+  s.add_int("client.publish_rate", o.client.publish_rate, 1, 1'000'000,
+            "Publishes per second per connection (burst of the same size); more get error 111");
+  s.add_duration("client.handshake_timeout", o.client.handshake_timeout, milliseconds(100),
+                 milliseconds(600'000), "Time allowed for the WebSocket upgrade");
+  s.add_duration("client.connect_timeout", o.client.connect_timeout, milliseconds(100),
+                 milliseconds(600'000),
+                 "Time allowed between the upgrade and the connect command (else 3004)");
+  s.add_duration("client.idle_timeout", o.client.idle_timeout, milliseconds(200),
+                 milliseconds(3'600'000),
+                 "Ping a silent client at half this; close it when nothing came back by the end");
+  s.add_duration(
+      "client.write_delay", o.client.write_delay, milliseconds(0), milliseconds(1000),
+      "Hold outbound messages this long to batch them into one write (0: next loop turn)");
+
+  register_room_options(s, "rooms.", o.rooms);
+  s.add_table_map("namespaces", [&o](const std::string& name, config::Schema& keys) {
+    // A namespace starts from the [rooms] values, then its table overrides.
+    RoomOptions& ns = o.namespaces.try_emplace(name, o.rooms).first->second;
+    register_room_options(keys, "", ns);
+  });
+
+  s.add_string("auth.hmac_secret", o.auth.hmac_secret,
+               "HS256 secret that signs connection tokens (JWT) and server API calls");
+  s.add_choice("auth.dev_mode", o.auth.dev_mode, {"auto", "on", "off"},
+               "Insecure dev mode (connect as any user, no token): auto means on only with no "
+               "hmac_secret and a loopback listen address");
+  s.add_string("api.key", o.api.key,
+               "Key for the HTTP server API (Authorization: apikey KEY); empty: API only in dev "
+               "mode");
 }
 
 }  // namespace herald::gateway

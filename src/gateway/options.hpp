@@ -1,9 +1,12 @@
-// Settings of the network server, with their defaults. register_options()
-// publishes them as configuration keys (file, HERALD_* environment, flags).
+// Settings of the gateway, with their defaults. register_options() publishes
+// them as configuration keys (file, HERALD_* environment, flags); the table
+// in docs/configuration.md lists them all.
 #pragma once
 
 #include <chrono>
 #include <cstdint>
+#include <map>
+#include <string>
 
 #include "core/config/schema.hpp"
 #include "core/config/values.hpp"
@@ -16,15 +19,59 @@ struct HttpLimits {
   std::chrono::milliseconds idle_timeout{30'000};  // per read/write, and keep-alive idle
 };
 
+// Per-connection limits for WebSocket clients.
+struct ClientLimits {
+  std::uint64_t max_message_bytes = 64 * 1024;  // one incoming frame
+  std::uint64_t max_queue_bytes = 1024 * 1024;  // outbound backlog before slow-consumer close
+  std::uint32_t max_subscriptions = 128;
+  std::uint32_t publish_rate = 50;  // publishes per second (token bucket, burst = rate)
+  std::chrono::milliseconds handshake_timeout{10'000};  // WebSocket upgrade
+  std::chrono::milliseconds connect_timeout{10'000};    // until the connect command
+  std::chrono::milliseconds idle_timeout{30'000};       // pings at half, close at full
+  std::chrono::milliseconds write_delay{0};  // 0: flush every loop turn; >0: coalesce this long
+};
+
+// What a room allows. [rooms] sets the defaults; [namespaces.NAME] overrides
+// them for rooms named "NAME:...".
+struct RoomOptions {
+  std::uint32_t history_size = 100;                 // publications kept per room (0: none)
+  std::chrono::milliseconds history_ttl{300'000};   // how long they are kept
+  bool publish = true;                              // clients may publish (the API always may)
+  bool presence = true;                             // presence and presence_stats answer
+  bool join_leave = false;                          // push join/leave to subscribers
+  std::uint32_t max_subscribers = 0;                // 0: no limit
+  std::uint64_t max_publication_bytes = 16 * 1024;  // a publication's data
+};
+
+struct AuthOptions {
+  std::string hmac_secret;  // HS256 key for connection tokens
+  // "auto": dev mode when no secret is set and the server listens on
+  // loopback only; "on" / "off" force it.
+  std::string dev_mode = "auto";
+};
+
+struct ApiOptions {
+  std::string key;  // "Authorization: apikey <key>" on /api/*; empty: dev mode only
+};
+
 struct Options {
   config::Endpoint listen{"127.0.0.1", 8080};
   unsigned threads = 0;  // 0: one shard per core
   std::uint32_t max_connections = 100'000;
   std::chrono::milliseconds shutdown_timeout{10'000};
   HttpLimits http;
+  ClientLimits client;
+  RoomOptions rooms;
+  std::map<std::string, RoomOptions, std::less<>> namespaces;
+  AuthOptions auth;
+  ApiOptions api;
 
   // threads, with 0 resolved to the number of cores (at least 1).
   [[nodiscard]] unsigned shard_count() const;
+  // The options for a room: its namespace's if configured, else [rooms].
+  [[nodiscard]] const RoomOptions& room_options(std::string_view room) const;
+  // Whether insecure dev mode is on (see AuthOptions::dev_mode).
+  [[nodiscard]] bool dev_mode() const;
 };
 
 void register_options(config::Schema& schema, Options& options);

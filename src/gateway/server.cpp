@@ -10,9 +10,12 @@
 #include <thread>
 
 #include "core/log.hpp"
+#include "gateway/api/http_api.hpp"
+#include "gateway/broker/memory_broker.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_session.hpp"
 #include "gateway/shard_pool.hpp"
+#include "gateway/ws/ws_session.hpp"
 
 namespace herald::gateway {
 namespace asio = boost::asio;
@@ -28,6 +31,7 @@ struct Server::Impl {
   Options options;
   detail::ServerState state;
   ShardPool pool;
+  std::unique_ptr<MemoryBroker> broker;
   std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
   unsigned next_shard = 0;
@@ -41,7 +45,52 @@ struct Server::Impl {
 Server::Server(Options options, metrics::Registry& registry)
     : impl_(std::make_unique<Impl>(std::move(options), registry)) {
   auto& st = impl_->state;
-  st.shards.resize(impl_->pool.size());
+  for (unsigned i = 0; i < impl_->pool.size(); ++i) {
+    st.shards.push_back(
+        std::make_unique<detail::ShardState>(impl_->options.client.max_message_bytes));
+  }
+  st.dev_mode = impl_->options.dev_mode();
+  if (!impl_->options.auth.hmac_secret.empty()) {
+    st.verifier = std::make_unique<auth::TokenVerifier>(impl_->options.auth.hmac_secret);
+  }
+  auto& gw = st.gw;
+  gw.messages_out = &registry.counter("herald_messages_out_total",
+                                      "Messages (replies and pushes) written to WebSocket clients");
+  gw.bytes_out = &registry.counter("herald_bytes_out_total", "Bytes written to WebSocket clients");
+  gw.write_batches =
+      &registry.counter("herald_write_batches_total",
+                        "WebSocket writes; messages_out / write_batches is the coalescing factor");
+  gw.slow_consumers = &registry.counter("herald_slow_consumer_disconnects_total",
+                                        "Clients closed because their queue overflowed");
+  gw.commands = &registry.counter("herald_commands_total", "Client commands received");
+  gw.command_errors =
+      &registry.counter("herald_command_errors_total", "Client commands answered with an error");
+  gw.ws_connections = &registry.gauge("herald_ws_connections", "WebSocket connections open now");
+  gw.subscriptions = &registry.gauge("herald_subscriptions", "Active room subscriptions");
+  gw.publish_to_write = &registry.histogram(
+      "herald_publish_to_write_seconds",
+      "From a publication's acceptance to the write that carried it (oldest in each batch)",
+      metrics::exponential_buckets(0.0001, 2, 16));
+  registry.callback("herald_queue_bytes", "Bytes queued for WebSocket clients", [&st] {
+    std::int64_t total = 0;
+    for (const auto& sh : st.shards) total += sh->queued_bytes.load(std::memory_order_relaxed);
+    return static_cast<double>(total);
+  });
+
+  // The hub: deliveries arrive on the subscriber's shard and go to each
+  // local subscriber's queue. Enqueue never re-enters the hub (a slow
+  // consumer is closed asynchronously), so iterating the vector is safe.
+  impl_->broker = std::make_unique<MemoryBroker>(
+      impl_->options, impl_->pool,
+      [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
+        auto& rooms = st.shards[shard]->rooms;
+        auto it = rooms.find(room);
+        if (it == rooms.end()) return;
+        for (WsSession* s : it->second) s->enqueue(frame);
+      },
+      registry);
+  st.broker = impl_->broker.get();
+  st.pool = &impl_->pool;
   for (unsigned c = 1; c <= 5; ++c) {
     st.responses[c - 1] =
         &registry.counter("herald_http_responses_total", "HTTP responses sent, by status class",
@@ -67,6 +116,7 @@ Server::Server(Options options, metrics::Registry& registry)
     return make_text_response(http::status::ok, registry.render(),
                               "text/plain; version=0.0.4; charset=utf-8", req.version());
   });
+  register_api(st.router, st);
 }
 
 Server::~Server() {
@@ -117,6 +167,7 @@ void Server::start() {
   if (ec) fail("listen");
   m.accept_retry = std::make_unique<asio::steady_timer>(ctx);
   m.started = true;
+  m.broker->start();
   asio::post(ctx, [&m] { m.accept(); });
   m.pool.start();
 }
@@ -204,7 +255,12 @@ bool Server::shutdown() {
     asio::post(m.pool[i].ctx, [&m, i] {
       // drain() may close a session, which erases it from this set once the
       // cancelled read completes (later, never inside this loop).
-      for (HttpSession* s : m.state.shards[i].sessions) s->drain();
+      auto& shard = *m.state.shards[i];
+      for (HttpSession* s : shard.http_sessions) s->drain();
+      // WebSocket clients are told to reconnect (elsewhere, or here later)
+      // and recover from their offsets.
+      std::vector<WsSession*> ws(shard.ws_sessions.begin(), shard.ws_sessions.end());
+      for (WsSession* s : ws) s->disconnect(protocol::DisconnectCode::shutdown);
     });
   }
   const auto deadline = std::chrono::steady_clock::now() + m.options.shutdown_timeout;
@@ -216,6 +272,8 @@ bool Server::shutdown() {
     log::warn("shutdown timeout reached; closing remaining connections",
               {{"connections", left}, {"timeout_ms", m.options.shutdown_timeout.count()}});
   }
+  m.broker->stop();
+  m.state.stopped.store(true, std::memory_order_relaxed);
   m.pool.stop_and_join();
   return left == 0;
 }

@@ -10,6 +10,7 @@
 #include <boost/asio/write.hpp>
 #include <signal.h>
 
+#include "support/daemon.hpp"
 #include "support/http_client.hpp"
 
 namespace herald {
@@ -19,30 +20,7 @@ using namespace std::chrono_literals;
 using test::ChildProcess;
 using ::testing::HasSubstr;
 
-const std::regex kListening(R"(listening addr=127\.0\.0\.1:(\d+))");
-
-// Starts heraldd with the given flags on a kernel-chosen port and waits
-// until it logs the port it bound.
-struct Daemon {
-  std::unique_ptr<ChildProcess> proc;
-  std::uint16_t port = 0;
-
-  explicit Daemon(std::vector<std::string> flags = {}, std::vector<std::string> env = {},
-                  const std::regex& listening = kListening) {
-    std::vector<std::string> argv{HERALDD_PATH, "--server.listen", "127.0.0.1:0",
-                                  "--server.threads", "2"};
-    argv.insert(argv.end(), flags.begin(), flags.end());
-    proc = std::make_unique<ChildProcess>(argv, env);
-    auto line = proc->wait_for_line(listening, 20s);
-    if (!line) {
-      ADD_FAILURE() << "heraldd did not start:\n" << proc->output();
-      return;
-    }
-    std::smatch m;
-    std::regex_search(*line, m, listening);
-    port = static_cast<std::uint16_t>(std::stoi(m[1]));
-  }
-};
+using test::Daemon;
 
 TEST(HeralddProcess, HealthzAndMetricsOverHttp) {
   Daemon d;

@@ -217,6 +217,28 @@ void Schema::add_int_impl(std::string key, std::function<void(std::int64_t)> sto
             [load] { return std::to_string(load()); }});
 }
 
+void Schema::add_table_map(std::string prefix, TableEntry entry) {
+  maps_.push_back(TableMap{std::move(prefix), std::move(entry), {}});
+}
+
+bool Schema::is_table_map(std::string_view prefix) const {
+  for (const TableMap& m : maps_)
+    if (m.prefix == prefix) return true;
+  return false;
+}
+
+Schema* Schema::table(std::string_view prefix, const std::string& name) {
+  for (TableMap& m : maps_) {
+    if (m.prefix != prefix) continue;
+    for (auto& [n, keys] : m.tables)
+      if (n == name) return keys.get();
+    m.tables.emplace_back(name, std::make_unique<Schema>());
+    m.entry(name, *m.tables.back().second);
+    return m.tables.back().second.get();
+  }
+  return nullptr;
+}
+
 const Field* Schema::find(std::string_view key) const {
   for (const Field& f : fields_)
     if (f.key == key) return &f;
@@ -224,6 +246,7 @@ const Field* Schema::find(std::string_view key) const {
 }
 
 bool Schema::is_section(std::string_view prefix) const {
+  if (is_table_map(prefix)) return true;
   for (const Field& f : fields_) {
     if (f.key.size() > prefix.size() && f.key.starts_with(prefix) && f.key[prefix.size()] == '.')
       return true;
@@ -277,6 +300,12 @@ std::string Schema::to_toml() const {
       auto dot = f->key.rfind('.');
       std::string name = dot == std::string::npos ? f->key : f->key.substr(dot + 1);
       out += fmt::format("# {}\n{} = {}\n", f->help, name, f->show());
+    }
+  }
+  for (const TableMap& m : maps_) {
+    for (const auto& [name, keys] : m.tables) {
+      out += fmt::format("\n[{}.{}]\n", m.prefix, name);
+      out += keys->to_toml();
     }
   }
   return out;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -83,6 +84,18 @@ class Schema {
         [&target] { return static_cast<std::int64_t>(target); }, min, max, std::move(help));
   }
 
+  // A section whose tables are named by the user, e.g. [namespaces.chat] and
+  // [namespaces.news]. The first time a name is seen, `entry` registers that
+  // table's keys into a fresh Schema (binding them to storage it creates for
+  // the name). Such tables come from the file only, not from the
+  // environment or flags, whose names are fixed.
+  using TableEntry = std::function<void(const std::string& name, Schema& keys)>;
+  void add_table_map(std::string prefix, TableEntry entry);
+  [[nodiscard]] bool is_table_map(std::string_view prefix) const;
+  // The keys of table `name` under `prefix`, created on first use; nullptr
+  // when prefix is not a table map.
+  [[nodiscard]] Schema* table(std::string_view prefix, const std::string& name);
+
   [[nodiscard]] const Field* find(std::string_view key) const;
   [[nodiscard]] std::span<const Field> fields() const { return fields_; }
   // True when some key starts with "<prefix>." (a TOML table may open there).
@@ -107,7 +120,13 @@ class Schema {
   void add_int_impl(std::string key, std::function<void(std::int64_t)> store,
                     std::function<std::int64_t()> load, std::int64_t min, std::int64_t max,
                     std::string help);
+  struct TableMap {
+    std::string prefix;
+    TableEntry entry;
+    std::vector<std::pair<std::string, std::unique_ptr<Schema>>> tables;
+  };
   std::vector<Field> fields_;
+  std::vector<TableMap> maps_;
 };
 
 // Applies every HERALD_* variable in `environ` that names a key. Variables

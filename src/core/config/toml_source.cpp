@@ -41,26 +41,45 @@ std::string_view type_name(const toml::node& node) {
   }
 }
 
-void walk(Schema& schema, const toml::table& table, const std::string& prefix,
-          const std::string& file, std::vector<Error>& errors) {
+// Walks `table`. Keys are looked up in `schema` under `lookup_prefix` and
+// reported under `display_prefix` (they differ inside a table map, whose
+// schema holds bare names: "history_size" is shown as
+// "namespaces.chat.history_size").
+void walk(Schema& schema, const toml::table& table, const std::string& lookup_prefix,
+          const std::string& display_prefix, const std::string& file, std::vector<Error>& errors) {
+  // Table maps are walked after the plain keys of the same table, so that an
+  // entry created from defaults (e.g. a namespace copying [rooms]) sees the
+  // file's values for them, whatever the order of the tables in the file.
+  struct Deferred {
+    std::string key, shown;
+    const toml::table* table;
+  };
+  std::vector<Deferred> deferred;
   for (auto&& [k, node] : table) {
-    std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    std::string name(k.str());
+    std::string key = lookup_prefix.empty() ? name : lookup_prefix + "." + name;
+    std::string shown = display_prefix.empty() ? name : display_prefix + "." + name;
     // Report at the key when toml++ knows where it is, else at the value.
     Origin origin = origin_of(file, k.source().begin.line ? k.source() : node.source());
+    auto push = [&](Error e) {
+      e.key = shown;
+      errors.push_back(std::move(e));
+    };
     if (const toml::table* sub = node.as_table()) {
-      if (schema.find(key) != nullptr) {
-        const Field* f = schema.find(key);
-        errors.push_back(Error{key, origin, "expected " + f->expected + ", got a table"});
+      if (const Field* f = schema.find(key)) {
+        push(Error{key, origin, "expected " + f->expected + ", got a table"});
+      } else if (schema.is_table_map(key)) {
+        deferred.push_back(Deferred{key, shown, sub});
       } else if (!schema.is_section(key)) {
-        errors.push_back(schema.unknown(key, origin, "section"));
+        push(schema.unknown(key, origin, "section"));
       } else {
-        walk(schema, *sub, key, file, errors);
+        walk(schema, *sub, key, shown, file, errors);
       }
       continue;
     }
     Raw raw;
-    if (auto s = node.value<std::string>(); s && node.is_string()) {
-      raw = *s;
+    if (node.is_string()) {
+      raw = std::string(node.as_string()->get());
     } else if (node.is_integer()) {
       raw = node.as_integer()->get();
     } else if (node.is_floating_point()) {
@@ -69,14 +88,26 @@ void walk(Schema& schema, const toml::table& table, const std::string& prefix,
       raw = node.as_boolean()->get();
     } else {
       if (const Field* f = schema.find(key)) {
-        errors.push_back(Error{
-            key, origin, "expected " + f->expected + ", got " + std::string(type_name(node))});
+        push(Error{key, origin,
+                   "expected " + f->expected + ", got " + std::string(type_name(node))});
       } else {
-        errors.push_back(schema.unknown(key, origin));
+        push(schema.unknown(key, origin));
       }
       continue;
     }
-    if (auto err = schema.set(key, raw, origin)) errors.push_back(std::move(*err));
+    if (auto err = schema.set(key, raw, origin)) push(std::move(*err));
+  }
+  for (const auto& [key, shown, sub] : deferred) {
+    for (auto&& [entry_key, entry_node] : *sub) {
+      std::string entry(entry_key.str());
+      const toml::table* entry_table = entry_node.as_table();
+      if (entry_table == nullptr) {
+        errors.push_back(Error{shown + "." + entry, origin_of(file, entry_node.source()),
+                               "expected a table [" + shown + "." + entry + "]"});
+        continue;
+      }
+      walk(*schema.table(key, entry), *entry_table, "", shown + "." + entry, file, errors);
+    }
   }
 }
 
@@ -93,7 +124,7 @@ std::vector<Error> apply_toml(Schema& schema, std::string_view text,
                            "TOML syntax error: " + std::string(e.description())});
     return errors;
   }
-  walk(schema, root, "", source_name, errors);
+  walk(schema, root, "", "", source_name, errors);
   return errors;
 }
 

@@ -1,26 +1,55 @@
 // State the server shares with its connections. Fields marked "shard-local"
-// are touched only from that shard's thread (no lock); the atomics are the
-// only cross-shard state a connection touches, and only on open and close.
+// are touched only from that shard's thread (no lock). The atomics are the
+// only state touched across shards; connections touch them on open and
+// close, and per write batch, never per recipient of a message.
 #pragma once
 
 #include <array>
 #include <atomic>
 #include <cstddef>
+#include <memory>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
 #include "core/metrics/registry.hpp"
+#include "gateway/auth/token.hpp"
+#include "gateway/broker/broker.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/options.hpp"
+#include "gateway/protocol/command.hpp"
 
 namespace herald::gateway {
 
 class HttpSession;
+class WsSession;
+class ShardPool;
 
 namespace detail {
 
 struct ShardState {
-  std::unordered_set<HttpSession*> sessions;  // shard-local
+  explicit ShardState(std::size_t max_line) : parser(max_line) {}
+  std::unordered_set<HttpSession*> http_sessions;  // shard-local
+  std::unordered_set<WsSession*> ws_sessions;      // shard-local
+  // room -> local subscribers; shard-local. The hub of this shard.
+  std::unordered_map<std::string, std::vector<WsSession*>> rooms;
+  protocol::CommandParser parser;  // shard-local, reused per command
+  // Bytes queued for clients of this shard; written by this shard only,
+  // read by /metrics.
+  std::atomic<std::int64_t> queued_bytes{0};
+};
+
+struct GatewayMetrics {
+  metrics::Counter* messages_out = nullptr;
+  metrics::Counter* bytes_out = nullptr;
+  metrics::Counter* write_batches = nullptr;
+  metrics::Counter* slow_consumers = nullptr;
+  metrics::Counter* commands = nullptr;
+  metrics::Counter* command_errors = nullptr;
+  metrics::Gauge* ws_connections = nullptr;
+  metrics::Gauge* subscriptions = nullptr;
+  metrics::Histogram* publish_to_write = nullptr;
 };
 
 struct ServerState {
@@ -29,15 +58,21 @@ struct ServerState {
   const Options& options;
   metrics::Registry& registry;
   HttpRouter router;  // filled before start(), read-only afterwards
-  std::vector<ShardState> shards;
+  std::vector<std::unique_ptr<ShardState>> shards;
+  Broker* broker = nullptr;
+  ShardPool* pool = nullptr;                      // for work that must visit every shard
+  std::unique_ptr<auth::TokenVerifier> verifier;  // null without auth.hmac_secret
+  bool dev_mode = false;
 
   std::atomic<bool> draining{false};
+  std::atomic<bool> stopped{false};  // shards stopping: no more cross-shard posts
   std::atomic<std::size_t> connections{0};
 
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};
   metrics::Counter* accepted = nullptr;
   metrics::Counter* rejected_limit = nullptr;
+  GatewayMetrics gw;
 
   void count_response(unsigned status) {
     unsigned cls = status / 100;

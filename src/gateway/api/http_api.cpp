@@ -1,0 +1,306 @@
+#include "gateway/api/http_api.hpp"
+
+#include <boost/asio/post.hpp>
+#include <openssl/crypto.h>
+#include <simdjson.h>
+
+#include <memory>
+
+#include "core/json.hpp"
+#include "gateway/protocol/encode.hpp"
+#include "gateway/rooms/room_name.hpp"
+#include "gateway/shard_pool.hpp"
+#include "gateway/ws/ws_session.hpp"
+
+namespace herald::gateway {
+namespace http = boost::beast::http;
+namespace dom = simdjson::dom;
+using Respond = HttpRouter::Respond;
+
+namespace {
+
+HttpResponse json_ok(std::string_view result) {
+  std::string body = "{\"result\":";
+  body += result;
+  body += "}\n";
+  return make_text_response(http::status::ok, std::move(body), "application/json", 11);
+}
+
+HttpResponse bad_request(std::string_view message) {
+  return make_error_response(http::status::bad_request, "bad_request", message);
+}
+
+// Maps a broker error to an HTTP status and the same error body.
+HttpResponse broker_error(const BrokerError& e) {
+  http::status status = http::status::bad_request;
+  if (e.code == protocol::ErrorCode::limit_exceeded) status = http::status::too_many_requests;
+  if (e.code == protocol::ErrorCode::not_available) status = http::status::not_found;
+  if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
+  return make_error_response(status, protocol::error_name(e.code), e.message);
+}
+
+std::string publications_json(const std::vector<FramePtr>& pubs) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < pubs.size(); ++i) {
+    if (i) out += ',';
+    out += protocol::publication_in_push(pubs[i]->text);
+  }
+  return out + "]";
+}
+
+// The parsed body and a reader for its fields; each reader returns false and
+// sets `error` (naming the field) when a field is missing or mistyped.
+struct Body {
+  dom::parser parser;
+  dom::object obj;
+  std::string error;
+
+  bool parse(const std::string& text) {
+    dom::element root;
+    if (auto ec = parser.parse(text).get(root); ec) {
+      error = std::string("body is not valid JSON: ") + simdjson::error_message(ec);
+      return false;
+    }
+    if (root.get(obj) != simdjson::SUCCESS) {
+      error = "body must be a JSON object";
+      return false;
+    }
+    return true;
+  }
+  bool room(std::string& out, std::string_view field = "room") {
+    std::string_view v;
+    if (obj[field].get(v) != simdjson::SUCCESS) {
+      error = std::string(field) + ": expected a string";
+      return false;
+    }
+    out.assign(v);
+    if (auto e = room_name_error(out)) {
+      error = std::string(field) + ": " + *e;
+      return false;
+    }
+    return true;
+  }
+  bool data(std::string& out) {
+    dom::element e;
+    if (obj["data"].get(e) != simdjson::SUCCESS) {
+      error = "data: expected a JSON value";
+      return false;
+    }
+    out = simdjson::minify(e);
+    return true;
+  }
+};
+
+bool authorized(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+  const std::string& key = state.options.api.key;
+  if (key.empty()) {
+    if (state.dev_mode) return true;
+    respond(make_error_response(http::status::forbidden, "api_disabled",
+                                "the server API is off: set api.key (HERALD_API_KEY)"));
+    return false;
+  }
+  std::string_view header = req[http::field::authorization];
+  constexpr std::string_view kScheme = "apikey ";
+  bool ok = header.size() == kScheme.size() + key.size() && header.starts_with(kScheme) &&
+            CRYPTO_memcmp(header.data() + kScheme.size(), key.data(), key.size()) == 0;
+  if (!ok) {
+    HttpResponse res = make_error_response(http::status::unauthorized, "unauthorized",
+                                           "send the header Authorization: apikey <api.key>");
+    res.set(http::field::www_authenticate, "apikey");
+    respond(std::move(res));
+  }
+  return ok;
+}
+
+// Wraps a handler with the API key check and body parsing.
+template <class F>
+HttpRouter::AsyncHandler api(detail::ServerState& state, F handler) {
+  return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
+    if (!authorized(state, req, respond)) return;
+    auto body = std::make_shared<Body>();
+    if (!body->parse(req.body())) return respond(bad_request(body->error));
+    handler(body, shard, std::move(respond));
+  };
+}
+
+bool check_data_size(const detail::ServerState& state, const std::string& room,
+                     const std::string& data, Respond& respond) {
+  const auto limit = state.options.room_options(room).max_publication_bytes;
+  if (data.size() <= limit) return true;
+  respond(make_error_response(http::status::payload_too_large, "limit_exceeded",
+                              "data is " + std::to_string(data.size()) +
+                                  " bytes; max_publication_bytes is " + std::to_string(limit)));
+  return false;
+}
+
+}  // namespace
+
+void register_api(HttpRouter& router, detail::ServerState& state) {
+  router.add_async(
+      http::verb::post, "/api/publish",
+      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+        PublishRequest req;
+        if (!body->room(req.room) || !body->data(req.data_json))
+          return respond(bad_request(body->error));
+        if (!check_data_size(state, req.room, req.data_json, respond)) return;
+        state.broker->publish(shard, std::move(req), [respond](PublishResult r) {
+          if (r.error) return respond(broker_error(*r.error));
+          std::string result = "{\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";
+          json::append_string(result, r.epoch);
+          respond(json_ok(result + "}"));
+        });
+      }));
+
+  router.add_async(
+      http::verb::post, "/api/broadcast",
+      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+        std::string data;
+        dom::array rooms;
+        if (body->obj["rooms"].get(rooms) != simdjson::SUCCESS)
+          return respond(bad_request("rooms: expected an array of room names"));
+        if (!body->data(data)) return respond(bad_request(body->error));
+        std::vector<std::string> names;
+        for (auto r : rooms) {
+          std::string_view name;
+          if (r.get(name) != simdjson::SUCCESS)
+            return respond(bad_request("rooms: expected an array of strings"));
+          if (auto e = room_name_error(name))
+            return respond(bad_request("rooms: '" + std::string(name) + "': " + *e));
+          if (!check_data_size(state, std::string(name), data, respond)) return;
+          names.emplace_back(name);
+        }
+        if (names.empty()) return respond(bad_request("rooms: expected at least one room"));
+        // One publish per room; the reply lists them in request order once
+        // all have answered (callbacks run on this shard, so no lock).
+        struct Pending {
+          std::vector<std::string> parts;
+          std::size_t left;
+          Respond respond;
+        };
+        auto pending = std::make_shared<Pending>(
+            Pending{std::vector<std::string>(names.size()), names.size(), std::move(respond)});
+        for (std::size_t i = 0; i < names.size(); ++i) {
+          state.broker->publish(
+              shard, PublishRequest{names[i], data, ""},
+              [pending, i, room = names[i]](PublishResult r) {
+                std::string part = "{\"room\":";
+                json::append_string(part, room);
+                if (r.error) {
+                  part +=
+                      ",\"error\":{\"code\":" + std::to_string(static_cast<int>(r.error->code)) +
+                      ",\"message\":";
+                  json::append_string(part, r.error->message);
+                  part += "}}";
+                } else {
+                  part += ",\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";
+                  json::append_string(part, r.epoch);
+                  part += "}";
+                }
+                pending->parts[i] = std::move(part);
+                if (--pending->left > 0) return;
+                std::string result = "{\"responses\":[";
+                for (std::size_t k = 0; k < pending->parts.size(); ++k) {
+                  if (k) result += ',';
+                  result += pending->parts[k];
+                }
+                pending->respond(json_ok(result + "]}"));
+              });
+        }
+      }));
+
+  router.add_async(
+      http::verb::post, "/api/history",
+      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+        HistoryRequest req;
+        if (!body->room(req.room)) return respond(bad_request(body->error));
+        std::uint64_t limit = 0;
+        if (body->obj["limit"].get(limit) == simdjson::SUCCESS)
+          req.limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, UINT32_MAX));
+        bool reverse = false;
+        if (body->obj["reverse"].get(reverse) == simdjson::SUCCESS) req.reverse = reverse;
+        dom::object since;
+        if (body->obj["since"].get(since) == simdjson::SUCCESS) {
+          std::string_view epoch;
+          std::uint64_t offset = 0;
+          if (since["epoch"].get(epoch) != simdjson::SUCCESS ||
+              since["offset"].get(offset) != simdjson::SUCCESS)
+            return respond(bad_request("since: expected {\"epoch\": string, \"offset\": integer}"));
+          req.since = protocol::StreamPosition{std::string(epoch), offset};
+        }
+        if (state.options.room_options(req.room).history_size == 0) {
+          return respond(make_error_response(http::status::not_found, "not_available",
+                                             "history is off for '" + req.room + "'"));
+        }
+        state.broker->history(shard, std::move(req), [respond](HistoryResult r) {
+          if (r.error) return respond(broker_error(*r.error));
+          std::string result = "{\"epoch\":";
+          json::append_string(result, r.epoch);
+          result += ",\"offset\":" + std::to_string(r.offset) +
+                    ",\"publications\":" + publications_json(r.publications) + "}";
+          respond(json_ok(result));
+        });
+      }));
+
+  auto presence = [&state](bool stats) {
+    return api(state, [&state, stats](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+      std::string room;
+      if (!body->room(room)) return respond(bad_request(body->error));
+      if (!state.options.room_options(room).presence) {
+        return respond(make_error_response(http::status::not_found, "not_available",
+                                           "presence is off for '" + room + "'"));
+      }
+      state.broker->presence(shard, room, [respond, stats](PresenceResult r) {
+        if (r.error) return respond(broker_error(*r.error));
+        if (stats) {
+          std::vector<std::string_view> users;
+          for (const auto& c : r.clients) users.push_back(c.user);
+          std::sort(users.begin(), users.end());
+          auto distinct = std::unique(users.begin(), users.end()) - users.begin();
+          return respond(json_ok("{\"clients\":" + std::to_string(r.clients.size()) +
+                                 ",\"users\":" + std::to_string(distinct) + "}"));
+        }
+        std::string result = "{\"clients\":[";
+        for (std::size_t i = 0; i < r.clients.size(); ++i) {
+          if (i) result += ',';
+          result += r.clients[i].info_json;
+        }
+        respond(json_ok(result + "]}"));
+      });
+    });
+  };
+  router.add_async(http::verb::post, "/api/presence", presence(false));
+  router.add_async(http::verb::post, "/api/presence_stats", presence(true));
+
+  router.add_async(
+      http::verb::post, "/api/disconnect",
+      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+        std::string_view user;
+        if (body->obj["user"].get(user) != simdjson::SUCCESS || user.empty())
+          return respond(bad_request("user: expected a non-empty string"));
+        // Visit every shard; each counts and closes its connections of the
+        // user, then reports back to this shard.
+        struct Pending {
+          std::size_t disconnected = 0;
+          unsigned left;
+          Respond respond;
+        };
+        ShardPool& pool = *state.pool;
+        auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(respond)});
+        for (unsigned s = 0; s < pool.size(); ++s) {
+          boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, u = std::string(user)] {
+            std::vector<WsSession*> hit;
+            for (WsSession* ws : state.shards[s]->ws_sessions)
+              if (ws->user() == u) hit.push_back(ws);
+            for (WsSession* ws : hit) ws->disconnect(protocol::DisconnectCode::forced);
+            boost::asio::post(pool[shard].ctx, [pending, n = hit.size()] {
+              pending->disconnected += n;
+              if (--pending->left > 0) return;
+              pending->respond(
+                  json_ok("{\"disconnected\":" + std::to_string(pending->disconnected) + "}"));
+            });
+          });
+        }
+      }));
+}
+
+}  // namespace herald::gateway

@@ -1,0 +1,14 @@
+// The server API: HTTP endpoints a backend calls to publish and inspect
+// rooms. POST with a JSON body, authorized by "Authorization: apikey KEY"
+// (api.key). Replies are {"result":{...}} or {"error":{"code","message"}}
+// with a matching HTTP status. docs/protocol.md documents every endpoint.
+#pragma once
+
+#include "gateway/detail/server_state.hpp"
+#include "gateway/http_router.hpp"
+
+namespace herald::gateway {
+
+void register_api(HttpRouter& router, detail::ServerState& state);
+
+}  // namespace herald::gateway

@@ -1,0 +1,177 @@
+#include "gateway/auth/token.hpp"
+
+#include <openssl/crypto.h>
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <simdjson.h>
+
+#include <array>
+
+#include "core/json.hpp"
+#include "gateway/rooms/room_name.hpp"
+
+namespace herald::gateway::auth {
+namespace {
+
+constexpr std::string_view kAlphabet =
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+std::string hmac_sha256(std::string_view key, std::string_view data) {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
+  unsigned int len = 0;
+  // Safety: HMAC reads key.size() and data.size() bytes from these pointers;
+  // unsigned char and char have the same representation.
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(), &len);
+  return std::string(reinterpret_cast<const char*>(out.data()), len);
+}
+
+}  // namespace
+
+bool Claims::allows(std::string_view room) const {
+  if (!rooms) return true;
+  for (const auto& pattern : *rooms)
+    if (room_matches(pattern, room)) return true;
+  return false;
+}
+
+std::string_view describe(TokenError e) {
+  switch (e) {
+    case TokenError::malformed:
+      return "token is not a well-formed JWT";
+    case TokenError::unsupported_alg:
+      return "token alg is not HS256";
+    case TokenError::bad_signature:
+      return "token signature does not verify";
+    case TokenError::missing_subject:
+      return "token has no sub claim";
+    case TokenError::bad_claim:
+      return "token has a claim of the wrong type";
+    case TokenError::expired:
+      return "token has expired";
+    case TokenError::not_yet_valid:
+      return "token is not valid yet (nbf)";
+  }
+  return "token error";
+}
+
+std::string base64url_encode(std::string_view bytes) {
+  std::string out;
+  out.reserve((bytes.size() * 4 + 2) / 3);
+  std::size_t i = 0;
+  auto byte = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k]));
+  };
+  for (; i + 3 <= bytes.size(); i += 3) {
+    std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
+    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
+  }
+  if (bytes.size() - i == 1) {
+    std::uint32_t v = byte(i) << 16;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+  } else if (bytes.size() - i == 2) {
+    std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
+    out += kAlphabet[(v >> 18) & 63];
+    out += kAlphabet[(v >> 12) & 63];
+    out += kAlphabet[(v >> 6) & 63];
+  }
+  return out;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  if (text.size() % 4 == 1) return std::nullopt;
+  std::string out;
+  out.reserve(text.size() * 3 / 4);
+  std::uint32_t acc = 0;
+  int bits = 0;
+  for (char c : text) {
+    auto pos = kAlphabet.find(c);
+    if (pos == std::string_view::npos) return std::nullopt;
+    acc = (acc << 6) | static_cast<std::uint32_t>(pos);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += static_cast<char>((acc >> bits) & 0xff);
+    }
+  }
+  // Leftover bits must be zero padding, or the encoding was not canonical.
+  if ((acc & ((1u << bits) - 1)) != 0) return std::nullopt;
+  return out;
+}
+
+VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) const {
+  auto dot1 = token.find('.');
+  auto dot2 = dot1 == std::string_view::npos ? dot1 : token.find('.', dot1 + 1);
+  if (dot2 == std::string_view::npos || token.find('.', dot2 + 1) != std::string_view::npos)
+    return TokenError::malformed;
+  std::string_view signing_input = token.substr(0, dot2);
+  auto header = base64url_decode(token.substr(0, dot1));
+  auto payload = base64url_decode(token.substr(dot1 + 1, dot2 - dot1 - 1));
+  auto signature = base64url_decode(token.substr(dot2 + 1));
+  if (!header || !payload || !signature) return TokenError::malformed;
+
+  simdjson::dom::parser parser;
+  simdjson::dom::object h;
+  if (parser.parse(*header).get(h) != simdjson::SUCCESS) return TokenError::malformed;
+  std::string_view alg;
+  if (h["alg"].get(alg) != simdjson::SUCCESS || alg != "HS256") return TokenError::unsupported_alg;
+
+  std::string expected = hmac_sha256(secret_, signing_input);
+  if (signature->size() != expected.size() ||
+      CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
+    return TokenError::bad_signature;
+
+  // The parser reuses its buffer, so the header's views are dead from here.
+  simdjson::dom::object p;
+  if (parser.parse(*payload).get(p) != simdjson::SUCCESS) return TokenError::malformed;
+  Claims claims;
+  std::string_view sub;
+  if (p["sub"].get(sub) != simdjson::SUCCESS || sub.empty()) return TokenError::missing_subject;
+  claims.user.assign(sub);
+  simdjson::dom::element e;
+  if (p["exp"].get(e) == simdjson::SUCCESS) {
+    std::int64_t v = 0;
+    if (e.get(v) != simdjson::SUCCESS) return TokenError::bad_claim;
+    claims.expires_at = v;
+  }
+  if (p["nbf"].get(e) == simdjson::SUCCESS) {
+    std::int64_t v = 0;
+    if (e.get(v) != simdjson::SUCCESS) return TokenError::bad_claim;
+    claims.not_before = v;
+  }
+  if (p["rooms"].get(e) == simdjson::SUCCESS) {
+    simdjson::dom::array arr;
+    if (e.get(arr) != simdjson::SUCCESS) return TokenError::bad_claim;
+    claims.rooms.emplace();
+    for (auto item : arr) {
+      std::string_view r;
+      if (item.get(r) != simdjson::SUCCESS) return TokenError::bad_claim;
+      claims.rooms->emplace_back(r);
+    }
+  }
+  if (claims.expires_at && *claims.expires_at <= now) return TokenError::expired;
+  if (claims.not_before && *claims.not_before > now) return TokenError::not_yet_valid;
+  return claims;
+}
+
+std::string sign_hs256(const Claims& claims, std::string_view secret) {
+  std::string payload = "{\"sub\":";
+  json::append_string(payload, claims.user);
+  if (claims.expires_at) payload += ",\"exp\":" + std::to_string(*claims.expires_at);
+  if (claims.not_before) payload += ",\"nbf\":" + std::to_string(*claims.not_before);
+  if (claims.rooms) {
+    payload += ",\"rooms\":[";
+    for (std::size_t i = 0; i < claims.rooms->size(); ++i) {
+      if (i) payload += ',';
+      json::append_string(payload, (*claims.rooms)[i]);
+    }
+    payload += ']';
+  }
+  payload += '}';
+  std::string input =
+      base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url_encode(payload);
+  return input + "." + base64url_encode(hmac_sha256(secret, input));
+}
+
+}  // namespace herald::gateway::auth

@@ -1,0 +1,284 @@
+#include "gateway/broker/memory_broker.hpp"
+
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+#include <random>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "gateway/broker/publication_ring.hpp"
+#include "gateway/protocol/encode.hpp"
+
+namespace herald::gateway {
+namespace asio = boost::asio;
+
+struct MemoryBroker::Room {
+  Room(std::string e, std::size_t history, unsigned shards)
+      : epoch(std::move(e)), ring(history), per_shard(shards, 0) {}
+  std::string epoch;
+  std::uint64_t top = 0;  // offset of the newest publication (0: none yet)
+  PublicationRing ring;
+  std::vector<std::uint32_t> per_shard;  // subscriptions by shard
+  std::uint32_t subscribers = 0;
+  std::unordered_map<std::string, PresenceEntry> presence;  // by client id
+  std::int64_t last_active_ns = 0;
+};
+
+struct MemoryBroker::Home {
+  explicit Home(asio::io_context& ctx, std::uint64_t seed) : timer(ctx), rng(seed) {}
+  std::unordered_map<std::string, Room> rooms;
+  asio::steady_timer timer;
+  std::mt19937_64 rng;
+
+  std::string new_epoch() {
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::uint64_t v = rng();
+    std::string e(8, '0');
+    for (char& c : e) c = kHex[(v >>= 4) & 0xf];
+    return e;
+  }
+};
+
+namespace {
+
+std::int64_t ttl_ns(const RoomOptions& o) {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(o.history_ttl).count();
+}
+
+}  // namespace
+
+MemoryBroker::MemoryBroker(const Options& options, ShardPool& pool, Delivery deliver,
+                           metrics::Registry& registry)
+    : options_(options),
+      pool_(pool),
+      deliver_(std::move(deliver)),
+      publications_(registry.counter("herald_publications_total", "Publications accepted")),
+      recovered_(registry.counter("herald_recoveries_total",
+                                  "Subscribes with a since position, by outcome",
+                                  {{"outcome", "recovered"}})),
+      not_recovered_(registry.counter("herald_recoveries_total",
+                                      "Subscribes with a since position, by outcome",
+                                      {{"outcome", "not_recovered"}})) {
+  std::random_device rd;
+  for (unsigned i = 0; i < pool_.size(); ++i) {
+    homes_.push_back(std::make_unique<Home>(pool_[i].ctx, (std::uint64_t{rd()} << 32) ^ rd() ^ i));
+  }
+}
+
+MemoryBroker::~MemoryBroker() = default;
+
+unsigned MemoryBroker::home_of(std::string_view room) const {
+  return static_cast<unsigned>(std::hash<std::string_view>{}(room) % pool_.size());
+}
+
+void MemoryBroker::start() {
+  for (unsigned i = 0; i < pool_.size(); ++i) {
+    asio::post(pool_[i].ctx, [this, i] { sweep(i); });
+  }
+}
+
+void MemoryBroker::stop() {
+  for (unsigned i = 0; i < pool_.size(); ++i) {
+    asio::post(pool_[i].ctx, [this, i] { homes_[i]->timer.cancel(); });
+  }
+}
+
+void MemoryBroker::sweep(unsigned shard) {
+  Home& home = *homes_[shard];
+  const std::int64_t now = steady_now_ns();
+  for (auto it = home.rooms.begin(); it != home.rooms.end();) {
+    Room& room = it->second;
+    const std::int64_t ttl = ttl_ns(options_.room_options(it->first));
+    room.ring.expire(now - ttl);
+    // A room nobody watches and whose history has expired is forgotten; it
+    // comes back with a new epoch, so old positions read as unrecoverable.
+    if (room.subscribers == 0 && room.ring.empty() && now - room.last_active_ns > ttl) {
+      it = home.rooms.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  home.timer.expires_after(std::chrono::seconds(1));
+  home.timer.async_wait([this, shard](boost::system::error_code ec) {
+    if (!ec) sweep(shard);
+  });
+}
+
+void MemoryBroker::publish(unsigned from, PublishRequest req,
+                           std::function<void(PublishResult)> done) {
+  unsigned h = home_of(req.room);
+  asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
+    Home& home = *homes_[h];
+    const RoomOptions& opts = options_.room_options(req.room);
+    auto [it, created] =
+        home.rooms.try_emplace(req.room, home.new_epoch(), opts.history_size, pool_.size());
+    Room& room = it->second;
+    const std::int64_t now = steady_now_ns();
+    room.last_active_ns = now;
+    const std::uint64_t offset = ++room.top;
+    // Encoded once; the same immutable frame goes to history and to every
+    // shard with subscribers.
+    FramePtr frame = make_frame(
+        protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json, req.info_json), now);
+    room.ring.expire(now - ttl_ns(opts));
+    room.ring.push(StoredPublication{offset, now, frame});
+    publications_.inc();
+    for (unsigned s = 0; s < room.per_shard.size(); ++s) {
+      if (room.per_shard[s] == 0) continue;
+      asio::post(pool_[s].ctx,
+                 [this, s, room_name = it->first, frame] { deliver_(s, room_name, frame); });
+    }
+    PublishResult result;
+    result.offset = offset;
+    result.epoch = room.epoch;
+    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
+      done(std::move(result));
+    });
+  });
+}
+
+void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
+                             std::function<void(SubscribeResult)> done) {
+  unsigned h = home_of(req.room);
+  asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
+    Home& home = *homes_[h];
+    const RoomOptions& opts = options_.room_options(req.room);
+    auto [it, created] =
+        home.rooms.try_emplace(req.room, home.new_epoch(), opts.history_size, pool_.size());
+    Room& room = it->second;
+    SubscribeResult result;
+    if (opts.max_subscribers != 0 && room.subscribers >= opts.max_subscribers) {
+      result.error = BrokerError{
+          protocol::ErrorCode::limit_exceeded,
+          "room is full (max_subscribers " + std::to_string(opts.max_subscribers) + ")"};
+    } else {
+      const std::int64_t now = steady_now_ns();
+      room.last_active_ns = now;
+      room.ring.expire(now - ttl_ns(opts));
+      ++room.per_shard[from];
+      ++room.subscribers;
+      result.epoch = room.epoch;
+      result.offset = room.top;
+      if (req.since) {
+        // Recoverable when the epoch matches and every publication after
+        // since.offset is still in the ring (none expired or overwritten).
+        const auto& since = *req.since;
+        bool ok = since.epoch == room.epoch && since.offset <= room.top &&
+                  (since.offset == room.top ||
+                   (!room.ring.empty() && room.ring.front().offset <= since.offset + 1));
+        result.recovered = ok;
+        if (ok) {
+          for (std::size_t i = room.ring.first_after(since.offset); i < room.ring.size(); ++i)
+            result.publications.push_back(room.ring.at(i).frame);
+          recovered_.inc();
+        } else {
+          not_recovered_.inc();
+        }
+      }
+      if (opts.presence || opts.join_leave) {
+        room.presence[req.client] = PresenceEntry{req.client, req.user, req.info_json};
+      }
+      if (opts.join_leave) {
+        FramePtr join = make_frame(protocol::encode_presence_push(true, req.room, req.info_json));
+        for (unsigned s = 0; s < room.per_shard.size(); ++s) {
+          if (room.per_shard[s] == 0) continue;
+          asio::post(pool_[s].ctx,
+                     [this, s, room_name = it->first, join] { deliver_(s, room_name, join); });
+        }
+      }
+    }
+    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
+      done(std::move(result));
+    });
+  });
+}
+
+void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string client) {
+  unsigned h = home_of(room_name);
+  asio::post(pool_[h].ctx, [this, h, from, room_name = std::move(room_name),
+                            client = std::move(client)] {
+    Home& home = *homes_[h];
+    auto it = home.rooms.find(room_name);
+    if (it == home.rooms.end()) return;
+    Room& room = it->second;
+    if (room.per_shard[from] > 0) --room.per_shard[from];
+    if (room.subscribers > 0) --room.subscribers;
+    room.last_active_ns = steady_now_ns();
+    auto p = room.presence.find(client);
+    if (p != room.presence.end()) {
+      const RoomOptions& opts = options_.room_options(room_name);
+      if (opts.join_leave) {
+        FramePtr leave =
+            make_frame(protocol::encode_presence_push(false, room_name, p->second.info_json));
+        for (unsigned s = 0; s < room.per_shard.size(); ++s) {
+          if (room.per_shard[s] == 0) continue;
+          asio::post(pool_[s].ctx, [this, s, room_name, leave] { deliver_(s, room_name, leave); });
+        }
+      }
+      room.presence.erase(p);
+    }
+  });
+}
+
+void MemoryBroker::history(unsigned from, HistoryRequest req,
+                           std::function<void(HistoryResult)> done) {
+  unsigned h = home_of(req.room);
+  asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
+    Home& home = *homes_[h];
+    const RoomOptions& opts = options_.room_options(req.room);
+    auto [it, created] =
+        home.rooms.try_emplace(req.room, home.new_epoch(), opts.history_size, pool_.size());
+    Room& room = it->second;
+    room.ring.expire(steady_now_ns() - ttl_ns(opts));
+    HistoryResult result;
+    result.epoch = room.epoch;
+    result.offset = room.top;
+    std::size_t begin = 0;
+    if (req.since) {
+      if (req.since->epoch != room.epoch) {
+        result.error = BrokerError{protocol::ErrorCode::bad_request,
+                                   "history.since.epoch is not the room's current epoch '" +
+                                       room.epoch + "'; the stream was reset"};
+      } else {
+        begin = room.ring.first_after(req.since->offset);
+      }
+    }
+    if (!result.error) {
+      std::size_t n = room.ring.size() - begin;
+      if (req.limit) n = std::min<std::size_t>(n, *req.limit);
+      if (req.reverse) {
+        for (std::size_t i = 0; i < n; ++i)
+          result.publications.push_back(room.ring.at(room.ring.size() - 1 - i).frame);
+      } else {
+        for (std::size_t i = 0; i < n; ++i)
+          result.publications.push_back(room.ring.at(begin + i).frame);
+      }
+    }
+    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
+      done(std::move(result));
+    });
+  });
+}
+
+void MemoryBroker::presence(unsigned from, std::string room_name,
+                            std::function<void(PresenceResult)> done) {
+  unsigned h = home_of(room_name);
+  asio::post(pool_[h].ctx, [this, h, from, room_name = std::move(room_name),
+                            done = std::move(done)]() mutable {
+    Home& home = *homes_[h];
+    PresenceResult result;
+    auto it = home.rooms.find(room_name);
+    if (it != home.rooms.end()) {
+      for (const auto& [client, entry] : it->second.presence) result.clients.push_back(entry);
+    }
+    std::sort(result.clients.begin(), result.clients.end(),
+              [](const PresenceEntry& a, const PresenceEntry& b) { return a.client < b.client; });
+    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
+      done(std::move(result));
+    });
+  });
+}
+
+}  // namespace herald::gateway

@@ -1,0 +1,57 @@
+// The embedded broker: every room has a home shard (a hash of its name), and
+// all of the room's state (epoch, offsets, history ring, which shards
+// subscribe, presence) lives there and is touched only by that shard's
+// thread. Work for a room is posted to its home shard; results and
+// deliveries are posted back. Posts from one thread to one io_context run in
+// the order they were made, which gives the ordering contract of broker.hpp:
+// the home shard posts a subscribe result and the later deliveries to the
+// subscriber's shard in sequence.
+#pragma once
+
+#include <memory>
+
+#include "core/metrics/registry.hpp"
+#include "gateway/broker/broker.hpp"
+#include "gateway/options.hpp"
+#include "gateway/shard_pool.hpp"
+
+namespace herald::gateway {
+
+class MemoryBroker final : public Broker {
+ public:
+  MemoryBroker(const Options& options, ShardPool& pool, Delivery deliver,
+               metrics::Registry& registry);
+  ~MemoryBroker() override;
+
+  // Starts the per-shard sweep timers (expired history, idle rooms). Call
+  // before the pool runs.
+  void start();
+
+  void publish(unsigned from, PublishRequest request,
+               std::function<void(PublishResult)> done) override;
+  void subscribe(unsigned from, SubscribeRequest request,
+                 std::function<void(SubscribeResult)> done) override;
+  void unsubscribe(unsigned from, std::string room, std::string client) override;
+  void history(unsigned from, HistoryRequest request,
+               std::function<void(HistoryResult)> done) override;
+  void presence(unsigned from, std::string room, std::function<void(PresenceResult)> done) override;
+  void stop() override;
+
+  // The shard that owns `room`.
+  [[nodiscard]] unsigned home_of(std::string_view room) const;
+
+ private:
+  struct Home;
+  struct Room;
+  void sweep(unsigned shard);
+
+  const Options& options_;
+  ShardPool& pool_;
+  Delivery deliver_;
+  std::vector<std::unique_ptr<Home>> homes_;
+  metrics::Counter& publications_;
+  metrics::Counter& recovered_;
+  metrics::Counter& not_recovered_;
+};
+
+}  // namespace herald::gateway

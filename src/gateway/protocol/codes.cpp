@@ -1,0 +1,60 @@
+#include "gateway/protocol/codes.hpp"
+
+#include <array>
+
+namespace herald::gateway::protocol {
+namespace {
+
+constexpr std::array<ErrorInfo, 13> kErrors{{
+    {ErrorCode::internal, "internal", "the server failed; retry later"},
+    {ErrorCode::unauthorized, "unauthorized", "send a valid connect command first"},
+    {ErrorCode::bad_room, "bad_room", "the room name is empty, too long or has a bad character"},
+    {ErrorCode::permission_denied, "permission_denied",
+     "the token does not allow this room, or the namespace does not allow the command"},
+    {ErrorCode::unknown_command, "unknown_command", "no such command"},
+    {ErrorCode::already_subscribed, "already_subscribed", "this connection is subscribed already"},
+    {ErrorCode::limit_exceeded, "limit_exceeded",
+     "client.max_subscriptions or the room's max_subscribers reached"},
+    {ErrorCode::bad_request, "bad_request", "a field is missing or has the wrong type"},
+    {ErrorCode::not_available, "not_available", "the namespace has history or presence turned off"},
+    {ErrorCode::token_expired, "token_expired", "the token's exp is in the past"},
+    {ErrorCode::not_subscribed, "not_subscribed", "unsubscribe from a room not subscribed"},
+    {ErrorCode::too_many_requests, "too_many_requests", "over client.publish_rate; slow down"},
+    {ErrorCode::already_connected, "already_connected", "connect was sent twice"},
+}};
+
+constexpr std::array<DisconnectInfo, 7> kDisconnects{{
+    {DisconnectCode::shutdown, "shutdown", "the server is stopping; reconnect and recover"},
+    {DisconnectCode::slow_consumer, "slow consumer",
+     "the client read too slowly and its queue overflowed; reconnect and recover"},
+    {DisconnectCode::token_expired, "token expired", "reconnect with a fresh token"},
+    {DisconnectCode::connect_timeout, "connect timeout",
+     "no connect command arrived in time; reconnect"},
+    {DisconnectCode::bad_request, "bad request",
+     "a frame was not valid protocol (bad JSON, missing id); fix the client"},
+    {DisconnectCode::unauthorized, "unauthorized", "the token is invalid; do not retry with it"},
+    {DisconnectCode::forced, "forced", "disconnected by the server API; do not reconnect"},
+}};
+
+}  // namespace
+
+std::span<const ErrorInfo> error_table() {
+  return kErrors;
+}
+std::span<const DisconnectInfo> disconnect_table() {
+  return kDisconnects;
+}
+
+std::string_view error_name(ErrorCode code) {
+  for (const auto& e : kErrors)
+    if (e.code == code) return e.name;
+  return "internal";
+}
+
+std::string_view disconnect_reason(DisconnectCode code) {
+  for (const auto& d : kDisconnects)
+    if (d.code == code) return d.reason;
+  return "disconnect";
+}
+
+}  // namespace herald::gateway::protocol

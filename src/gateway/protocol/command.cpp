@@ -1,0 +1,195 @@
+// Command parsing with simdjson's DOM parser: the whole line is validated
+// (a publication's data is forwarded to other clients, so it must be JSON),
+// then fields are read by name. Errors name the field and what was expected.
+#include "gateway/protocol/command.hpp"
+
+#include <simdjson.h>
+
+#include <limits>
+
+namespace herald::gateway::protocol {
+namespace dom = simdjson::dom;
+
+struct CommandParser::Impl {
+  dom::parser parser;
+  std::size_t max_line_bytes;
+};
+
+namespace {
+
+// A field-reading helper that turns type mismatches into messages such as
+// "subscribe.since.offset: expected an unsigned integer".
+struct Reader {
+  std::string_view method;
+  CommandError* error;  // set on the first failure
+
+  bool fail(std::string_view field, std::string_view expected) {
+    error->code = ErrorCode::bad_request;
+    error->message =
+        std::string(method) + "." + std::string(field) + ": expected " + std::string(expected);
+    return false;
+  }
+
+  bool string(dom::object obj, std::string_view field, std::string& out, bool required) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return !required || fail(field, "a string");
+    std::string_view v;
+    if (e.get(v) != simdjson::SUCCESS) return fail(field, "a string");
+    out.assign(v);
+    return true;
+  }
+
+  bool uint(dom::object obj, std::string_view field, std::optional<std::uint64_t>& out,
+            std::uint64_t max) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    std::uint64_t v = 0;
+    if (e.get(v) != simdjson::SUCCESS || v > max) {
+      return fail(field, "an unsigned integer up to " + std::to_string(max));
+    }
+    out = v;
+    return true;
+  }
+
+  bool boolean(dom::object obj, std::string_view field, bool& out) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    if (e.get(out) != simdjson::SUCCESS) return fail(field, "true or false");
+    return true;
+  }
+
+  bool position(dom::object obj, std::string_view field, std::optional<StreamPosition>& out) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    dom::object pos;
+    if (e.get(pos) != simdjson::SUCCESS) return fail(field, "an object {epoch, offset}");
+    StreamPosition p;
+    std::string_view epoch;
+    std::uint64_t offset = 0;
+    if (pos["epoch"].get(epoch) != simdjson::SUCCESS)
+      return fail(std::string(field) + ".epoch", "a string");
+    if (pos["offset"].get(offset) != simdjson::SUCCESS)
+      return fail(std::string(field) + ".offset", "an unsigned integer");
+    p.epoch.assign(epoch);
+    p.offset = offset;
+    out = std::move(p);
+    return true;
+  }
+};
+
+bool parse_body(std::string_view method, dom::object params, CommandBody& body,
+                CommandError& error) {
+  Reader r{method, &error};
+  if (method == "connect") {
+    ConnectCmd c;
+    if (!r.string(params, "token", c.token, false) || !r.string(params, "user", c.user, false))
+      return false;
+    body = std::move(c);
+  } else if (method == "subscribe") {
+    SubscribeCmd c;
+    if (!r.string(params, "room", c.room, true) || !r.position(params, "since", c.since))
+      return false;
+    body = std::move(c);
+  } else if (method == "unsubscribe") {
+    UnsubscribeCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    body = std::move(c);
+  } else if (method == "publish") {
+    PublishCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    dom::element data;
+    if (params["data"].get(data) != simdjson::SUCCESS) return r.fail("data", "a JSON value");
+    c.data = simdjson::minify(data);
+    body = std::move(c);
+  } else if (method == "history") {
+    HistoryCmd c;
+    std::optional<std::uint64_t> limit;
+    if (!r.string(params, "room", c.room, true) ||
+        !r.uint(params, "limit", limit, std::numeric_limits<std::uint32_t>::max()) ||
+        !r.position(params, "since", c.since) || !r.boolean(params, "reverse", c.reverse))
+      return false;
+    if (limit) c.limit = static_cast<std::uint32_t>(*limit);
+    body = std::move(c);
+  } else if (method == "presence") {
+    PresenceCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    body = std::move(c);
+  } else if (method == "presence_stats") {
+    PresenceStatsCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    body = std::move(c);
+  } else if (method == "ping") {
+    body = PingCmd{};
+  } else {
+    error.code = ErrorCode::unknown_command;
+    error.message = "unknown command '" + std::string(method) + "'";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+CommandParser::CommandParser(std::size_t max_line_bytes)
+    : impl_(std::make_unique<Impl>(Impl{dom::parser(max_line_bytes), max_line_bytes})) {}
+
+CommandParser::~CommandParser() = default;
+
+ParseResult CommandParser::parse(std::string_view line) {
+  CommandError error;
+  if (line.size() > impl_->max_line_bytes) {
+    error.message = "command of " + std::to_string(line.size()) + " bytes is over the limit of " +
+                    std::to_string(impl_->max_line_bytes);
+    return error;
+  }
+  dom::element root;
+  if (auto ec = impl_->parser.parse(line.data(), line.size()).get(root); ec) {
+    error.message = std::string("malformed JSON: ") + simdjson::error_message(ec);
+    return error;
+  }
+  dom::object obj;
+  if (root.get(obj) != simdjson::SUCCESS) {
+    error.message = "a command must be a JSON object";
+    return error;
+  }
+  std::uint64_t id = 0;
+  if (obj["id"].get(id) != simdjson::SUCCESS || id == 0 ||
+      id > std::numeric_limits<std::uint32_t>::max()) {
+    error.message = "a command needs \"id\": an integer in 1..4294967295";
+    return error;
+  }
+  error.id = static_cast<std::uint32_t>(id);
+  std::string_view method;
+  dom::object params;
+  std::size_t keys = 0;
+  for (auto field : obj) {
+    if (field.key == "id") continue;
+    ++keys;
+    method = field.key;
+    if (field.value.get(params) != simdjson::SUCCESS) {
+      error.message = std::string(method) + ": expected an object of parameters";
+      return error;
+    }
+  }
+  if (keys != 1) {
+    error.message = keys == 0 ? "a command needs one key naming it, e.g. {\"id\":1,\"ping\":{}}"
+                              : "a command has exactly one key besides \"id\"";
+    return error;
+  }
+  Command cmd;
+  cmd.id = error.id;
+  if (!parse_body(method, params, cmd.body, error)) return error;
+  return cmd;
+}
+
+std::optional<std::string> CommandParser::normalize_json(std::string_view text,
+                                                         std::string* error) {
+  dom::element root;
+  if (auto ec = impl_->parser.parse(text.data(), text.size()).get(root); ec) {
+    if (error) *error = std::string("malformed JSON: ") + simdjson::error_message(ec);
+    return std::nullopt;
+  }
+  return simdjson::minify(root);
+}
+
+}  // namespace herald::gateway::protocol

@@ -1,0 +1,115 @@
+// Client commands, as parsed from one line of a WebSocket text frame.
+//
+//   {"id":1,"subscribe":{"room":"chat:lobby","since":{"epoch":"c3f1","offset":41}}}
+//
+// A frame may hold several commands, one JSON object per line ('\n'), so a
+// client can batch. Each line is one object with a positive integer "id" and
+// exactly one other key naming the command, whose value is an object of
+// parameters. docs/protocol.md is the reference.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "gateway/protocol/codes.hpp"
+
+namespace herald::gateway::protocol {
+
+// A position in a room's stream: the stream's epoch and the offset of the
+// last publication the client has seen.
+struct StreamPosition {
+  std::string epoch;
+  std::uint64_t offset = 0;
+  friend bool operator==(const StreamPosition&, const StreamPosition&) = default;
+};
+
+struct ConnectCmd {
+  std::string token;  // a JWT; empty in dev mode
+  std::string user;   // dev mode only: the user to connect as
+};
+struct SubscribeCmd {
+  std::string room;
+  std::optional<StreamPosition> since;
+};
+struct UnsubscribeCmd {
+  std::string room;
+};
+struct PublishCmd {
+  std::string room;
+  std::string data;  // the value of "data", re-serialized compactly (valid JSON)
+};
+struct HistoryCmd {
+  std::string room;
+  std::optional<std::uint32_t> limit;
+  std::optional<StreamPosition> since;
+  bool reverse = false;
+};
+struct PresenceCmd {
+  std::string room;
+};
+struct PresenceStatsCmd {
+  std::string room;
+};
+struct PingCmd {};
+
+using CommandBody = std::variant<ConnectCmd, SubscribeCmd, UnsubscribeCmd, PublishCmd, HistoryCmd,
+                                 PresenceCmd, PresenceStatsCmd, PingCmd>;
+
+struct Command {
+  std::uint32_t id = 0;
+  CommandBody body;
+};
+
+// Why a line was refused. With an id, the client gets an error reply and the
+// connection goes on; without one (bad JSON, no usable id) the protocol
+// stream cannot be trusted and the connection is closed with
+// DisconnectCode::bad_request.
+struct CommandError {
+  std::uint32_t id = 0;  // 0: no usable id
+  ErrorCode code = ErrorCode::bad_request;
+  std::string message;
+};
+
+using ParseResult = std::variant<Command, CommandError>;
+
+// Parses lines. Holds a reusable JSON parser, so it is cheap to call per
+// line; not thread-safe (one per shard).
+class CommandParser {
+ public:
+  // Lines longer than max_line_bytes are refused without being parsed.
+  explicit CommandParser(std::size_t max_line_bytes);
+  ~CommandParser();
+  CommandParser(const CommandParser&) = delete;
+  CommandParser& operator=(const CommandParser&) = delete;
+
+  [[nodiscard]] ParseResult parse(std::string_view line);
+
+  // Parses a JSON document as the "data" of a publication: returns it
+  // re-serialized compactly, or nullopt and a message when it is not JSON.
+  [[nodiscard]] std::optional<std::string> normalize_json(std::string_view text,
+                                                          std::string* error);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Calls f(line) for each non-empty line of a frame ('\n' separated; a
+// trailing '\r' on a line is dropped).
+template <class F>
+void for_each_line(std::string_view frame, F&& f) {
+  while (!frame.empty()) {
+    auto nl = frame.find('\n');
+    std::string_view line = frame.substr(0, nl);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty()) f(line);
+    if (nl == std::string_view::npos) break;
+    frame.remove_prefix(nl + 1);
+  }
+}
+
+}  // namespace herald::gateway::protocol

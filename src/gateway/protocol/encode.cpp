@@ -1,0 +1,99 @@
+#include "gateway/protocol/encode.hpp"
+
+#include <charconv>
+
+#include "core/json.hpp"
+
+namespace herald::gateway::protocol {
+namespace {
+
+void append_uint(std::string& out, std::uint64_t v) {
+  char buf[24];
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, end);
+}
+
+}  // namespace
+
+std::string encode_result(std::uint32_t id, std::string_view result_json) {
+  std::string out;
+  out.reserve(24 + result_json.size());
+  out += "{\"id\":";
+  append_uint(out, id);
+  out += ",\"result\":";
+  out += result_json;
+  out += '}';
+  return out;
+}
+
+std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view message) {
+  std::string out;
+  out.reserve(48 + message.size());
+  out += "{\"id\":";
+  append_uint(out, id);
+  out += ",\"error\":{\"code\":";
+  append_uint(out, static_cast<std::uint16_t>(code));
+  out += ",\"message\":";
+  json::append_string(out, message);
+  out += "}}";
+  return out;
+}
+
+void append_publication(std::string& out, std::string_view room, std::uint64_t offset,
+                        std::string_view epoch, std::string_view data_json,
+                        std::string_view info_json) {
+  out += "{\"room\":";
+  json::append_string(out, room);
+  out += ",\"offset\":";
+  append_uint(out, offset);
+  out += ",\"epoch\":";
+  json::append_string(out, epoch);
+  out += ",\"data\":";
+  out += data_json;
+  if (!info_json.empty()) {
+    out += ",\"info\":";
+    out += info_json;
+  }
+  out += '}';
+}
+
+std::string encode_pub_push(std::string_view room, std::uint64_t offset, std::string_view epoch,
+                            std::string_view data_json, std::string_view info_json) {
+  std::string out;
+  out.reserve(64 + room.size() + epoch.size() + data_json.size() + info_json.size());
+  out += kPubPrefix;
+  append_publication(out, room, offset, epoch, data_json, info_json);
+  out += kPubSuffix;
+  return out;
+}
+
+std::string encode_presence_push(bool join, std::string_view room, std::string_view info_json) {
+  std::string out = join ? "{\"join\":{\"room\":" : "{\"leave\":{\"room\":";
+  json::append_string(out, room);
+  out += ",\"info\":";
+  out += info_json;
+  out += "}}";
+  return out;
+}
+
+std::string encode_disconnect(DisconnectCode code) {
+  std::string out = "{\"disconnect\":{\"code\":";
+  append_uint(out, static_cast<std::uint16_t>(code));
+  out += ",\"reason\":";
+  json::append_string(out, disconnect_reason(code));
+  out += ",\"reconnect\":";
+  out += should_reconnect(code) ? "true" : "false";
+  out += "}}";
+  return out;
+}
+
+std::string encode_client_info(std::string_view user, std::string_view client) {
+  std::string out = "{\"user\":";
+  json::append_string(out, user);
+  out += ",\"client\":";
+  json::append_string(out, client);
+  out += '}';
+  return out;
+}
+
+}  // namespace herald::gateway::protocol

@@ -1,0 +1,55 @@
+// Server-to-client messages, written by appending to one std::string (no
+// JSON tree). Replies echo the command id; pushes carry no id:
+//
+//   {"id":3,"result":{...}}
+//   {"id":3,"error":{"code":103,"message":"..."}}
+//   {"pub":{"room":"chat:lobby","offset":7,"epoch":"5f2c9a1e","data":{...},"info":{...}}}
+//   {"join":{"room":"chat:lobby","info":{"user":"alice","client":"..."}}}
+//   {"leave":{"room":"chat:lobby","info":{...}}}
+//   {"disconnect":{"code":3001,"reason":"shutdown","reconnect":true}}
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "gateway/protocol/codes.hpp"
+
+namespace herald::gateway::protocol {
+
+// {"id":<id>,"result":<result_json>}
+[[nodiscard]] std::string encode_result(std::uint32_t id, std::string_view result_json);
+// {"id":<id>,"error":{"code":<code>,"message":"..."}}
+[[nodiscard]] std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view message);
+
+// The publication object, as stored in history and embedded in pushes,
+// subscribe replies and history replies. data_json and info_json must be
+// valid JSON (they are copied as they are).
+void append_publication(std::string& out, std::string_view room, std::uint64_t offset,
+                        std::string_view epoch, std::string_view data_json,
+                        std::string_view info_json);
+
+// {"pub":<publication>}: the push frame, built once per publication and
+// shared by every recipient. kPubPrefix/kPubSuffix let the publication be
+// sliced back out of a frame without copying.
+inline constexpr std::string_view kPubPrefix = "{\"pub\":";
+inline constexpr std::string_view kPubSuffix = "}";
+// The publication inside a {"pub":...} push, as a view into it.
+[[nodiscard]] inline std::string_view publication_in_push(std::string_view push) {
+  return push.substr(kPubPrefix.size(), push.size() - kPubPrefix.size() - kPubSuffix.size());
+}
+[[nodiscard]] std::string encode_pub_push(std::string_view room, std::uint64_t offset,
+                                          std::string_view epoch, std::string_view data_json,
+                                          std::string_view info_json);
+
+// {"join":{...}} or {"leave":{...}}
+[[nodiscard]] std::string encode_presence_push(bool join, std::string_view room,
+                                               std::string_view info_json);
+
+[[nodiscard]] std::string encode_disconnect(DisconnectCode code);
+
+// {"user":"...","client":"..."}: a connection's info, attached to its
+// publications and presence entries.
+[[nodiscard]] std::string encode_client_info(std::string_view user, std::string_view client);
+
+}  // namespace herald::gateway::protocol

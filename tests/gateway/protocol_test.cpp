@@ -1,0 +1,146 @@
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "gateway/protocol/command.hpp"
+#include "gateway/protocol/encode.hpp"
+
+namespace herald::gateway::protocol {
+namespace {
+
+using ::testing::HasSubstr;
+
+// By value: the ParseResult passed in is usually a temporary.
+Command ok(const ParseResult& r) {
+  if (auto* e = std::get_if<CommandError>(&r)) ADD_FAILURE() << e->message;
+  return std::get<Command>(r);
+}
+
+CommandError err(const ParseResult& r) {
+  if (std::holds_alternative<Command>(r)) ADD_FAILURE() << "expected an error";
+  return std::get<CommandError>(r);
+}
+
+TEST(CommandParser, ParsesEveryCommand) {
+  CommandParser p(4096);
+  auto c = ok(p.parse(R"({"id":1,"connect":{"token":"abc"}})"));
+  EXPECT_EQ(c.id, 1u);
+  EXPECT_EQ(std::get<ConnectCmd>(c.body).token, "abc");
+
+  auto s =
+      ok(p.parse(R"({"id":2,"subscribe":{"room":"chat:a","since":{"epoch":"e1","offset":7}}})"));
+  const auto& sub = std::get<SubscribeCmd>(s.body);
+  EXPECT_EQ(sub.room, "chat:a");
+  ASSERT_TRUE(sub.since);
+  EXPECT_EQ(*sub.since, (StreamPosition{"e1", 7}));
+
+  auto pub = ok(p.parse(R"({"publish":{"room":"r","data":{ "text" : "hi", "n":[1, 2] }},"id":3})"));
+  EXPECT_EQ(pub.id, 3u);
+  EXPECT_EQ(std::get<PublishCmd>(pub.body).data, R"({"text":"hi","n":[1,2]})");
+
+  auto h = ok(p.parse(R"({"id":4,"history":{"room":"r","limit":5,"reverse":true}})"));
+  EXPECT_EQ(std::get<HistoryCmd>(h.body).limit, 5u);
+  EXPECT_TRUE(std::get<HistoryCmd>(h.body).reverse);
+
+  EXPECT_TRUE(std::holds_alternative<UnsubscribeCmd>(
+      ok(p.parse(R"({"id":5,"unsubscribe":{"room":"r"}})")).body));
+  EXPECT_TRUE(
+      std::holds_alternative<PresenceCmd>(ok(p.parse(R"({"id":6,"presence":{"room":"r"}})")).body));
+  EXPECT_TRUE(std::holds_alternative<PresenceStatsCmd>(
+      ok(p.parse(R"({"id":7,"presence_stats":{"room":"r"}})")).body));
+  EXPECT_TRUE(std::holds_alternative<PingCmd>(ok(p.parse(R"({"id":8,"ping":{}})")).body));
+}
+
+struct BadCase {
+  const char* name;
+  const char* line;
+  std::uint32_t id;  // 0: fatal (no usable id)
+  ErrorCode code;
+  const char* message;
+};
+
+TEST(CommandParser, RefusalsSayWhatAndKeepTheId) {
+  const BadCase cases[] = {
+      {"not_json", R"({"id":1,)", 0, ErrorCode::bad_request, "malformed JSON"},
+      {"not_object", R"([1,2])", 0, ErrorCode::bad_request, "must be a JSON object"},
+      {"no_id", R"({"ping":{}})", 0, ErrorCode::bad_request, "needs \"id\""},
+      {"zero_id", R"({"id":0,"ping":{}})", 0, ErrorCode::bad_request, "needs \"id\""},
+      {"string_id", R"({"id":"1","ping":{}})", 0, ErrorCode::bad_request, "needs \"id\""},
+      {"huge_id", R"({"id":4294967296,"ping":{}})", 0, ErrorCode::bad_request, "needs \"id\""},
+      {"no_method", R"({"id":9})", 9, ErrorCode::bad_request, "one key naming it"},
+      {"two_methods", R"({"id":9,"ping":{},"presence":{}})", 9, ErrorCode::bad_request,
+       "exactly one key"},
+      {"params_not_object", R"({"id":9,"ping":1})", 9, ErrorCode::bad_request,
+       "ping: expected an object"},
+      {"unknown", R"({"id":9,"frobnicate":{}})", 9, ErrorCode::unknown_command,
+       "unknown command 'frobnicate'"},
+      {"room_missing", R"({"id":9,"subscribe":{}})", 9, ErrorCode::bad_request,
+       "subscribe.room: expected a string"},
+      {"room_number", R"({"id":9,"subscribe":{"room":5}})", 9, ErrorCode::bad_request,
+       "subscribe.room: expected a string"},
+      {"since_bad", R"({"id":9,"subscribe":{"room":"r","since":{"epoch":"e"}}})", 9,
+       ErrorCode::bad_request, "subscribe.since.offset"},
+      {"since_negative", R"({"id":9,"subscribe":{"room":"r","since":{"epoch":"e","offset":-1}}})",
+       9, ErrorCode::bad_request, "subscribe.since.offset"},
+      {"data_missing", R"({"id":9,"publish":{"room":"r"}})", 9, ErrorCode::bad_request,
+       "publish.data"},
+      {"limit_string", R"({"id":9,"history":{"room":"r","limit":"5"}})", 9, ErrorCode::bad_request,
+       "history.limit"},
+      {"reverse_number", R"({"id":9,"history":{"room":"r","reverse":1}})", 9,
+       ErrorCode::bad_request, "history.reverse: expected true or false"},
+  };
+  std::set<std::string> names;
+  CommandParser p(4096);
+  for (const auto& c : cases) {
+    EXPECT_TRUE(names.insert(c.name).second) << "duplicate case name " << c.name;
+    const auto e = err(p.parse(c.line));
+    EXPECT_EQ(e.id, c.id) << c.name;
+    EXPECT_EQ(e.code, c.code) << c.name;
+    EXPECT_THAT(e.message, HasSubstr(c.message)) << c.name;
+  }
+}
+
+TEST(CommandParser, LineLimitIsEnforcedBeforeParsing) {
+  CommandParser p(32);
+  const auto e = err(p.parse(R"({"id":1,"publish":{"room":"r","data":"0123456789"}})"));
+  EXPECT_THAT(e.message, HasSubstr("over the limit of 32"));
+}
+
+TEST(CommandParser, SplitsFramesIntoLines) {
+  std::vector<std::string> lines;
+  for_each_line("a\nb\r\n\n c\n", [&](std::string_view l) { lines.emplace_back(l); });
+  EXPECT_EQ(lines, (std::vector<std::string>{"a", "b", " c"}));
+}
+
+TEST(Encode, RepliesAndPushes) {
+  EXPECT_EQ(encode_result(3, "{}"), R"({"id":3,"result":{}})");
+  EXPECT_EQ(encode_error(4, ErrorCode::bad_room, "bad \"x\""),
+            R"({"id":4,"error":{"code":102,"message":"bad \"x\""}})");
+  std::string push = encode_pub_push("chat:a", 7, "e1", R"({"t":1})", R"({"user":"u"})");
+  EXPECT_EQ(
+      push,
+      R"({"pub":{"room":"chat:a","offset":7,"epoch":"e1","data":{"t":1},"info":{"user":"u"}}})");
+  EXPECT_EQ(publication_in_push(push),
+            R"({"room":"chat:a","offset":7,"epoch":"e1","data":{"t":1},"info":{"user":"u"}})");
+  EXPECT_EQ(encode_pub_push("r", 1, "e", "1", ""),
+            R"({"pub":{"room":"r","offset":1,"epoch":"e","data":1}})");
+  EXPECT_EQ(encode_disconnect(DisconnectCode::slow_consumer),
+            R"({"disconnect":{"code":3002,"reason":"slow consumer","reconnect":true}})");
+  EXPECT_EQ(encode_disconnect(DisconnectCode::forced),
+            R"({"disconnect":{"code":3502,"reason":"forced","reconnect":false}})");
+  EXPECT_EQ(encode_presence_push(true, "r", R"({"user":"u","client":"c"})"),
+            R"({"join":{"room":"r","info":{"user":"u","client":"c"}}})");
+}
+
+TEST(Codes, ReconnectRuleHoldsForEveryCode) {
+  for (const auto& d : disconnect_table()) {
+    EXPECT_EQ(should_reconnect(d.code), static_cast<int>(d.code) < 3500) << d.reason;
+    EXPECT_FALSE(d.meaning.empty());
+  }
+  std::set<int> seen;
+  for (const auto& e : error_table()) EXPECT_TRUE(seen.insert(static_cast<int>(e.code)).second);
+}
+
+}  // namespace
+}  // namespace herald::gateway::protocol

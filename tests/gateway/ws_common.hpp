@@ -1,0 +1,46 @@
+// Shared helpers for the WebSocket process tests.
+#pragma once
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+
+#include "support/daemon.hpp"
+#include "support/json.hpp"
+#include "support/ws_client.hpp"
+
+namespace herald::test {
+
+using namespace std::chrono_literals;
+
+// A client connected as `user` (dev mode).
+inline std::unique_ptr<WsClient> connect_as(std::uint16_t port, const std::string& user) {
+  auto c = std::make_unique<WsClient>("127.0.0.1", port);
+  auto r = request(*c, 1, R"({"id":1,"connect":{"user":")" + user + R"("}})");
+  EXPECT_TRUE(r && json_has(*r, "/result/client")) << r.value_or("(no reply)");
+  return c;
+}
+
+// Subscribes and returns the reply.
+inline std::string subscribe(WsClient& c, std::uint32_t id, const std::string& room,
+                             const std::string& since = "") {
+  std::string cmd = R"({"id":)" + std::to_string(id) + R"(,"subscribe":{"room":")" + room + "\"";
+  if (!since.empty()) cmd += R"(,"since":)" + since;
+  cmd += "}}";
+  auto r = request(c, id, cmd);
+  EXPECT_TRUE(r) << "no reply to " << cmd;
+  return r.value_or("");
+}
+
+inline std::string publish(WsClient& c, std::uint32_t id, const std::string& room,
+                           const std::string& data) {
+  auto r = request(c, id,
+                   R"({"id":)" + std::to_string(id) + R"(,"publish":{"room":")" + room +
+                       R"(","data":)" + data + "}}");
+  EXPECT_TRUE(r);
+  return r.value_or("");
+}
+
+}  // namespace herald::test

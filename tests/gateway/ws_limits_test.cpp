@@ -1,0 +1,269 @@
+// Bad input and limits: each gets its documented error or close code, and
+// every other connection keeps working.
+#include <thread>
+
+#include "gateway/auth/token.hpp"
+#include "ws_common.hpp"
+
+namespace herald::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::int64_t unix_now() {
+  return std::chrono::duration_cast<std::chrono::seconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+// A bystander that must be unaffected by whatever the test does to others.
+void expect_alive(WsClient& c, std::uint32_t id) {
+  auto r = request(c, id, R"({"id":)" + std::to_string(id) + R"(,"ping":{}})");
+  EXPECT_TRUE(r) << "bystander lost";
+  if (r) {
+    EXPECT_EQ(*r, R"({"id":)" + std::to_string(id) + R"(,"result":{}})");
+  }
+}
+
+TEST(GatewayLimits, MalformedFramesCloseOnlyTheirConnection) {
+  Daemon d({"--client.max_message_bytes", "1KiB"});
+  auto bystander = connect_as(d.port, "by");
+
+  auto bad_json = connect_as(d.port, "a");
+  bad_json->send("{\"id\":2,\"ping\":");
+  auto m = bad_json->next();
+  EXPECT_EQ(m, R"({"disconnect":{"code":3500,"reason":"bad request","reconnect":false}})");
+  auto closed = bad_json->wait_closed();
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->code, 3500);
+
+  auto too_big = connect_as(d.port, "b");
+  too_big->send(R"({"id":2,"publish":{"room":"r","data":")" + std::string(2000, 'x') + "\"}}");
+  closed = too_big->wait_closed();
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->code, 1009) << closed->reason;  // RFC 6455 "message too big"
+
+  auto no_id = connect_as(d.port, "c");
+  no_id->send(R"({"ping":{}})");
+  closed = no_id->wait_closed();
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->code, 3500);
+
+  expect_alive(*bystander, 9);
+}
+
+TEST(GatewayLimits, CommandErrorsKeepTheConnection) {
+  Daemon d;
+  auto c = connect_as(d.port, "u");
+  struct Case {
+    std::string cmd;
+    std::uint64_t code;
+  };
+  const Case cases[] = {
+      {R"({"id":2,"frobnicate":{}})", 104},
+      {R"({"id":3,"subscribe":{"room":7}})", 107},
+      {R"({"id":4,"subscribe":{"room":"bad room"}})", 102},
+      {R"({"id":5,"unsubscribe":{"room":"never"}})", 110},
+      {R"({"id":6,"publish":{"room":"r"}})", 107},
+  };
+  for (const auto& cs : cases) {
+    auto id = json_uint(cs.cmd, "/id").value();
+    auto r = request(*c, static_cast<std::uint32_t>(id), cs.cmd);
+    ASSERT_TRUE(r) << cs.cmd;
+    EXPECT_EQ(json_uint(*r, "/error/code"), cs.code) << *r;
+    EXPECT_TRUE(json_str(*r, "/error/message")) << *r;
+  }
+  subscribe(*c, 7, "r");
+  auto dup = request(*c, 8, R"({"id":8,"subscribe":{"room":"r"}})");
+  EXPECT_EQ(json_uint(dup.value_or(""), "/error/code"), 105u);
+  expect_alive(*c, 9);
+}
+
+TEST(GatewayLimits, TokensAreVerified) {
+  const std::string secret = "test-secret";
+  Daemon d({"--auth.hmac_secret", secret});
+  auto bystander = std::make_unique<WsClient>("127.0.0.1", d.port);
+  gateway::auth::Claims ok;
+  ok.user = "carol";
+  ok.rooms = std::vector<std::string>{"chat:*"};
+  auto r =
+      request(*bystander, 1,
+              R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(ok, secret) + "\"}}");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json_str(*r, "/result/user"), "carol");
+  // The token's rooms claim is enforced.
+  auto denied = request(*bystander, 2, R"({"id":2,"subscribe":{"room":"secret:x"}})");
+  EXPECT_EQ(json_uint(denied.value_or(""), "/error/code"), 103u);
+  EXPECT_TRUE(json_has(subscribe(*bystander, 3, "chat:x"), "/result/epoch"));
+
+  // Dev mode is off with a secret: a bare user is refused.
+  WsClient anon("127.0.0.1", d.port);
+  auto refused = request(anon, 1, R"({"id":1,"connect":{"user":"mallory"}})");
+  EXPECT_EQ(json_uint(refused.value_or(""), "/error/code"), 101u);
+  EXPECT_EQ(anon.wait_closed().value_or(CloseInfo{}).code, 3501);
+
+  WsClient forged("127.0.0.1", d.port);
+  request(forged, 1,
+          R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(ok, "wrong") + "\"}}");
+  EXPECT_EQ(forged.wait_closed().value_or(CloseInfo{}).code, 3501);
+
+  gateway::auth::Claims old = ok;
+  old.expires_at = unix_now() - 10;
+  WsClient expired("127.0.0.1", d.port);
+  auto er =
+      request(expired, 1,
+              R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(old, secret) + "\"}}");
+  EXPECT_EQ(json_uint(er.value_or(""), "/error/code"), 109u);
+  EXPECT_EQ(expired.wait_closed().value_or(CloseInfo{}).code, 3003);
+
+  // A token that expires while connected: the server closes with 3003.
+  gateway::auth::Claims brief = ok;
+  brief.expires_at = unix_now() + 2;
+  WsClient soon("127.0.0.1", d.port);
+  request(soon, 1,
+          R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(brief, secret) + "\"}}");
+  EXPECT_EQ(soon.wait_closed(6s).value_or(CloseInfo{}).code, 3003);
+
+  expect_alive(*bystander, 10);
+}
+
+TEST(GatewayLimits, ConnectTimeout) {
+  Daemon d({"--client.connect_timeout", "300ms"});
+  WsClient idle("127.0.0.1", d.port);
+  auto m = idle.next(3s);
+  EXPECT_EQ(m, R"({"disconnect":{"code":3004,"reason":"connect timeout","reconnect":true}})");
+  EXPECT_EQ(idle.wait_closed().value_or(CloseInfo{}).code, 3004);
+}
+
+TEST(GatewayLimits, PerConnectionAndPerRoomLimits) {
+  std::string conf = write_temp_file("limits.toml", R"(
+[client]
+max_subscriptions = 2
+publish_rate = 3
+
+[namespaces.ro]
+publish = false
+
+[namespaces.small]
+max_subscribers = 1
+max_publication_bytes = 16
+history_size = 0
+presence = false
+)");
+  Daemon d({"--config", conf});
+  auto c = connect_as(d.port, "u");
+  subscribe(*c, 2, "a");
+  subscribe(*c, 3, "small:x");
+  auto third = request(*c, 4, R"({"id":4,"subscribe":{"room":"c"}})");
+  EXPECT_EQ(json_uint(third.value_or(""), "/error/code"), 106u);
+  EXPECT_THAT(third.value_or(""), HasSubstr("client.max_subscriptions"));
+
+  auto other = connect_as(d.port, "v");
+  auto full = request(*other, 2, R"({"id":2,"subscribe":{"room":"small:x"}})");
+  EXPECT_EQ(json_uint(full.value_or(""), "/error/code"), 106u);
+  EXPECT_THAT(full.value_or(""), HasSubstr("room is full"));
+
+  auto ro = request(*other, 3, R"({"id":3,"publish":{"room":"ro:x","data":1}})");
+  EXPECT_EQ(json_uint(ro.value_or(""), "/error/code"), 103u);
+  auto big =
+      request(*other, 4, R"({"id":4,"publish":{"room":"small:y","data":"0123456789abcdef"}})");
+  EXPECT_EQ(json_uint(big.value_or(""), "/error/code"), 106u);
+  auto hist = request(*other, 5, R"({"id":5,"history":{"room":"small:y"}})");
+  EXPECT_EQ(json_uint(hist.value_or(""), "/error/code"), 108u);
+  auto pres = request(*other, 6, R"({"id":6,"presence":{"room":"small:y"}})");
+  EXPECT_EQ(json_uint(pres.value_or(""), "/error/code"), 108u);
+
+  // Rate: a burst of 3, then 111 until the bucket refills.
+  std::string burst;
+  for (int i = 0; i < 6; ++i)
+    burst += R"({"id":)" + std::to_string(20 + i) + R"(,"publish":{"room":"a","data":1}})" + "\n";
+  other->send(burst);
+  int accepted = 0, limited = 0;
+  for (int i = 0; i < 6; ++i) {
+    auto m = other->next();
+    ASSERT_TRUE(m);
+    if (json_has(*m, "/result/offset")) ++accepted;
+    if (json_uint(*m, "/error/code") == 111u) ++limited;
+  }
+  EXPECT_EQ(accepted, 3);
+  EXPECT_EQ(limited, 3);
+}
+
+TEST(GatewayLimits, HistoryExpiresAfterItsTtl) {
+  Daemon d({"--rooms.history_ttl", "1s"});
+  auto c = connect_as(d.port, "u");
+  auto epoch = json_str(publish(*c, 2, "t", "1"), "/result/epoch").value_or("");
+  publish(*c, 3, "t", "2");
+  auto fresh = request(*c, 4, R"({"id":4,"history":{"room":"t"}})").value_or("");
+  EXPECT_EQ(json_size(fresh, "/result/publications"), 2u);
+  std::this_thread::sleep_for(1500ms);  // past the TTL (waiting, not measuring)
+  auto old = request(*c, 5, R"({"id":5,"history":{"room":"t"}})").value_or("");
+  EXPECT_EQ(json_size(old, "/result/publications"), 0u) << old;
+  auto other = connect_as(d.port, "v");
+  auto r = subscribe(*other, 2, "t", R"({"epoch":")" + epoch + R"(","offset":0})");
+  EXPECT_EQ(json_bool(r, "/result/recovered"), false) << r;
+}
+
+TEST(GatewayLimits, SilentClientIsClosedAfterIdleTimeout) {
+  Daemon d({"--client.idle_timeout", "400ms"});
+  auto reader = connect_as(d.port, "reader");  // keeps reading: answers pings
+  auto silent = connect_as(d.port, "silent");  // reads nothing: never pongs
+  // For 1.5 s (nearly four timeouts) `reader` waits in a read, answering
+  // the server's pings, while `silent` does nothing.
+  EXPECT_FALSE(reader->next(1500ms));  // nothing to read, but it stays open
+  EXPECT_FALSE(reader->closed());
+  expect_alive(*reader, 7);
+  // The silent one was dropped while it was not reading.
+  EXPECT_TRUE(silent->wait_closed(3s));
+}
+
+TEST(GatewayLimits, SlowConsumerIsCutOthersKeepEverything) {
+  // The queue bound must hold a burst (one frame of publishes lands in every
+  // subscriber's queue in one loop turn), so it is larger than a batch.
+  Daemon d({"--client.max_queue_bytes", "2MiB", "--client.publish_rate", "100000",
+            "--client.max_message_bytes", "4MiB", "--rooms.max_publication_bytes", "64KiB"});
+  auto slow = connect_as(d.port, "slow");
+  auto fast = connect_as(d.port, "fast");
+  auto pub = connect_as(d.port, "pub");
+  subscribe(*slow, 2, "firehose");
+  subscribe(*fast, 2, "firehose");
+  const int kMessages = 2000;  // 20 MB: far more than `slow`'s socket buffers hold
+  const int kBatch = 20;
+  const std::string payload = "\"" + std::string(10'000, 'x') + "\"";
+  // The fast reader drains on its own thread; `slow` reads nothing.
+  std::atomic<int> received{0};
+  std::thread reader([&] {
+    std::uint64_t expect = 1;
+    while (received < kMessages) {
+      auto m = fast->next(10s);
+      if (!m) break;
+      if (!json_has(*m, "/pub")) continue;
+      EXPECT_EQ(json_uint(*m, "/pub/offset"), expect) << "gap or duplicate";
+      ++expect;
+      ++received;
+    }
+  });
+  for (int sent = 0; sent < kMessages; sent += kBatch) {
+    // Pace the publisher to the fast reader (at most 100 messages ahead), so
+    // only the reader that stopped falls behind.
+    for (int spins = 0; sent - received > 100 && spins < 2000; ++spins)
+      std::this_thread::sleep_for(5ms);
+    std::string frame;
+    for (int i = 0; i < kBatch; ++i)
+      frame += R"({"id":)" + std::to_string(1000 + sent + i) +
+               R"(,"publish":{"room":"firehose","data":)" + payload + "}}\n";
+    pub->send(frame);
+  }
+  reader.join();
+  EXPECT_EQ(received, kMessages) << d.proc->output();
+  // The slow one finds, after whatever was already in its socket, a close
+  // with 3002: reconnect and recover.
+  auto closed = slow->wait_closed(20s);
+  ASSERT_TRUE(closed);
+  EXPECT_EQ(closed->code, 3002);
+  EXPECT_THAT(d.proc->output(), HasSubstr("slow consumer disconnected"));
+  EXPECT_THAT(d.proc->output(), ::testing::Not(HasSubstr("user=fast")));
+}
+
+}  // namespace
+}  // namespace herald::test

@@ -1,0 +1,96 @@
+// Two Node.js clients (the `ws` package, as a web backend or a browser-like
+// client would use) chat through a real heraldd started with no
+// configuration but a free port. Run by ctest: node --test tests/node/
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import WebSocket from 'ws';
+
+const HERALDD = process.env.HERALDD;
+
+function startHeraldd() {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(HERALDD, ['--server.listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`heraldd did not start:\n${out}`)), 20000);
+    const onData = (chunk) => {
+      out += chunk;
+      const m = out.match(/listening addr=127\.0\.0\.1:(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc, port: Number(m[1]) });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`heraldd exited with ${code}:\n${out}`)));
+  });
+}
+
+// A client that reads messages (frames split on newlines) in order.
+class Client {
+  constructor(port) {
+    this.ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
+    this.queue = [];
+    this.waiters = [];
+    this.ws.on('message', (data) => {
+      for (const line of data.toString().split('\n')) {
+        if (!line) continue;
+        const msg = JSON.parse(line);
+        const w = this.waiters.shift();
+        if (w) w(msg); else this.queue.push(msg);
+      }
+    });
+  }
+  open() { return new Promise((resolve, reject) => { this.ws.once('open', resolve); this.ws.once('error', reject); }); }
+  send(obj) { this.ws.send(JSON.stringify(obj)); }
+  next(timeoutMs = 5000) {
+    if (this.queue.length) return Promise.resolve(this.queue.shift());
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error('no message in time')), timeoutMs);
+      this.waiters.push((m) => { clearTimeout(t); resolve(m); });
+    });
+  }
+  async reply(id) {
+    for (;;) {
+      const m = await this.next();
+      if (m.id === id) return m;
+    }
+  }
+}
+
+test('two ws clients chat through heraldd', async () => {
+  assert.ok(HERALDD, 'set HERALDD to the heraldd binary');
+  const { proc, port } = await startHeraldd();
+  try {
+    const alice = new Client(port);
+    const bob = new Client(port);
+    await Promise.all([alice.open(), bob.open()]);
+    alice.send({ id: 1, connect: { user: 'alice' } });
+    bob.send({ id: 1, connect: { user: 'bob' } });
+    assert.equal((await alice.reply(1)).result.user, 'alice');
+    assert.equal((await bob.reply(1)).result.user, 'bob');
+    alice.send({ id: 2, subscribe: { room: 'chat:lobby' } });
+    bob.send({ id: 2, subscribe: { room: 'chat:lobby' } });
+    await alice.reply(2);
+    await bob.reply(2);
+
+    alice.send({ id: 3, publish: { room: 'chat:lobby', data: { text: 'hi bob' } } });
+    let m = await bob.next();
+    assert.deepEqual(m.pub.data, { text: 'hi bob' });
+    assert.equal(m.pub.info.user, 'alice');
+    assert.equal(m.pub.offset, 1);
+
+    bob.send({ id: 3, publish: { room: 'chat:lobby', data: { text: 'hi alice' } } });
+    for (;;) {
+      m = await alice.next();
+      if (m.pub && m.pub.info.user === 'bob') break;
+    }
+    assert.deepEqual(m.pub.data, { text: 'hi alice' });
+    assert.equal(m.pub.offset, 2);
+    alice.ws.close();
+    bob.ws.close();
+  } finally {
+    proc.kill('SIGTERM');
+  }
+});
