@@ -17,7 +17,9 @@
 //
 // `a | b` chains two views; the chain is itself a view. Its intermediate
 // batch is a member reused across calls, so a warm chain allocates nothing
-// for batches.
+// for batches. A parameter of the last view is set on it directly
+// (`chain.second().set_limit(n, out)`); one of an inner view goes through
+// `update_first`, so that the views after it see its diffs.
 #pragma once
 
 #include <concepts>
@@ -54,6 +56,17 @@ class Chain {
   void process(const DiffBatch<input_type>& in, DiffBatch<output_type>& out) {
     mid_.clear();
     first_.process(in, mid_);
+    if (!mid_.empty()) second_.process(mid_, out);
+  }
+
+  // Changes a parameter of the first view (a limit, a count): `change(first,
+  // batch)` appends the first view's output diffs to `batch`, and they run
+  // through the second view into `out`. Calling a first view's setter
+  // directly would bypass the second view and desynchronize it.
+  template <class F>
+  void update_first(F&& change, DiffBatch<output_type>& out) {
+    mid_.clear();
+    std::forward<F>(change)(first_, mid_);
     if (!mid_.empty()) second_.process(mid_, out);
   }
 

@@ -321,10 +321,24 @@ TEST(ViewProperty, FilterSortHead) {
 TEST(ViewProperty, SortSkipTail) {
   // A longer chain: every window view behind a sort, each output checked
   // against the composition of the obvious twins.
+  // Parameters of the inner skip change through update_first, those of the
+  // outer tail directly.
   run_property(
       "sort_skip_tail", [] { return sort_by<Val>(ByKey{}) | skip<Val>(3) | tail<Val>(12); },
-      [](auto&, const std::vector<Val>& src) { return last(after(sorted(src), 3), 12); },
-      [](auto& v, Driver& d, auto& out) { return no_tweak(v, d, out); });
+      [](auto& view, const std::vector<Val>& src) {
+        return last(after(sorted(src), view.first().second().count()), view.second().limit());
+      },
+      [](auto& view, Driver& d, auto& out) -> std::string {
+        if (d.pick(0, 1) == 0) {
+          const auto l = static_cast<std::size_t>(d.pick(0, 30));
+          view.second().set_limit(l, out);
+          return "tail set_limit " + std::to_string(l);
+        }
+        const auto c = static_cast<std::size_t>(d.pick(0, 30));
+        view.update_first([c](auto& sort_skip, auto& mid) { sort_skip.second().set_count(c, mid); },
+                          out);
+        return "skip set_count " + std::to_string(c);
+      });
 }
 
 }  // namespace
