@@ -19,6 +19,7 @@ namespace detail {
 template <class T, class Pred>
 struct KeepIf {
   Pred pred;
+  bool keep(const T& v) { return pred(v); }
   std::optional<T> operator()(const T& v) { return pred(v) ? std::optional<T>(v) : std::nullopt; }
 };
 }  // namespace detail

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/slot_vector.hpp"
 #include "live/diff.hpp"
 
 namespace herald::live {
@@ -29,8 +30,8 @@ class Head {
   explicit Head(std::size_t limit) : limit_(limit) {}
 
   [[nodiscard]] std::vector<T> initialize(std::vector<T> values) {
-    values_ = std::move(values);
-    return std::vector<T>(values_.begin(), values_.begin() + at(visible()));
+    values_.assign(std::move(values));
+    return values_.copy(0, visible());
   }
 
   void process(const DiffBatch<T>& in, DiffBatch<T>& out) {
@@ -43,8 +44,7 @@ class Head {
     limit_ = limit;
     const std::size_t m2 = visible();
     if (m2 > m) {
-      out.push_back(
-          VectorDiff<T>::append(std::vector<T>(values_.begin() + at(m), values_.begin() + at(m2))));
+      out.push_back(VectorDiff<T>::append(values_.copy(m, m2)));
     } else if (m2 < m) {
       out.push_back(VectorDiff<T>::truncate(m2));
     }
@@ -59,7 +59,7 @@ class Head {
 
   void insert_one(std::size_t i, const T& v, DiffOp kind, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
-    values_.insert(values_.begin() + at(i), v);
+    values_.insert(i, v);
     if (i >= limit_) return;
     if (n >= limit_) out.push_back(VectorDiff<T>::pop_back());  // window was full
     if (kind == DiffOp::push_front) {
@@ -73,7 +73,7 @@ class Head {
 
   void remove_one(std::size_t i, DiffOp kind, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
-    values_.erase(values_.begin() + at(i));
+    values_.erase(i);
     if (i >= limit_) return;
     if (kind == DiffOp::pop_front) {
       out.push_back(VectorDiff<T>::pop_front());
@@ -90,7 +90,7 @@ class Head {
     switch (d.op) {
       case DiffOp::append: {
         const std::size_t m = visible();
-        values_.insert(values_.end(), d.values.begin(), d.values.end());
+        values_.append(d.values.begin(), d.values.end());
         const std::size_t m2 = visible();
         if (m2 > m) {
           out.push_back(VectorDiff<T>::append(
@@ -121,12 +121,12 @@ class Head {
         remove_one(d.index, d.op, out);
         break;
       case DiffOp::set:
-        values_[d.index] = d.value;
+        values_.set(d.index, d.value);
         if (d.index < limit_) out.push_back(VectorDiff<T>::set(d.index, d.value));
         break;
       case DiffOp::truncate: {
         const std::size_t m = visible();
-        if (d.index < values_.size()) values_.resize(d.index);
+        values_.truncate(d.index);
         const std::size_t m2 = visible();
         if (m2 < m) out.push_back(VectorDiff<T>::truncate(m2));
         break;
@@ -137,7 +137,7 @@ class Head {
     }
   }
 
-  std::vector<T> values_;
+  detail::SlotVector<T> values_;  // the whole input; items never move (slot_vector.hpp)
   std::size_t limit_;
 };
 

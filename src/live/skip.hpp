@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/slot_vector.hpp"
 #include "live/diff.hpp"
 
 namespace herald::live {
@@ -27,8 +28,8 @@ class Skip {
   explicit Skip(std::size_t count) : count_(count) {}
 
   [[nodiscard]] std::vector<T> initialize(std::vector<T> values) {
-    values_ = std::move(values);
-    return std::vector<T>(values_.begin() + at(start()), values_.end());
+    values_.assign(std::move(values));
+    return values_.copy(start(), values_.size());
   }
 
   void process(const DiffBatch<T>& in, DiffBatch<T>& out) {
@@ -59,7 +60,7 @@ class Skip {
 
   void insert_one(std::size_t i, const T& v, DiffOp kind, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
-    values_.insert(values_.begin() + at(i), v);
+    values_.insert(i, v);
     if (i < count_) {
       // Lands in the prefix: the prefix's old last item becomes visible.
       if (n >= count_) out.push_back(VectorDiff<T>::push_front(values_[count_]));
@@ -76,7 +77,7 @@ class Skip {
 
   void remove_one(std::size_t i, DiffOp kind, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
-    values_.erase(values_.begin() + at(i));
+    values_.erase(i);
     if (n <= count_) return;  // nothing was visible
     if (i < count_ || kind == DiffOp::pop_front) {
       out.push_back(VectorDiff<T>::pop_front());
@@ -91,7 +92,7 @@ class Skip {
     switch (d.op) {
       case DiffOp::append: {
         const std::size_t n = values_.size();
-        values_.insert(values_.end(), d.values.begin(), d.values.end());
+        values_.append(d.values.begin(), d.values.end());
         const std::size_t hidden = n >= count_ ? 0 : std::min(count_ - n, d.values.size());
         if (hidden < d.values.size()) {
           out.push_back(
@@ -122,12 +123,12 @@ class Skip {
         remove_one(d.index, d.op, out);
         break;
       case DiffOp::set:
-        values_[d.index] = d.value;
+        values_.set(d.index, d.value);
         if (d.index >= count_) out.push_back(VectorDiff<T>::set(d.index - count_, d.value));
         break;
       case DiffOp::truncate: {
         const std::size_t m = values_.size() - start();
-        if (d.index < values_.size()) values_.resize(d.index);
+        values_.truncate(d.index);
         const std::size_t m2 = values_.size() - start();
         if (m2 < m) out.push_back(VectorDiff<T>::truncate(m2));
         break;
@@ -138,7 +139,7 @@ class Skip {
     }
   }
 
-  std::vector<T> values_;
+  detail::SlotVector<T> values_;  // the whole input; items never move (slot_vector.hpp)
   std::size_t count_;
 };
 

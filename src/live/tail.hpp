@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/slot_vector.hpp"
 #include "live/diff.hpp"
 
 namespace herald::live {
@@ -28,8 +29,8 @@ class Tail {
   explicit Tail(std::size_t limit) : limit_(limit) {}
 
   [[nodiscard]] std::vector<T> initialize(std::vector<T> values) {
-    values_ = std::move(values);
-    return std::vector<T>(values_.begin() + at(start()), values_.end());
+    values_.assign(std::move(values));
+    return values_.copy(start(), values_.size());
   }
 
   void process(const DiffBatch<T>& in, DiffBatch<T>& out) {
@@ -68,7 +69,7 @@ class Tail {
 
   void insert_one(std::size_t i, const T& v, DiffOp kind, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
-    values_.insert(values_.begin() + at(i), v);
+    values_.insert(i, v);
     if (n < limit_) {  // the whole input is visible, before and after
       if (kind == DiffOp::push_front) {
         out.push_back(VectorDiff<T>::push_front(v));
@@ -92,7 +93,7 @@ class Tail {
   void remove_one(std::size_t i, DiffOp kind, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
     const std::size_t s = start();
-    values_.erase(values_.begin() + at(i));
+    values_.erase(i);
     if (i < s) return;  // before the window: the last `limit` are unchanged
     if (kind == DiffOp::pop_back) {
       out.push_back(VectorDiff<T>::pop_back());
@@ -109,7 +110,7 @@ class Tail {
     switch (d.op) {
       case DiffOp::append: {
         const std::size_t m = values_.size() - start();
-        values_.insert(values_.end(), d.values.begin(), d.values.end());
+        values_.append(d.values.begin(), d.values.end());
         const std::size_t enter = std::min(limit_, d.values.size());
         if (enter == 0) break;
         const std::size_t m2 = values_.size() - start();
@@ -142,7 +143,7 @@ class Tail {
         break;
       case DiffOp::set: {
         const std::size_t s = start();
-        values_[d.index] = d.value;
+        values_.set(d.index, d.value);
         if (d.index >= s) out.push_back(VectorDiff<T>::set(d.index - s, d.value));
         break;
       }
@@ -152,13 +153,12 @@ class Tail {
         const std::size_t s = start();
         const std::size_t m = n - s;
         const std::size_t removed = n - d.index;  // from the end
-        values_.resize(d.index);
+        values_.truncate(d.index);
         const std::size_t s2 = start();
         if (removed >= m) {  // every visible item goes
           if (m > 0) out.push_back(VectorDiff<T>::clear());
           if (s2 < values_.size()) {
-            out.push_back(
-                VectorDiff<T>::append(std::vector<T>(values_.begin() + at(s2), values_.end())));
+            out.push_back(VectorDiff<T>::append(values_.copy(s2, values_.size())));
           }
           break;
         }
@@ -172,7 +172,7 @@ class Tail {
     }
   }
 
-  std::vector<T> values_;
+  detail::SlotVector<T> values_;  // the whole input; items never move (slot_vector.hpp)
   std::size_t limit_;
 };
 

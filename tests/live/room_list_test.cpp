@@ -72,6 +72,24 @@ TEST(RoomSorters, EachKeyAndTheCombinator) {
   RoomListItem never(room(3, "c", 0));
   EXPECT_TRUE(sort_recency()(a, never) < 0);  // no stamp sorts last
   EXPECT_TRUE(sort_lexicographic({})(a, b) == 0);
+  EXPECT_TRUE(RoomSorter()(a, b) == 0);
+}
+
+TEST(RoomSorters, LexicographicConcatenatesKeysInOrder) {
+  const RoomSorter name_then_recency = sort_lexicographic({sort_name(), sort_recency()});
+  ASSERT_EQ(name_then_recency.size(), 2U);
+  EXPECT_EQ(name_then_recency.key(0), RoomSortKey::name);
+  EXPECT_EQ(name_then_recency.key(1), RoomSortKey::recency);
+  RoomListItem a(room(1, "same", 1));
+  RoomListItem b(room(2, "same", 2));
+  EXPECT_TRUE(name_then_recency(b, a) < 0);  // names tie, recency decides
+  const RoomSorter nested =
+      sort_lexicographic({sort_lexicographic({sort_unsent_first()}), name_then_recency});
+  EXPECT_EQ(nested.size(), 3U);
+  EXPECT_TRUE(nested(b, a) < 0);
+  RoomSorter many;
+  for (int i = 0; i < 20; ++i) many.then(sort_name());
+  EXPECT_EQ(many.size(), RoomSorter::kMaxKeys);
 }
 
 TEST(RoomFilters, EachFilter) {

@@ -35,7 +35,20 @@ class FilterCore {
   [[nodiscard]] std::vector<U> initialize(std::vector<T> values) {
     kept_.clear();
     kept_count_ = 0;
-    return keep_all(values);
+    if constexpr (requires(const T& v) { map_.keep(v); }) {
+      // A plain filter: kept values move through instead of being copied.
+      std::vector<U> out;
+      kept_.reserve(values.size());
+      for (T& v : values) {
+        const bool k = map_.keep(v);
+        kept_.push_back(k ? 1 : 0);
+        if (k) out.push_back(std::move(v));
+      }
+      kept_count_ = out.size();
+      return out;
+    } else {
+      return keep_all(values);
+    }
   }
 
   void process(const DiffBatch<T>& in, DiffBatch<U>& out) {
