@@ -8,7 +8,9 @@
 // rather than 10,000 element-wise moves of non-trivial records.
 //
 // Freed slots are reset to T{} (releasing what they own) and reused; in a
-// steady state of as many inserts as erases nothing is allocated.
+// steady state of as many inserts as erases nothing is allocated. Slot
+// storage never shrinks below the largest size reached since the last
+// assign() or clear(): memory is bounded by the peak input, not the current.
 #pragma once
 
 #include <cassert>
