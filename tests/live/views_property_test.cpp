@@ -341,5 +341,70 @@ TEST(ViewProperty, SortSkipTail) {
       });
 }
 
+// Sets alone, one per batch, so each output can be attributed to its input:
+// every outcome the diff tables list must occur, and each must leave the
+// mirror equal to the recomputation.
+TEST(ViewProperty, SetOutcomesOfSortAndFilterAllOccur) {
+  Driver rng(77);
+  ObservableVector<Val> source;
+  source.append(rng.values(150));
+  Observed sorted_view(source.subscribe(), sort_by<Val>(ByKey{}));
+  Observed filtered_view(source.subscribe(), filter<Val>(keep));
+  std::vector<Val> sorted_mirror = sorted_view.values;
+  std::vector<Val> filtered_mirror = filtered_view.values;
+  int sort_stay = 0;
+  int sort_move = 0;
+  int filter_stay = 0;
+  int filter_enter = 0;
+  int filter_leave = 0;
+  int filter_invisible = 0;
+  DiffBatch<Val> out;
+  for (int step = 0; step < 3000; ++step) {
+    const std::size_t i = rng.index(source.size());
+    Val v = source[i];
+    if (rng.pick(0, 1) == 0) {
+      v = rng.value();
+    } else {
+      v.tag = rng.pick(0, 3);  // same key
+    }
+    source.set(i, v);
+
+    out.clear();
+    sorted_view.poll(out);
+    ASSERT_EQ(apply_batch(sorted_mirror, out).error, DiffError::ok) << "step " << step;
+    ASSERT_EQ(sorted_mirror, sorted(source.values())) << "step " << step;
+    ASSERT_TRUE(out.size() == 1 || out.size() == 2) << "step " << step;
+    if (out.size() == 1) {
+      ASSERT_EQ(out[0].op, DiffOp::set);
+      ++sort_stay;
+    } else {
+      ++sort_move;
+    }
+
+    out.clear();
+    filtered_view.poll(out);
+    ASSERT_EQ(apply_batch(filtered_mirror, out).error, DiffError::ok) << "step " << step;
+    ASSERT_EQ(filtered_mirror, filtered(source.values())) << "step " << step;
+    ASSERT_LE(out.size(), 1U);
+    if (out.empty()) {
+      ++filter_invisible;
+    } else if (out[0].op == DiffOp::set) {
+      ++filter_stay;
+    } else if (out[0].op == DiffOp::insert) {
+      ++filter_enter;
+    } else {
+      ASSERT_EQ(out[0].op, DiffOp::remove);
+      ++filter_leave;
+    }
+  }
+  EXPECT_GT(sort_stay, 100);
+  EXPECT_GT(sort_move, 100);
+  EXPECT_GT(filter_stay, 100);
+  EXPECT_GT(filter_enter, 100);
+  EXPECT_GT(filter_leave, 100);
+  EXPECT_GT(filter_invisible, 100);
+  EXPECT_EQ(sorted_view.view().fallback_lookups(), 0U);
+}
+
 }  // namespace
 }  // namespace herald::live
