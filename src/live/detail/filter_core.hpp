@@ -3,9 +3,10 @@
 // State: one byte per input item saying whether it is in the output. The
 // output position of input item i is the number of kept items before it
 // (`rank(i)`), counted on demand: a linear pass over bytes, which the
-// compiler vectorizes; 10,000 items cost well under a microsecond. A Fenwick
-// tree would make rank O(log n), but every insert or remove in the input
-// would then cost an O(n) rebuild, and sets dominate the room list's load.
+// compiler vectorizes (10 KB for 10,000 rooms; a whole L2 update, this count
+// included, measured about 2.5 µs). A Fenwick tree would make rank O(log n),
+// but every insert or remove in the input would then cost an O(n) rebuild,
+// and sets dominate the room list's load.
 //
 // The mapper returns std::optional<U>: a value means "kept, as this".
 // It is called exactly once per input value seen (on initialize, on each
