@@ -11,7 +11,9 @@
 //   values_[i]  a copy of input item i (input order)
 //   order_[k]   the input index at output position k (sorted)
 // Both change by O(n) memmoves of plain indices at worst; finding a position
-// is a binary search, O(log n) comparator calls.
+// is a binary search, O(log n) comparator calls. Indices are 32-bit (half
+// the bytes to move and to cache of size_t), so an input holds fewer than
+// 2^32 items (asserted).
 //
 // Set, and the infinite-loop lesson. eyeball-im-util's SortBy once located
 // the item being set by comparing against the value it held; when T was a
@@ -52,6 +54,7 @@ class SortBy {
 
   [[nodiscard]] std::vector<T> initialize(std::vector<T> values) {
     values_ = std::move(values);
+    assert(values_.size() < std::uint64_t{1} << 32);
     order_.resize(values_.size());
     std::iota(order_.begin(), order_.end(), std::uint32_t{0});
     // std::sort is introsort: O(n log n) comparisons worst case, and no
@@ -121,6 +124,7 @@ class SortBy {
 
   void insert_one(std::size_t i, const T& v, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
+    assert(n + 1 < std::uint64_t{1} << 32);
     values_.insert(values_.begin() + at(i), v);
     if (i < n) {
       for (std::uint32_t& e : order_) e += e >= i ? 1 : 0;

@@ -78,6 +78,7 @@ class SlotVector {
       slots_[s] = v;
       return s;
     }
+    assert(slots_.size() < std::uint64_t{1} << 32);  // slot numbers are 32-bit
     slots_.push_back(v);
     return static_cast<std::uint32_t>(slots_.size() - 1);
   }
