@@ -1,0 +1,54 @@
+// One load-generator WebSocket connection on a shared io_context: connect,
+// upgrade, then read messages (frames split on '\n') and write queued text
+// one message at a time. Owners react through callbacks; a Conn never
+// outlives its io_context's run.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/websocket/stream.hpp>
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace herald::bench {
+
+class Conn : public std::enable_shared_from_this<Conn> {
+ public:
+  struct Callbacks {
+    std::function<void()> on_open;
+    std::function<void(std::string_view line)> on_message;
+    // Called once when the connection ends for any reason after open() or
+    // when open() fails; `error` says why (empty when close() was asked).
+    std::function<void(const std::string& error)> on_closed;
+  };
+
+  Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks);
+  void open();
+  void send(std::string text);
+  // Drops the connection at once (TCP close, no WebSocket close handshake),
+  // like a client losing its network.
+  void drop();
+  [[nodiscard]] bool is_open() const { return open_; }
+
+ private:
+  void read();
+  void write_next();
+  void fail(const std::string& error);
+
+  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::asio::ip::tcp::endpoint server_;
+  boost::beast::flat_buffer buffer_;
+  std::deque<std::string> out_;
+  Callbacks cb_;
+  bool open_ = false;
+  bool writing_ = false;
+  bool closed_ = false;
+};
+
+}  // namespace herald::bench

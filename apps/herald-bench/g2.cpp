@@ -1,0 +1,180 @@
+// G2: fan-out throughput. Subscribers join their rooms, then publishers keep
+// a fixed window of publications in flight (a new one for each
+// acknowledgement) and the subscribers count what they receive. Reported:
+// deliveries per second, and deliveries per second of server CPU, which is
+// the per-core figure that compares servers of different thread counts.
+#include <boost/asio/steady_timer.hpp>
+#include <fmt/format.h>
+
+#include <memory>
+#include <vector>
+
+#include "conn.hpp"
+#include "parse.hpp"
+#include "scenarios.hpp"
+
+namespace herald::bench {
+namespace asio = boost::asio;
+using std::chrono::milliseconds;
+
+Report run_g2(const G2Options& o, Target& target, bool& ok) {
+  asio::io_context ctx(1);
+  asio::ip::tcp::endpoint server(asio::ip::make_address("127.0.0.1"), target.port());
+  std::vector<std::shared_ptr<Conn>> subs;
+  std::vector<std::shared_ptr<Conn>> pubs;
+  std::uint64_t subscribed = 0, received = 0, failures = 0, acked = 0, sent = 0, pub_errors = 0;
+  bool measuring = false;
+  std::uint64_t received_in_window = 0;
+  Latencies latency;
+  const std::string payload(o.payload_bytes, 'x');
+  auto room_name = [](unsigned r) { return "g2:r" + std::to_string(r); };
+
+  unsigned opening = 0, next = 0;
+  auto open_sub = [&](unsigned i) {
+    ++opening;
+    Conn::Callbacks cb;
+    auto done = std::make_shared<bool>(false);
+    cb.on_open = [&, done] {
+      if (!*done) *done = true, --opening;
+    };
+    cb.on_message = [&](std::string_view line) {
+      if (line.starts_with(R"({"pub":)")) {
+        ++received;
+        if (measuring) {
+          ++received_in_window;
+          // Sample the latency of one delivery in 64 to keep the bench cheap.
+          if ((received_in_window & 63) == 0) {
+            auto t = uint_after(line, R"("t":)");
+            if (t) latency.add(now_ns() - static_cast<std::int64_t>(*t));
+          }
+        }
+      } else if (line.starts_with(R"({"id":2,"result")")) {
+        ++subscribed;
+      }
+    };
+    cb.on_closed = [&, done](const std::string& error) {
+      if (!*done) *done = true, --opening;
+      if (!error.empty()) ++failures;
+    };
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb));
+    c->send(R"({"id":1,"connect":{"user":"s)" + std::to_string(i) +
+            R"("}})"
+            "\n" +
+            R"({"id":2,"subscribe":{"room":")" + room_name(i % o.rooms) + R"("}})");
+    c->open();
+    subs.push_back(c);
+  };
+  asio::steady_timer timer(ctx);
+  std::function<void()> ramp = [&] {
+    while (next < o.subscribers && opening < 256) open_sub(next++);
+    if (subscribed + failures < o.subscribers) {
+      timer.expires_after(milliseconds(5));
+      timer.async_wait([&](boost::system::error_code) { ramp(); });
+    } else {
+      ctx.stop();
+    }
+  };
+  auto t_ramp = std::chrono::steady_clock::now();
+  ramp();
+  ctx.run_for(std::chrono::seconds(120));
+  ctx.restart();
+  if (!o.quiet) {
+    fmt::print(stderr, "[g2 {}] {} subscribers subscribed in {:.1f}s\n", target.name(), subscribed,
+               std::chrono::duration<double>(std::chrono::steady_clock::now() - t_ramp).count());
+  }
+
+  // Publishers: each keeps `window` publications in flight.
+  std::vector<unsigned> next_room(o.publishers, 0);
+  std::vector<std::uint32_t> next_id(o.publishers, 10);
+  bool publishing = true;
+  std::function<void(unsigned)> publish_one = [&](unsigned p) {
+    if (!publishing) return;
+    unsigned room = (next_room[p]++ * o.publishers + p) % o.rooms;
+    pubs[p]->send(R"({"id":)" + std::to_string(next_id[p]++) + R"(,"publish":{"room":")" +
+                  room_name(room) + R"(","data":{"t":)" + std::to_string(now_ns()) + R"(,"x":")" +
+                  payload + "\"}}}");
+    ++sent;
+  };
+  for (unsigned p = 0; p < o.publishers; ++p) {
+    Conn::Callbacks cb;
+    cb.on_message = [&, p](std::string_view line) {
+      if (!line.starts_with(R"({"id":)") || line.starts_with(R"({"id":1,)")) return;
+      if (line.find(R"("result")") != std::string_view::npos) {
+        ++acked;
+      } else {
+        ++pub_errors;
+      }
+      publish_one(p);
+    };
+    cb.on_closed = [&](const std::string& error) {
+      if (!error.empty()) ++failures;
+    };
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb));
+    c->send(R"({"id":1,"connect":{"user":"pub)" + std::to_string(p) + R"("}})");
+    c->open();
+    pubs.push_back(c);
+  }
+  ctx.run_for(milliseconds(300));
+  ctx.restart();
+
+  for (unsigned p = 0; p < o.publishers; ++p)
+    for (unsigned w = 0; w < o.window; ++w) publish_one(p);
+  ctx.run_for(o.warmup);
+  ctx.restart();
+  measuring = true;
+  const double cpu0 = target.cpu_seconds();
+  const double self0 = self_cpu_seconds();
+  const auto t0 = std::chrono::steady_clock::now();
+  std::uint64_t last_print = 0;
+  while (std::chrono::steady_clock::now() - t0 < o.duration) {
+    ctx.run_for(milliseconds(1000));
+    ctx.restart();
+    if (!o.quiet) {
+      double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      fmt::print(stderr, "[g2 {}] t={:.0f}s delivered={} ({:.0f}/s) acked={} p99={:.2f}ms\n",
+                 target.name(), t, received_in_window,
+                 static_cast<double>(received_in_window - last_print), acked,
+                 latency.quantile_ms(0.99));
+      last_print = received_in_window;
+    }
+  }
+  measuring = false;
+  const double elapsed =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  const double server_cpu = target.cpu_seconds() - cpu0;
+  const double bench_cpu = self_cpu_seconds() - self0;
+  publishing = false;
+  ctx.run_for(milliseconds(500));  // let in-flight work settle before closing
+  for (auto& c : subs) c->drop();
+  for (auto& c : pubs) c->drop();
+
+  const double rate = static_cast<double>(received_in_window) / elapsed;
+  Report r;
+  r.add("scenario", std::string("G2"));
+  r.add("server", target.name());
+  r.add("subscribers", static_cast<std::uint64_t>(o.subscribers));
+  r.add("rooms", static_cast<std::uint64_t>(o.rooms));
+  r.add("publishers", static_cast<std::uint64_t>(o.publishers));
+  r.add("window", static_cast<std::uint64_t>(o.window));
+  r.add("payload_bytes", static_cast<std::uint64_t>(o.payload_bytes));
+  r.add("subscribed", subscribed);
+  r.add("connection_failures", failures);
+  r.add("publish_errors", pub_errors);
+  r.add("duration_s", elapsed);
+  r.add("delivered", received_in_window);
+  r.add("delivered_per_s", rate);
+  r.add("server_cpu_s", server_cpu);
+  r.add("server_cpu_percent", 100.0 * server_cpu / elapsed);
+  r.add("delivered_per_server_cpu_s",
+        server_cpu > 0 ? static_cast<double>(received_in_window) / server_cpu : 0.0);
+  r.add("server_cpu_us_per_delivery",
+        received_in_window ? 1e6 * server_cpu / static_cast<double>(received_in_window) : 0.0);
+  r.add("latency_p50_ms", latency.quantile_ms(0.5));
+  r.add("latency_p99_ms", latency.quantile_ms(0.99));
+  r.add("bench_cpu_percent", 100.0 * bench_cpu / elapsed);
+  r.add("saturated", saturation(bench_cpu / elapsed, server_cpu / elapsed, o.server_threads));
+  ok = subscribed == o.subscribers && failures == 0 && received_in_window > 0;
+  return r;
+}
+
+}  // namespace herald::bench

@@ -1,0 +1,186 @@
+// herald-bench: the load generator for the gateway benchmarks (G1, G2 in
+// docs/benchmarks.md). It starts the servers it measures itself, on
+// loopback, and every run is bounded in time and stops by itself.
+//
+//   herald-bench g1 [--subscribers N] [--duration 60s] ...   zero loss under churn
+//   herald-bench g2 [--subscribers N] [--rooms R] ...         fan-out throughput vs a reference
+//
+// Progress goes to stderr every second; the result goes to stdout as JSON
+// (one object per server) and to stderr as a table. Exit 0 when every
+// correctness figure held (no loss, no duplicate, every recovery), 1 if not,
+// 2 on bad arguments or a server that would not start.
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/config/values.hpp"
+#include "scenarios.hpp"
+
+namespace {
+
+using namespace herald::bench;
+
+std::string sibling_heraldd() {
+  std::error_code ec;
+  auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    auto p = self.parent_path().parent_path() / "heraldd" / "heraldd";
+    if (std::filesystem::exists(p)) return p.string();
+  }
+  return "heraldd";
+}
+
+// Raises the descriptor limit to the hard limit: each connection is one
+// descriptor here and one in the server (which inherits the limit).
+rlim_t raise_fd_limit() {
+  rlimit lim{};
+  getrlimit(RLIMIT_NOFILE, &lim);
+  lim.rlim_cur = lim.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &lim);
+  getrlimit(RLIMIT_NOFILE, &lim);
+  return lim.rlim_cur;
+}
+
+std::chrono::milliseconds duration_arg(const std::string& text, const char* flag) {
+  auto d = herald::config::parse_duration(text);
+  if (!d) throw CLI::ValidationError(flag, "expected a duration like 10s or 500ms, got " + text);
+  return *d;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"herald-bench: load generator for Herald's gateway benchmarks (G1, G2)",
+               "herald-bench"};
+  app.require_subcommand(1);
+  std::string heraldd = sibling_heraldd();
+  unsigned server_threads = 1;
+  std::string json_path;
+  bool smoke = false;
+  app.add_option("--heraldd", heraldd, "heraldd binary to start")->capture_default_str();
+  app.add_option("--server-threads", server_threads,
+                 "heraldd shards; 1 leaves the other core of a 2-core machine to the bench")
+      ->capture_default_str();
+  app.add_option("--json", json_path, "Also write the JSON results to this file");
+  app.add_flag("--smoke", smoke, "Tiny, quick run for CI: a few seconds, small N");
+
+  G1Options g1;
+  std::string g1_duration = "60s", g1_reconnect = "10s";
+  auto* g1cmd = app.add_subcommand("g1", "Zero loss under reconnect churn (the Karib test)");
+  g1cmd->add_option("--subscribers", g1.subscribers)->capture_default_str();
+  g1cmd->add_option("--rooms", g1.rooms)->capture_default_str();
+  g1cmd->add_option("--publishers", g1.publishers)->capture_default_str();
+  g1cmd->add_option("--rate", g1.rate, "Publications per second, all publishers together")
+      ->capture_default_str();
+  g1cmd->add_option("--duration", g1_duration)->capture_default_str();
+  g1cmd->add_option("--reconnect-every", g1_reconnect)->capture_default_str();
+
+  G2Options g2;
+  std::string g2_duration = "10s";
+  bool no_reference = false;
+  std::string node = "node";
+  std::string reference_script = HERALD_SOURCE_DIR "/bench/gateway/reference_server.mjs";
+  auto* g2cmd = app.add_subcommand("g2", "Fan-out throughput, beside a reference server");
+  g2cmd->add_option("--subscribers", g2.subscribers)->capture_default_str();
+  g2cmd->add_option("--rooms", g2.rooms)->capture_default_str();
+  g2cmd->add_option("--publishers", g2.publishers)->capture_default_str();
+  g2cmd->add_option("--window", g2.window, "Publications in flight per publisher")
+      ->capture_default_str();
+  g2cmd->add_option("--payload", g2.payload_bytes, "Bytes of filler in each publication")
+      ->capture_default_str();
+  g2cmd->add_option("--duration", g2_duration)->capture_default_str();
+  g2cmd->add_flag("--no-reference", no_reference, "Measure heraldd only");
+  g2cmd->add_option("--node", node, "Node.js for the reference server")->capture_default_str();
+  g2cmd->add_option("--reference-script", reference_script)->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+    g1.duration = duration_arg(g1_duration, "--duration");
+    g1.reconnect_every = duration_arg(g1_reconnect, "--reconnect-every");
+    g2.duration = duration_arg(g2_duration, "--duration");
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
+  if (smoke) {
+    g1.subscribers = std::min(g1.subscribers, 200u);
+    g1.rooms = std::min(g1.rooms, 20u);
+    g1.publishers = std::min(g1.publishers, 4u);
+    g1.rate = std::min(g1.rate, 200.0);
+    g1.duration = std::chrono::milliseconds(4000);
+    g1.reconnect_every = std::chrono::milliseconds(1000);
+    g2.subscribers = std::min(g2.subscribers, 200u);
+    g2.duration = std::chrono::milliseconds(2000);
+    g2.warmup = std::chrono::milliseconds(300);
+  }
+
+  g1.server_threads = g2.server_threads = server_threads;
+  const rlim_t fds = raise_fd_limit();
+  const unsigned needed =
+      (g1cmd->parsed() ? g1.subscribers + g1.publishers : g2.subscribers + g2.publishers) + 64;
+  if (fds < needed) {
+    fmt::print(stderr,
+               "herald-bench: the descriptor limit is {} but this run needs about {}; the machine "
+               "(ulimit -Hn), not the server, is the limit. Lower --subscribers or raise it.\n",
+               fds, needed);
+    return 2;
+  }
+
+  std::vector<std::string> heraldd_argv{heraldd,
+                                        "--server.listen",
+                                        "127.0.0.1:0",
+                                        "--server.threads",
+                                        std::to_string(server_threads),
+                                        "--server.max_connections",
+                                        "1000000",
+                                        "--client.publish_rate",
+                                        "1000000",
+                                        "--client.max_subscriptions",
+                                        "16",
+                                        "--rooms.history_size",
+                                        "10000"};
+
+  std::vector<Report> reports;
+  bool all_ok = true;
+  try {
+    if (g1cmd->parsed()) {
+      Target t("heraldd", heraldd_argv);
+      bool ok = false;
+      reports.push_back(run_g1(g1, t, ok));
+      all_ok = all_ok && ok;
+      if (!ok) fmt::print(stderr, "server output (tail):\n{}\n", t.tail());
+    } else {
+      bool ok = false;
+      {
+        Target t("heraldd", heraldd_argv);
+        reports.push_back(run_g2(g2, t, ok));
+        all_ok = all_ok && ok;
+      }
+      if (!no_reference) {
+        Target ref("reference (node ws)", {node, reference_script, "0"});
+        G2Options ref_options = g2;
+        ref_options.server_threads = 1;  // Node.js runs JavaScript on one thread
+        reports.push_back(run_g2(ref_options, ref, ok));
+        all_ok = all_ok && ok;
+      }
+    }
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "herald-bench: {}\n", e.what());
+    return 2;
+  }
+
+  std::string json = "[";
+  for (std::size_t i = 0; i < reports.size(); ++i) {
+    if (i) json += ",";
+    json += reports[i].json();
+    fmt::print(stderr, "\n{}\n", reports[i].table());
+  }
+  json += "]";
+  fmt::print("{}\n", json);
+  if (!json_path.empty()) std::ofstream(json_path) << json << "\n";
+  if (!all_ok) fmt::print(stderr, "herald-bench: a correctness figure failed (see above)\n");
+  return all_ok ? 0 : 1;
+}

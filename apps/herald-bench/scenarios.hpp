@@ -1,0 +1,53 @@
+// The benchmark scenarios of the project brief (BENCHMARKS.md, family G).
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+
+#include <chrono>
+#include <string>
+
+#include "stats.hpp"
+#include "target.hpp"
+
+namespace herald::bench {
+
+// G1, the Karib shape: subscribers spread over rooms, publishers at a fixed
+// total rate, every subscriber dropping its connection and reconnecting
+// (with recovery from its last offset) every reconnect_every.
+struct G1Options {
+  unsigned subscribers = 2000;
+  unsigned rooms = 100;
+  unsigned publishers = 10;
+  double rate = 1000;  // publications per second, all publishers together
+  std::chrono::milliseconds duration{60'000};
+  std::chrono::milliseconds reconnect_every{10'000};
+  std::chrono::milliseconds drain{15'000};  // after the last publish, to let everything arrive
+  bool quiet = false;                       // no progress lines
+  unsigned server_threads = 1;              // to tell a saturated server
+};
+
+// G2, fan-out throughput: subscribers in `rooms` rooms, publishers keeping
+// `window` publications in flight each, measured over `duration`.
+struct G2Options {
+  unsigned subscribers = 10'000;
+  unsigned rooms = 1;
+  unsigned publishers = 1;
+  unsigned window = 8;
+  std::size_t payload_bytes = 64;
+  std::chrono::milliseconds duration{10'000};
+  std::chrono::milliseconds warmup{1'000};
+  bool quiet = false;
+  unsigned server_threads = 1;  // 0 for the single-threaded reference
+};
+
+// Which side ran out of CPU: "load generator" (its one thread over 90% of a
+// core), "server" (over 90% of its threads), or "neither" (both had room:
+// the figure is then bounded by the offered load, not by CPU).
+std::string saturation(double bench_cores, double server_cores, unsigned server_threads);
+
+// Each returns its report; `ok` is false when a correctness figure (loss,
+// duplicates, failed recoveries, connections) is not what it must be.
+Report run_g1(const G1Options& options, Target& target, bool& ok);
+Report run_g2(const G2Options& options, Target& target, bool& ok);
+
+}  // namespace herald::bench

@@ -1,0 +1,52 @@
+// The server under test: a child process the bench starts (heraldd, or the
+// Node.js reference server), whose port it reads from the "listening" log
+// line and whose CPU time it reads from /proc/<pid>/stat.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace herald::bench {
+
+class Target {
+ public:
+  // Starts argv and waits (up to 30 s) for "listening addr=127.0.0.1:PORT".
+  // Throws std::runtime_error with the process's output if it does not come.
+  Target(std::string name, std::vector<std::string> argv);
+  ~Target();
+  Target(const Target&) = delete;
+  Target& operator=(const Target&) = delete;
+
+  [[nodiscard]] const std::string& name() const { return name_; }
+  [[nodiscard]] std::uint16_t port() const { return port_; }
+  [[nodiscard]] pid_t pid() const { return pid_; }
+  // User + system CPU seconds the process has used so far.
+  [[nodiscard]] double cpu_seconds() const;
+  // The last lines it printed (for diagnostics).
+  [[nodiscard]] std::string tail() const;
+  // SIGTERM, then wait up to 15 s (SIGKILL after).
+  void stop();
+
+ private:
+  std::string name_;
+  pid_t pid_ = -1;
+  std::uint16_t port_ = 0;
+  std::thread reader_;
+  mutable std::mutex mutex_;
+  std::condition_variable cv_;
+  std::string output_;
+  bool stopped_ = false;
+};
+
+// CPU seconds of this process (the load generator).
+[[nodiscard]] double self_cpu_seconds();
+
+}  // namespace herald::bench
