@@ -6,7 +6,10 @@
 #include <boost/asio/steady_timer.hpp>
 #include <fmt/format.h>
 
+#include <boost/asio/write.hpp>
+
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "conn.hpp"
@@ -16,6 +19,41 @@
 namespace herald::bench {
 namespace asio = boost::asio;
 using std::chrono::milliseconds;
+
+namespace {
+
+// heraldd's /metrics (the reference has none: nullopt). Read before and
+// after the window to report writes per delivered message, a structural
+// count of the coalescing.
+std::optional<std::string> scrape_metrics(std::uint16_t port) {
+  try {
+    asio::io_context ctx;
+    asio::ip::tcp::socket s(ctx);
+    s.connect({asio::ip::make_address("127.0.0.1"), port});
+    std::string req = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    asio::write(s, asio::buffer(req));
+    std::string out;
+    boost::system::error_code ec;
+    char buf[16384];
+    for (;;) {
+      std::size_t n = s.read_some(asio::buffer(buf), ec);
+      out.append(buf, n);
+      if (ec) break;
+    }
+    if (out.find(" 200 ") == std::string::npos) return std::nullopt;
+    return out;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+double sample(const std::string& text, std::string_view series) {
+  auto p = text.find("\n" + std::string(series) + " ");
+  if (p == std::string::npos) return 0;
+  return std::stod(text.substr(p + series.size() + 2));
+}
+
+}  // namespace
 
 Report run_g2(const G2Options& o, Target& target, bool& ok) {
   asio::io_context ctx(1);
@@ -122,6 +160,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   ctx.run_for(o.warmup);
   ctx.restart();
   measuring = true;
+  const auto metrics0 = scrape_metrics(target.port());
   const double cpu0 = target.cpu_seconds();
   const double self0 = self_cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
@@ -139,6 +178,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     }
   }
   measuring = false;
+  const auto metrics1 = scrape_metrics(target.port());
   const double elapsed =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double server_cpu = target.cpu_seconds() - cpu0;
@@ -169,6 +209,13 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
         server_cpu > 0 ? static_cast<double>(received_in_window) / server_cpu : 0.0);
   r.add("server_cpu_us_per_delivery",
         received_in_window ? 1e6 * server_cpu / static_cast<double>(received_in_window) : 0.0);
+  if (metrics0 && metrics1) {
+    const double msgs = sample(*metrics1, "herald_messages_out_total") -
+                        sample(*metrics0, "herald_messages_out_total");
+    const double writes = sample(*metrics1, "herald_write_batches_total") -
+                          sample(*metrics0, "herald_write_batches_total");
+    r.add("server_messages_per_write", writes > 0 ? msgs / writes : 0.0);
+  }
   r.add("latency_p50_ms", latency.quantile_ms(0.5));
   r.add("latency_p99_ms", latency.quantile_ms(0.99));
   r.add("bench_cpu_percent", 100.0 * bench_cpu / elapsed);

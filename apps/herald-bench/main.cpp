@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--json", json_path, "Also write the JSON results to this file");
   app.add_flag("--smoke", smoke, "Tiny, quick run for CI: a few seconds, small N");
+  std::vector<std::string> heraldd_flags;
+  app.add_option("--heraldd-flag", heraldd_flags,
+                 "Extra heraldd flag, e.g. --heraldd-flag=--client.write_delay=2ms (repeatable)");
 
   G1Options g1;
   std::string g1_duration = "60s", g1_reconnect = "10s";
