@@ -3,6 +3,7 @@
 #include <charconv>
 #include <set>
 
+#include "dns/detail/loc.hpp"
 #include "dns/detail/rdata_schema.hpp"
 #include "dns/detail/svcb.hpp"
 #include "dns/detail/text_codecs.hpp"
@@ -204,6 +205,10 @@ void rdata_to_text(RRType t, std::span<const std::uint8_t> rdata, std::string& o
         break;
       case Field::svc_params:
         detail::svc_params_to_text(rdata.subspan(pos), out);
+        pos = rdata.size();
+        break;
+      case Field::loc:
+        detail::loc_to_text(rdata, out);
         pos = rdata.size();
         break;
       case Field::ipseckey_gw:
@@ -502,6 +507,8 @@ Error parse_field(Field f, TextReader& in, const Name& origin, std::vector<std::
     }
     case Field::svc_params:
       return detail::svc_params_from_text(in.rest(), out);
+    case Field::loc:
+      return detail::loc_from_text(in.rest(), at, out);
     case Field::ipseckey_gw: {
       if (auto e = need("a gateway", tok)) return e;
       std::uint8_t gw_type = out.size() > 1 ? out[1] : 0xFF;

@@ -156,6 +156,18 @@ Error decode_fields(const detail::Descriptor& d, Reader& r, bool message,
         out.insert(out.end(), s.begin(), s.end());
         break;
       }
+      case Field::loc: {
+        // RFC 1876 §2: version 0 is the only layout; sizes are 4-bit
+        // mantissa and exponent, each 0..9.
+        std::size_t at = r.position();
+        if (!r.has(16) || r.here()[0] != 0) return make_error(Errc::bad_rdata, at);
+        for (std::size_t k = 1; k <= 3; ++k) {
+          std::uint8_t v = r.here()[k];
+          if ((v >> 4) > 9 || (v & 15) > 9) return make_error(Errc::bad_rdata, at + k);
+        }
+        e = copy_fixed(r, 16, out);
+        break;
+      }
       case Field::ipseckey_gw: {
         // The gateway type is the second octet of this RDATA (RFC 4025 §2.1).
         std::uint8_t gw_type = r.data()[rdata_start + 1];

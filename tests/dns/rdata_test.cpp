@@ -159,6 +159,10 @@ const BadText kBadText[] = {
     {"svcb_ndalpn_value", "SVCB", "1 . no-default-alpn=x"},
     {"svcb_unknown_key", "SVCB", "1 . color=blue"},
     {"eui48_bad", "EUI48", "00-00-5e-00-53"},
+    {"loc_no_hemisphere", "LOC", "52 22 23.000 4 53 32.000 E 10m"},
+    {"loc_minutes_60", "LOC", "52 60 0 N 4 0 0 E 10m"},
+    {"loc_lat_over_90", "LOC", "91 0 0 N 4 0 0 E 10m"},
+    {"loc_extra", "LOC", "1 N 1 E 1m 1m 1m 1m 1m"},
     {"generic_len_mismatch", "TYPE65280", "\\# 3 0A000001"},
     {"generic_bad_for_type", "A", "\\# 3 C00002"},
     {"unknown_type_text", "TYPE65280", "0A000001"},
@@ -269,6 +273,9 @@ const BadWire kBadWire[] = {
      "0010"
      "0102"},
     {"label_type_01", "NS", "4000"},
+    {"loc_version_1", "LOC", "010016138b3cf018810cbce0009895b8"},
+    {"loc_mantissa_10", "LOC", "00a016138b3cf018810cbce0009895b8"},
+    {"loc_short", "LOC", "000016138b3cf018810cbce0009895"},
 };
 
 TEST(RdataBadWire, NamesAreUnique) {

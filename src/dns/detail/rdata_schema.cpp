@@ -28,7 +28,7 @@ constexpr Descriptor kTable[] = {
     {18, "AFSDB", 2, {F::u16, F::name_d}},
     {21, "RT", 2, {F::u16, F::name_d}},
     {28, "AAAA", 1, {F::aaaa}},
-    {29, "LOC", 0, {}},
+    {29, "LOC", 1, {F::loc}},
     {33, "SRV", 4, {F::u16, F::u16, F::u16, F::name_d}},
     {35, "NAPTR", 6, {F::u16, F::u16, F::cstr, F::cstr, F::cstr, F::name_d}},
     {36, "KX", 2, {F::u16, F::name_d}},

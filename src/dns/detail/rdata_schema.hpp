@@ -44,6 +44,7 @@ enum class Field : std::uint8_t {
   eui64,        // RFC 7043: xx-xx-xx-xx-xx-xx
   svc_params,   // RFC 9460 SvcParams to the end
   ipseckey_gw,  // RFC 4025 gateway, form chosen by the gateway type octet
+  loc,          // RFC 1876 LOC version 0: the whole 16-octet RDATA
 };
 
 struct Descriptor {
