@@ -59,16 +59,30 @@ Result<Message> decode_body(Reader& r, Message m) {
   for (auto& q : m.questions) {
     if (Error e = read_question(r, q)) return e;
   }
+  // ARCOUNT often counts just the OPT record, which is not kept as a
+  // Record: reserving for ARCOUNT 1 would allocate ~300 octets for nothing,
+  // while for more it wastes at most that one slot.
   m.answers.reserve(h.ancount);
   m.authority.reserve(h.nscount);
-  m.additional.reserve(h.arcount);
+  if (h.arcount > 1) m.additional.reserve(h.arcount);
+  // A TSIG record signs everything before it, so it must be the very last
+  // record, after OPT too (RFC 8945 §5.1): one in answer or authority, or any
+  // record after one, is malformed.
+  const auto tsig_last = [](const std::vector<Record>& v) {
+    return !v.empty() && v.back().type == type::TSIG;
+  };
   for (unsigned i = 0; i < h.ancount; ++i) {
+    std::size_t at = r.position();
     if (Error e = read_record(r, Section::answer, m)) return e;
+    if (tsig_last(m.answers)) return make_error(Errc::tsig_not_last, at);
   }
   for (unsigned i = 0; i < h.nscount; ++i) {
+    std::size_t at = r.position();
     if (Error e = read_record(r, Section::authority, m)) return e;
+    if (tsig_last(m.authority)) return make_error(Errc::tsig_not_last, at);
   }
   for (unsigned i = 0; i < h.arcount; ++i) {
+    if (tsig_last(m.additional)) return make_error(Errc::tsig_not_last, r.position());
     if (Error e = read_record(r, Section::additional, m)) return e;
   }
   if (r.remaining() != 0) return make_error(Errc::trailing_data, r.position());

@@ -53,8 +53,13 @@ Result<std::size_t> Encoder::encode(const Message& m, std::vector<std::uint8_t>&
   std::size_t total = m.answers.size() + m.authority.size() + m.additional.size();
   std::size_t written = 0;
   bool full = false;
+  // A trailing TSIG goes after OPT: it must be the last record (RFC 8945).
+  const Record* tsig = !m.additional.empty() && m.additional.back().type == type::TSIG
+                           ? &m.additional.back()
+                           : nullptr;
   for (int s = 0; s < 3 && !full; ++s) {
     for (const Record& rr : *sections[s]) {
+      if (&rr == tsig) break;
       if (rr.rdata.size() > 65535) return make_error(Errc::rdata_too_long, w.size());
       std::size_t mark = w.size();
       std::size_t map_mark = map_.mark();
@@ -73,6 +78,19 @@ Result<std::size_t> Encoder::encode(const Message& m, std::vector<std::uint8_t>&
   }
   w.set_limit(max);
   if (m.edns) m.edns->write(w);
+  if (tsig != nullptr && !full) {
+    // Written after OPT within the full limit: OPT's reserved room is used.
+    std::size_t mark = w.size();
+    std::size_t map_mark = map_.mark();
+    write_record(w, *tsig, map);
+    if (w.overflow()) {
+      w.truncate(mark);
+      map_.rollback(map_mark);
+    } else {
+      ++counts[2];
+      ++written;
+    }
+  }
   std::size_t dropped = total - written;
   if (dropped > 0) h.tc = true;
   w.patch_u16(2, h.flags());

@@ -11,7 +11,7 @@ struct Entry {
 };
 
 // Indexed by Errc; the static_assert below keeps it in step with the enum.
-constexpr std::array<Entry, 23> kTable{{
+constexpr std::array<Entry, 24> kTable{{
     {"no error", Disposition::answer},
     {"message shorter than the 12-octet header", Disposition::drop},
     {"field runs past the end of the data", Disposition::formerr},
@@ -30,6 +30,7 @@ constexpr std::array<Entry, 23> kTable{{
     {"more than one OPT record", Disposition::formerr},
     {"OPT record outside the additional section", Disposition::formerr},
     {"malformed EDNS option", Disposition::formerr},
+    {"TSIG record not last in the message", Disposition::formerr},
     {"RDATA does not match its type", Disposition::formerr},
     {"RDATA longer than 65535 octets", Disposition::formerr},
     {"message too long", Disposition::formerr},

@@ -37,6 +37,7 @@ enum class Errc : std::uint8_t {
   opt_duplicate,     // more than one OPT record
   opt_misplaced,     // an OPT record outside the additional section
   bad_option,        // an EDNS option whose length does not fit its code
+  tsig_not_last,     // a TSIG record that is not the last record (RFC 8945 §5.1)
   bad_rdata,         // RDATA that does not parse as its type
   rdata_too_long,    // RDATA over 65535 octets when encoding
   message_too_long,  // more than 65535 octets, or no room for the question

@@ -211,7 +211,11 @@ bool Name::is_subdomain_of(const Name& zone) const noexcept {
 
 Name Name::lowercased() const noexcept {
   Name n = *this;
-  detail::fold_swar(wire_.data(), n.wire_.data(), len_);
+  // The plain loop, not fold_swar: GCC 12 vectorises it, and bench_dns
+  // measured it faster (BM_Fold on dev-2c, one sample: 17 octets plain
+  // 2.7 ns vs SWAR 5.4 ns; 101 octets 10.2 vs 10.0 ns). Comparison keeps the
+  // SWAR twin (BM_IEqual: 17 octets 6.4 vs 19.4 ns; 101 octets 31 vs 112 ns).
+  detail::fold_plain(wire_.data(), n.wire_.data(), len_);
   return n;
 }
 

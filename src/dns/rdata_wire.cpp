@@ -12,9 +12,21 @@ namespace {
 
 using detail::Field;
 
+// Where decoded RDATA octets go: a vector, or nowhere when only validating
+// (rdata_validate runs on the encoder's path and must not allocate).
+struct Sink {
+  std::vector<std::uint8_t>* v;
+  std::size_t count = 0;  // octets appended (or that would have been)
+  template <class It>
+  void append(It first, It last) {
+    count += static_cast<std::size_t>(last - first);
+    if (v != nullptr) v->insert(v->end(), first, last);
+  }
+};
+
 // Reads a name that must not be compressed (RFC 3597 §4: types defined after
 // RFC 1035, and every name inside uncompressed RDATA). Appends its octets.
-Error read_plain_name(Reader& r, std::vector<std::uint8_t>& out) {
+Error read_plain_name(Reader& r, Sink& out) {
   std::size_t start = r.position();
   std::size_t len = 0;
   for (;;) {
@@ -29,18 +41,18 @@ Error read_plain_name(Reader& r, std::vector<std::uint8_t>& out) {
     r.skip(1u + b);
     if (b == 0) break;
   }
-  out.insert(out.end(), r.data() + start, r.data() + r.position());
+  out.append(r.data() + start, r.data() + r.position());
   return {};
 }
 
-Error copy_fixed(Reader& r, std::size_t n, std::vector<std::uint8_t>& out) {
+Error copy_fixed(Reader& r, std::size_t n, Sink& out) {
   if (!r.has(n)) return make_error(Errc::bad_rdata, r.position());
   auto s = r.bytes(n);
-  out.insert(out.end(), s.begin(), s.end());
+  out.append(s.begin(), s.end());
   return {};
 }
 
-Error copy_counted(Reader& r, std::size_t width, std::vector<std::uint8_t>& out) {
+Error copy_counted(Reader& r, std::size_t width, Sink& out) {
   if (!r.has(width)) return make_error(Errc::bad_rdata, r.position());
   std::size_t at = r.position();
   std::size_t n = width == 1 ? r.u8() : r.u16();
@@ -50,7 +62,7 @@ Error copy_counted(Reader& r, std::size_t width, std::vector<std::uint8_t>& out)
 
 // RFC 4034 §4.1.2: windows in increasing order, each 1..32 octets long with
 // a non-zero last octet.
-Error check_bitmap(Reader& r, std::vector<std::uint8_t>& out) {
+Error check_bitmap(Reader& r, Sink& out) {
   int last_window = -1;
   while (r.remaining() > 0) {
     std::size_t at = r.position();
@@ -63,7 +75,7 @@ Error check_bitmap(Reader& r, std::vector<std::uint8_t>& out) {
     last_window = window;
     r.seek(at);
     auto s = r.bytes(2u + len);
-    out.insert(out.end(), s.begin(), s.end());
+    out.append(s.begin(), s.end());
   }
   return {};
 }
@@ -71,8 +83,7 @@ Error check_bitmap(Reader& r, std::vector<std::uint8_t>& out) {
 // Decodes the fields of `d` from `r` (its limit is the end of the RDATA).
 // `message` is true when `r` reads a whole message, where the RFC 1035 names
 // may be compressed; false for uncompressed RDATA.
-Error decode_fields(const detail::Descriptor& d, Reader& r, bool message,
-                    std::vector<std::uint8_t>& out) {
+Error decode_fields(const detail::Descriptor& d, Reader& r, bool message, Sink& out) {
   std::size_t rdata_start = r.position();
   for (std::size_t i = 0; i < d.count; ++i) {
     Error e;
@@ -106,7 +117,7 @@ Error decode_fields(const detail::Descriptor& d, Reader& r, bool message,
           auto n = Name::from_wire(r);
           if (!n) return n.error();
           auto w = n->wire();
-          out.insert(out.end(), w.begin(), w.end());
+          out.append(w.begin(), w.end());
           break;
         }
         [[fallthrough]];
@@ -153,7 +164,7 @@ Error decode_fields(const detail::Descriptor& d, Reader& r, bool message,
         auto s = r.bytes(r.remaining());
         long bad = detail::svc_params_check(s);
         if (bad >= 0) return make_error(Errc::bad_rdata, at + static_cast<std::size_t>(bad));
-        out.insert(out.end(), s.begin(), s.end());
+        out.append(s.begin(), s.end());
         break;
       }
       case Field::loc: {
@@ -206,9 +217,27 @@ Result<std::vector<std::uint8_t>> rdata_from_wire(RRType t, Reader& r, std::size
     out.assign(s.begin(), s.end());
     return out;
   }
-  out.reserve(rdlength);
   std::size_t old = r.narrow(rdlength);
-  Error e = decode_fields(*d, r, true, out);
+  // Decompression can make RDATA longer than RDLENGTH. For layouts with
+  // compressible names a first pass on a copy of the cursor measures the
+  // result, so the vector is allocated once at its final size.
+  bool grows = false;
+  for (std::size_t i = 0; i < d->count; ++i) {
+    grows |= d->fields[i] == Field::name_c || d->fields[i] == Field::name_d;
+  }
+  if (grows) {
+    Reader probe = r;
+    Sink measure{nullptr};
+    if (Error e = decode_fields(*d, probe, true, measure)) {
+      r.restore(old);
+      return e;
+    }
+    out.reserve(measure.count);
+  } else {
+    out.reserve(rdlength);
+  }
+  Sink sink{&out};
+  Error e = decode_fields(*d, r, true, sink);
   r.restore(old);
   if (e) return e;
   return out;
@@ -219,9 +248,8 @@ Error rdata_validate(RRType t, std::span<const std::uint8_t> rdata) {
   if (rdata.size() > 65535) return make_error(Errc::rdata_too_long, 0);
   if (d == nullptr || d->count == 0) return {};
   Reader r(rdata);
-  std::vector<std::uint8_t> scratch;
-  scratch.reserve(rdata.size());
-  return decode_fields(*d, r, false, scratch);
+  Sink none{nullptr};
+  return decode_fields(*d, r, false, none);
 }
 
 void rdata_to_wire(RRType t, std::span<const std::uint8_t> rdata, Writer& w,

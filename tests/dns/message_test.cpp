@@ -99,6 +99,10 @@ std::string q(const char* header) {
 TEST(Decode, RefusalsSayWhyAndClassify) {
   const std::string opt = "00 0029 1000 00000000 0000";
   const std::string a_rr = "c00c 0001 0001 00000e10 0004 c0000201";
+  // TSIG: key name k., hmac-sha256., time, fudge, empty MAC, id, error, other.
+  const std::string tsig =
+      "016b00 00fa 00ff 00000000 001d"
+      "0b686d61632d73686132353600 000065536000 012c 0000 1234 0000 0000";
   const Refusal cases[] = {
       {"short_header", "1234 0100 0001", true, Errc::short_header, Disposition::drop},
       {"qr_in_query", q("1234 8100 0001 0000 0000 0000"), true, Errc::qr_in_query,
@@ -151,6 +155,12 @@ TEST(Decode, RefusalsSayWhyAndClassify) {
       {"rdlength_past_end",
        q("1234 8100 0001 0001 0000 0000") + "c00c 0001 0001 00000e10 0005 c0000201", false,
        Errc::truncated, Disposition::formerr},
+      {"tsig_in_answer", q("1234 8100 0001 0001 0000 0000") + tsig, false, Errc::tsig_not_last,
+       Disposition::formerr},
+      {"record_after_tsig", q("1234 8100 0001 0000 0000 0002") + tsig + a_rr, false,
+       Errc::tsig_not_last, Disposition::formerr},
+      {"opt_after_tsig", q("1234 0100 0001 0000 0000 0002") + tsig + opt, true, Errc::tsig_not_last,
+       Disposition::formerr},
       {"rdata_bad_for_type",
        q("1234 8100 0001 0001 0000 0000") + "c00c 0001 0001 00000e10 0003 c00002", false,
        Errc::bad_rdata, Disposition::formerr},
@@ -159,6 +169,7 @@ TEST(Decode, RefusalsSayWhyAndClassify) {
   for (const auto& c : cases) {
     SCOPED_TRACE(c.name);
     EXPECT_TRUE(seen.insert(c.name).second) << "duplicate case name";
+    ASSERT_FALSE(c.hex.empty());
     auto wire = unhex(c.hex);
     auto m = c.query ? decode_query(wire) : decode(wire);
     ASSERT_FALSE(m);
@@ -275,6 +286,26 @@ TEST(RoundTrip, DecodeOfEncodeIsIdentity) {
                                  << message_to_text(back.value());
     }
   }
+}
+
+TEST(Encode, TsigStaysLastAfterOpt) {
+  Message m;
+  m.header.qr = true;
+  m.questions.push_back({name("example.com."), type::SOA, rrclass::IN});
+  m.additional.push_back(rr("ns.example.com.", "A", "192.0.2.1"));
+  m.additional.push_back(rr("k.", "TSIG", "hmac-sha256. 1700000000 300 4 AQIDBA== 4321 0 0"));
+  m.additional.back().rclass = rrclass::ANY;
+  m.edns.emplace();
+  auto wire = encode(m).value();
+  auto back = decode(wire);
+  ASSERT_TRUE(back) << back.error().to_string();
+  m.sync_counts();
+  EXPECT_EQ(back.value(), m);
+  // The last record on the wire is the TSIG (type 250), after OPT: its 33
+  // octets of RDATA are preceded by TYPE CLASS TTL RDLENGTH (10 octets).
+  std::size_t type_at = wire.size() - 33 - 10;
+  EXPECT_EQ(wire[type_at], 0x00);
+  EXPECT_EQ(wire[type_at + 1], 0xFA);
 }
 
 TEST(Compression, PointsToSuffixCaseInsensitivelyAndKeepsFirstCase) {
