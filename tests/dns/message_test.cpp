@@ -7,6 +7,7 @@
 
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
+#include "dns/error.hpp"
 #include "dns/presentation.hpp"
 #include "test_util.hpp"
 
@@ -405,6 +406,51 @@ TEST(Truncation, RollbackForgetsCompressionEntriesOfDroppedRecords) {
     ASSERT_TRUE(back) << "limit " << limit << ": " << back.error().to_string();
     EXPECT_EQ(back->header.tc, r.value() > 0);
   }
+}
+
+TEST(Errors, EveryCodeHasAMessageAndAClassification) {
+  std::set<std::string_view> messages;
+  for (int c = 1; c <= static_cast<int>(Errc::bad_text); ++c) {
+    auto code = static_cast<Errc>(c);
+    EXPECT_FALSE(error_message(code).empty()) << c;
+    EXPECT_TRUE(messages.insert(error_message(code)).second) << "duplicate message " << c;
+    EXPECT_NE(disposition(code), Disposition::answer) << c;
+  }
+  EXPECT_EQ(disposition(Errc::ok), Disposition::answer);
+  EXPECT_EQ(disposition_name(Disposition::formerr), "FORMERR");
+  EXPECT_EQ(disposition_name(Disposition::notimp), "NOTIMP");
+  EXPECT_EQ(disposition_name(Disposition::drop), "drop");
+  EXPECT_EQ(disposition_name(Disposition::answer), "answer");
+  EXPECT_EQ(make_error(Errc::truncated, 7).to_string(),
+            "field runs past the end of the data at offset 7");
+  EXPECT_EQ(text_error(3, "expected a TTL").to_string(),
+            "presentation form does not parse at offset 3: expected a TTL");
+}
+
+TEST(Edns, TypedOptionBuildersRoundTrip) {
+  Message m;
+  m.questions.push_back({name("example.com."), type::A, rrclass::IN});
+  m.edns.emplace();
+  m.edns->udp_size = 1400;
+  m.edns->version = 1;
+  m.edns->z = 0x1234;
+  m.edns->add_client_subnet({2, 56, 48, {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0}});
+  m.edns->add_extended_error({18, "prohibited"});
+  m.edns->add_padding(7);
+  m.set_rcode(16);  // BADVERS: needs the extended bits
+  auto wire = encode(m).value();
+  auto back = decode(wire);
+  ASSERT_TRUE(back) << back.error().to_string();
+  m.sync_counts();
+  EXPECT_EQ(back.value(), m);
+  EXPECT_EQ(back->rcode(), 16);
+  const Edns& e = *back->edns;
+  EXPECT_EQ(e.client_subnet()->scope_prefix, 48);
+  EXPECT_EQ(e.extended_error()->text, "prohibited");
+  EXPECT_EQ(e.find(option::PADDING)->data.size(), 7u);
+  EXPECT_FALSE(e.nsid());
+  EXPECT_FALSE(e.cookie());
+  EXPECT_EQ(e.wire_size(), 11u + (4 + 11) + (4 + 12) + (4 + 7));
 }
 
 TEST(Presentation, MessageDump) {

@@ -250,6 +250,11 @@ const BadWire kBadWire[] = {
      "0001"
      "00"
      "0003000501bb"},
+    // Found by fuzz_dns_message: accepted on the wire, refused in text.
+    {"svcb_mandatory_key_absent", "SVCB",
+     "0001"
+     "00"
+     "0000000201bb"},
     {"svcb_ipv6hint_len", "SVCB",
      "0001"
      "00"

@@ -100,6 +100,19 @@ long svc_params_check(std::span<const std::uint8_t> params) noexcept {
     last = key;
     i += 4u + len;
   }
+  // Every key listed in mandatory must be present (RFC 9460 §8): the RR is
+  // malformed otherwise. Keys increase, so "mandatory" (0) is first if any.
+  if (params.size() >= 4 && get16(params.data()) == 0) {
+    std::size_t len = get16(params.data() + 2);
+    for (std::size_t k = 0; k < len; k += 2) {
+      std::uint16_t want = get16(params.data() + 4 + k);
+      bool found = false;
+      for (std::size_t j = 0; j < params.size() && !found; j += 4u + get16(params.data() + j + 2)) {
+        found = get16(params.data() + j) == want;
+      }
+      if (!found) return static_cast<long>(4 + k);
+    }
+  }
   return -1;
 }
 
