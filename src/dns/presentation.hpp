@@ -1,6 +1,7 @@
 // Records and messages as text: one record per line in zone-file form
 // (owner TTL class type rdata, as `ldns-read-zone` prints them), and a
-// dig-like dump of a whole message for logs and tests.
+// dig-like dump of a whole message for logs and tests. RDATA text comes from
+// rdata.hpp (typed where the type has a layout, else RFC 3597 `\#`).
 #pragma once
 
 #include <string>

@@ -356,6 +356,26 @@ TEST(Compression, FiftyOneLetterLabels) {
   EXPECT_EQ(back->answers[2].owner.to_text(), "b." + long_name.substr(10));
 }
 
+TEST(Compression, FullMapStillEncodesCorrectly) {
+  // 400 distinct three-label owners: over 512 suffixes, so the map fills and
+  // later names are written without new entries. Output must still decode to
+  // the same message, and stay no longer than the uncompressed form.
+  Message m;
+  m.header.qr = true;
+  for (int i = 0; i < 400; ++i) {
+    std::string n = "h" + std::to_string(i) + ".z" + std::to_string(i % 97) + ".example.";
+    m.answers.push_back(rr(n, "A", "192.0.2.1"));
+  }
+  m.sync_counts();
+  auto packed = encode(m, {65535, true});
+  auto plain = encode(m, {65535, false});
+  ASSERT_TRUE(packed && plain);
+  EXPECT_LT(packed->size(), plain->size());
+  auto back = decode(packed.value());
+  ASSERT_TRUE(back) << back.error().to_string();
+  EXPECT_EQ(back.value(), m);
+}
+
 TEST(Truncation, KeepsQuestionAndOptAndSetsTc) {
   Message m;
   m.header.qr = true;
