@@ -106,6 +106,10 @@ TEST(Ldns, DirectivesZoneMatches) {
   compare_with_ldns(HERALD_DNS_TEST_DATA "/directives.zone", "example.org.");
 }
 
+TEST(Ldns, CornersZoneMatches) {
+  compare_with_ldns(HERALD_DNS_TEST_DATA "/corners.zone", "corners.example.");
+}
+
 // A UDP socket on 127.0.0.1 that takes one query, answers it with `respond`,
 // and hands the query back.
 struct Capture {
