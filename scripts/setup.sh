@@ -18,6 +18,8 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
+  # DNS reference tools for tests
+  ldnsutils knot-dnsutils
 )
 
 # Node.js runs the WebSocket client tests (tests/node). A machine that has

@@ -4,9 +4,8 @@
 // deliveries per second, and deliveries per second of server CPU, which is
 // the per-core figure that compares servers of different thread counts.
 #include <boost/asio/steady_timer.hpp>
-#include <fmt/format.h>
-
 #include <boost/asio/write.hpp>
+#include <fmt/format.h>
 
 #include <memory>
 #include <optional>

@@ -1,0 +1,32 @@
+// LOC RDATA (RFC 1876), version 0:
+//
+//   +--+--+--+--+--+--+--+--+--+--+--+--+--+--+--+--+
+//   |        VERSION        |         SIZE          |
+//   |       HORIZ PRE       |       VERT PRE        |
+//   |                   LATITUDE                    |  (32 bits)
+//   |                   LONGITUDE                   |  (32 bits)
+//   |                   ALTITUDE                    |  (32 bits)
+//   +--+--+--+--+--+--+--+--+--+--+--+--+--+--+--+--+
+//
+// Latitude and longitude are thousandths of an arc second offset by 2^31;
+// altitude is centimetres above 100,000 m below the WGS 84 spheroid; the
+// three sizes are centimetres as mantissa * 10^exponent (4 bits each).
+// Text: d [m [s.sss]] N|S d [m [s.sss]] E|W alt[m] [siz[m] [hp[m] [vp[m]]]]
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dns/error.hpp"
+#include "dns/rdata.hpp"
+
+namespace herald::dns::detail {
+
+// `rdata` is 16 valid octets (version 0).
+void loc_to_text(std::span<const std::uint8_t> rdata, std::string& out);
+Error loc_from_text(std::span<const TextToken> tokens, std::size_t at,
+                    std::vector<std::uint8_t>& out);
+
+}  // namespace herald::dns::detail

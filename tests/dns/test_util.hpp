@@ -1,0 +1,73 @@
+// Helpers shared by the dns tests.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "dns/detail/text_codecs.hpp"
+#include "dns/detail/zone_lexer.hpp"
+#include "dns/message.hpp"
+#include "dns/name.hpp"
+#include "dns/presentation.hpp"
+#include "dns/rdata.hpp"
+#include "dns/record.hpp"
+
+namespace herald::dns::test {
+
+// Hex with spaces allowed (for readable tables).
+inline std::vector<std::uint8_t> unhex(std::string s) {
+  std::string clean;
+  for (char c : s) {
+    if (c != ' ') clean += c;
+  }
+  std::vector<std::uint8_t> v;
+  EXPECT_TRUE(detail::hex_decode(clean, v)) << s;
+  return v;
+}
+
+inline std::string hex(std::span<const std::uint8_t> s) {
+  std::string out;
+  detail::hex_encode(s, out);
+  return out;
+}
+
+inline Name name(std::string_view text) {
+  auto n = Name::from_text(text);
+  EXPECT_TRUE(n) << text;
+  return n ? n.value() : Name();
+}
+
+// A record from presentation parts, e.g. rr("www.example.com.", "A", "192.0.2.1").
+inline Record rr(std::string_view owner, std::string_view type, const std::string& rdata,
+                 std::uint32_t ttl = 3600) {
+  Record r;
+  r.owner = name(owner);
+  r.type = type_from_text(type).value();
+  r.ttl = ttl;
+  detail::ZoneLexer lex(rdata);
+  detail::LogicalLine ll;
+  std::string err;
+  std::size_t l = 0, c = 0;
+  std::vector<TextToken> toks;
+  if (lex.next(ll, err, l, c)) {
+    for (const auto& t : ll.tokens) toks.push_back(t.tok);
+  }
+  auto w = rdata_from_text(r.type, toks, Name());
+  EXPECT_TRUE(w) << rdata << ": " << (w ? "" : w.error().to_string());
+  if (w) r.rdata = w.value();
+  return r;
+}
+
+}  // namespace herald::dns::test
+
+namespace herald::dns {
+// GoogleTest prints messages and records in presentation form.
+inline void PrintTo(const Message& m, std::ostream* os) {
+  *os << "\n" << message_to_text(m);
+}
+inline void PrintTo(const Record& r, std::ostream* os) {
+  *os << record_to_text(r);
+}
+}  // namespace herald::dns
