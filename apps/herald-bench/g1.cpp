@@ -96,6 +96,7 @@ class G1 {
   std::uint64_t conn_failures_ = 0;
   std::chrono::steady_clock::time_point t0_;
   double cpu0_ = 0, self_cpu0_ = 0;
+  MachineCpu machine0_;
 };
 
 void G1::open_subscriber(unsigned i) {
@@ -336,6 +337,7 @@ Report G1::run(bool& ok) {
   t0_ = std::chrono::steady_clock::now();
   cpu0_ = target_.cpu_seconds();
   self_cpu0_ = self_cpu_seconds();
+  machine0_ = machine_cpu();
   publishing_ = true;
   churning_ = true;
   for (unsigned p = 0; p < pubs_.size(); ++p) {
@@ -371,6 +373,7 @@ Report G1::run(bool& ok) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
   const double server_cpu = target_.cpu_seconds() - cpu0_;
   const double bench_cpu = self_cpu_seconds() - self_cpu0_;
+  const double machine_busy = machine_busy_percent(machine0_, machine_cpu());
   const auto& o = o_;
   auto drain_deadline = std::chrono::steady_clock::now() + o_.drain;
   auto acks_done = [&] {
@@ -387,6 +390,7 @@ Report G1::run(bool& ok) {
       if (s.conn && !s.opening && !s.conn->is_open()) open_subscriber(i);
     }
   }
+  const bool drained = acks_done() && all_delivered();
   print_progress();
 
   // Tally from the publishers' record.
@@ -420,6 +424,9 @@ Report G1::run(bool& ok) {
   r.add("publishers", static_cast<std::uint64_t>(o_.publishers));
   r.add("rate_per_s", o_.rate);
   r.add("duration_s", elapsed);
+  // false: the drain deadline passed with acknowledgements or deliveries
+  // still in flight, so "lost" may count messages that were only late.
+  r.add("drained", std::string(drained ? "yes" : "no"));
   r.add("reconnect_every_s", std::chrono::duration<double>(o_.reconnect_every).count());
   r.add("published", sent);
   r.add("acknowledged", acked);
@@ -444,8 +451,10 @@ Report G1::run(bool& ok) {
   r.add("server_cpu_s", server_cpu);
   r.add("server_cpu_percent", 100.0 * server_cpu / elapsed);
   r.add("bench_cpu_percent", 100.0 * bench_cpu / elapsed);
-  r.add("saturated", saturation(bench_cpu / elapsed, server_cpu / elapsed, o.server_threads));
-  ok = lost == 0 && dups == 0 && rec_false == 0 && ooo == 0 && unexpected == 0 &&
+  r.add("machine_busy_percent", machine_busy);
+  r.add("saturated",
+        saturation(bench_cpu / elapsed, server_cpu / elapsed, o.server_threads, machine_busy));
+  ok = drained && lost == 0 && dups == 0 && rec_false == 0 && ooo == 0 && unexpected == 0 &&
        started_subs_ == subs_.size() && sent > 0 && acked == sent;
   return r;
 }

@@ -162,6 +162,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   const auto metrics0 = scrape_metrics(target.port());
   const double cpu0 = target.cpu_seconds();
   const double self0 = self_cpu_seconds();
+  const MachineCpu machine0 = machine_cpu();
   const auto t0 = std::chrono::steady_clock::now();
   std::uint64_t last_print = 0;
   while (std::chrono::steady_clock::now() - t0 < o.duration) {
@@ -182,6 +183,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   const double server_cpu = target.cpu_seconds() - cpu0;
   const double bench_cpu = self_cpu_seconds() - self0;
+  const double machine_busy = machine_busy_percent(machine0, machine_cpu());
   publishing = false;
   ctx.run_for(milliseconds(500));  // let in-flight work settle before closing
   for (auto& c : subs) c->drop();
@@ -218,7 +220,9 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   r.add("latency_p50_ms", latency.quantile_ms(0.5));
   r.add("latency_p99_ms", latency.quantile_ms(0.99));
   r.add("bench_cpu_percent", 100.0 * bench_cpu / elapsed);
-  r.add("saturated", saturation(bench_cpu / elapsed, server_cpu / elapsed, o.server_threads));
+  r.add("machine_busy_percent", machine_busy);
+  r.add("saturated",
+        saturation(bench_cpu / elapsed, server_cpu / elapsed, o.server_threads, machine_busy));
   ok = subscribed == o.subscribers && failures == 0 && received_in_window > 0;
   return r;
 }

@@ -21,9 +21,10 @@ struct G1Options {
   double rate = 1000;  // publications per second, all publishers together
   std::chrono::milliseconds duration{60'000};
   std::chrono::milliseconds reconnect_every{10'000};
-  std::chrono::milliseconds drain{15'000};  // after the last publish, to let everything arrive
-  bool quiet = false;                       // no progress lines
-  unsigned server_threads = 1;              // to tell a saturated server
+  std::chrono::milliseconds drain{
+      60'000};                  // at most, after the last publish, for everything to arrive
+  bool quiet = false;           // no progress lines
+  unsigned server_threads = 1;  // to tell a saturated server
 };
 
 // G2, fan-out throughput: subscribers in `rooms` rooms, publishers keeping
@@ -41,9 +42,12 @@ struct G2Options {
 };
 
 // Which side ran out of CPU: "load generator" (its one thread over 90% of a
-// core), "server" (over 90% of its threads), or "neither" (both had room:
-// the figure is then bounded by the offered load, not by CPU).
-std::string saturation(double bench_cores, double server_cores, unsigned server_threads);
+// core), "server" (over 90% of its threads), "machine" (over 90% of all
+// cores busy, other processes included: the figure says more about the
+// machine than about the server), or "neither" (the figure is bounded by
+// the offered load, not by CPU).
+std::string saturation(double bench_cores, double server_cores, unsigned server_threads,
+                       double machine_busy_percent);
 
 // Each returns its report; `ok` is false when a correctness figure (loss,
 // duplicates, failed recoveries, connections) is not what it must be.

@@ -58,9 +58,11 @@ std::string Report::table() const {
   return out;
 }
 
-std::string saturation(double bench_cores, double server_cores, unsigned server_threads) {
+std::string saturation(double bench_cores, double server_cores, unsigned server_threads,
+                       double machine_busy_percent) {
   if (bench_cores > 0.9) return "load generator";
   if (server_cores > 0.9 * std::max(1u, server_threads)) return "server";
+  if (machine_busy_percent > 90) return "machine";
   return "neither";
 }
 

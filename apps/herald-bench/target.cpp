@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <regex>
 #include <stdexcept>
 
@@ -99,6 +100,25 @@ void Target::stop() {
 double self_cpu_seconds() {
   auto s = metrics::read_process_stats(0);
   return s ? s->cpu_seconds : 0.0;
+}
+
+MachineCpu machine_cpu() {
+  std::ifstream in("/proc/stat");
+  std::string cpu;
+  in >> cpu;  // the aggregate "cpu" line comes first
+  std::uint64_t v[10] = {};
+  for (auto& x : v) in >> x;
+  // user nice system idle iowait irq softirq steal guest guest_nice
+  MachineCpu m;
+  m.total = v[0] + v[1] + v[2] + v[3] + v[4] + v[5] + v[6] + v[7];
+  m.busy = m.total - v[3] - v[4];
+  return m;
+}
+
+double machine_busy_percent(const MachineCpu& a, const MachineCpu& b) {
+  const auto total = b.total - a.total;
+  return total == 0 ? 0.0
+                    : 100.0 * static_cast<double>(b.busy - a.busy) / static_cast<double>(total);
 }
 
 }  // namespace herald::bench

@@ -49,4 +49,14 @@ class Target {
 // CPU seconds of this process (the load generator).
 [[nodiscard]] double self_cpu_seconds();
 
+// Whole-machine CPU time from /proc/stat: busy and total jiffies, all cores.
+struct MachineCpu {
+  std::uint64_t busy = 0;
+  std::uint64_t total = 0;
+};
+[[nodiscard]] MachineCpu machine_cpu();
+// Percent of all cores busy between two readings (any process: this one,
+// the server, and whatever else runs on the machine).
+[[nodiscard]] double machine_busy_percent(const MachineCpu& a, const MachineCpu& b);
+
 }  // namespace herald::bench
