@@ -5,6 +5,10 @@
 .PHONY: run test setup build test-release test-asan test-tsan format format-check tidy fuzz clean
 
 ARGS ?=
+# ccache keys on paths relative to the checkout, so a fresh clone elsewhere
+# (as CI makes) reuses what an earlier build compiled.
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 FUZZ ?= config_toml
 SECONDS ?= 60
 
