@@ -1,8 +1,13 @@
 // Bad input and limits: each gets its documented error or close code, and
 // every other connection keeps working.
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
+
 #include <thread>
 
 #include "gateway/auth/token.hpp"
+#include "support/http_client.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -133,6 +138,32 @@ TEST(GatewayLimits, ConnectTimeout) {
   auto m = idle.next(3s);
   EXPECT_EQ(m, R"({"disconnect":{"code":3004,"reason":"connect timeout","reconnect":true}})");
   EXPECT_EQ(idle.wait_closed().value_or(CloseInfo{}).code, 3004);
+}
+
+TEST(GatewayLimits, CloseHandshakeIsBoundedByHandshakeTimeout) {
+  // A raw client upgrades, then never reads or writes again. The connect
+  // timeout makes the server send a close frame; the client never answers
+  // it, and client.handshake_timeout bounds how long the server waits for
+  // that answer before it drops the connection. (Without it, the 60 s idle
+  // timeout would hold the connection far past this test's end.)
+  Daemon d({"--client.connect_timeout", "200ms", "--client.handshake_timeout", "500ms",
+            "--client.idle_timeout", "60s"});
+  boost::asio::io_context ctx;
+  boost::asio::ip::tcp::socket raw(ctx);
+  raw.connect({boost::asio::ip::make_address("127.0.0.1"), d.port});
+  const std::string upgrade =
+      "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+  boost::asio::write(raw, boost::asio::buffer(upgrade));
+  auto ws_connections = [&] {
+    std::string text = http_get("127.0.0.1", d.port, "/metrics").body;
+    auto p = text.find("\nherald_ws_connections ");
+    return p == std::string::npos ? -1 : std::stoi(text.substr(p + 23));
+  };
+  std::this_thread::sleep_for(100ms);
+  EXPECT_EQ(ws_connections(), 1);
+  std::this_thread::sleep_for(2s);  // 200 ms + 500 ms, with room to spare
+  EXPECT_EQ(ws_connections(), 0) << "the server still holds a client that never closed";
 }
 
 TEST(GatewayLimits, PerConnectionAndPerRoomLimits) {
