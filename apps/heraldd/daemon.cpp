@@ -4,6 +4,7 @@
 #include <boost/asio/signal_set.hpp>
 
 #include <csignal>
+#include <memory>
 #include <system_error>
 
 #include "core/log.hpp"
@@ -21,7 +22,14 @@ int run(const Settings& settings) {
   metrics::register_process_metrics(registry);
   registry.gauge("herald_build_info", "Build information", {{"version", HERALD_VERSION}}).set(1);
 
-  gateway::Server server(settings.gateway, registry);
+  std::unique_ptr<gateway::Server> server_ptr;
+  try {
+    server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);
+  } catch (const std::runtime_error& e) {
+    log::error("cannot start", {{"error", e.what()}});
+    return 2;
+  }
+  gateway::Server& server = *server_ptr;
   try {
     server.start();
   } catch (const std::system_error& e) {

@@ -45,7 +45,7 @@ const RoomOptions& Options::room_options(std::string_view room) const {
 bool Options::dev_mode() const {
   if (auth.dev_mode == "on") return true;
   if (auth.dev_mode == "off") return false;
-  return auth.hmac_secret.empty() && is_loopback(listen.host);
+  return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() && is_loopback(listen.host);
 }
 
 void register_options(config::Schema& s, Options& o) {
@@ -96,9 +96,11 @@ void register_options(config::Schema& s, Options& o) {
 
   s.add_string("auth.hmac_secret", o.auth.hmac_secret,
                "HS256 secret that signs connection tokens (JWT) and server API calls");
+  s.add_string("auth.rsa_public_key_file", o.auth.rsa_public_key_file,
+               "PEM file with the RSA public key that verifies RS256 connection tokens");
   s.add_choice("auth.dev_mode", o.auth.dev_mode, {"auto", "on", "off"},
                "Insecure dev mode (connect as any user, no token): auto means on only with no "
-               "hmac_secret and a loopback listen address");
+               "token key and a loopback listen address");
   s.add_string("api.key", o.api.key,
                "Key for the HTTP server API (Authorization: apikey KEY); empty: API only in dev "
                "mode");

@@ -44,8 +44,9 @@ struct RoomOptions {
 };
 
 struct AuthOptions {
-  std::string hmac_secret;  // HS256 key for connection tokens
-  // "auto": dev mode when no secret is set and the server listens on
+  std::string hmac_secret;          // HS256 key for connection tokens
+  std::string rsa_public_key_file;  // PEM public key for RS256 tokens
+  // "auto": dev mode when no token key is set and the server listens on
   // loopback only; "on" / "off" force it.
   std::string dev_mode = "auto";
 };

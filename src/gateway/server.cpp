@@ -5,7 +5,9 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
 
+#include <fstream>
 #include <future>
+#include <iterator>
 #include <system_error>
 #include <thread>
 
@@ -54,8 +56,23 @@ Server::Server(Options options, metrics::Registry& registry)
         std::make_unique<detail::ShardState>(impl_->options.client.max_message_bytes));
   }
   st.dev_mode = impl_->options.dev_mode();
-  if (!impl_->options.auth.hmac_secret.empty()) {
-    st.verifier = std::make_unique<auth::TokenVerifier>(impl_->options.auth.hmac_secret);
+  const AuthOptions& auth_options = impl_->options.auth;
+  if (!auth_options.hmac_secret.empty() || !auth_options.rsa_public_key_file.empty()) {
+    std::string pem;
+    if (!auth_options.rsa_public_key_file.empty()) {
+      std::ifstream in(auth_options.rsa_public_key_file);
+      if (!in) {
+        throw std::runtime_error("auth.rsa_public_key_file: cannot read '" +
+                                 auth_options.rsa_public_key_file + "'");
+      }
+      pem.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    try {
+      st.verifier = std::make_unique<auth::TokenVerifier>(auth_options.hmac_secret, pem);
+    } catch (const std::invalid_argument& e) {
+      throw std::runtime_error("auth.rsa_public_key_file: '" + auth_options.rsa_public_key_file +
+                               "' is " + e.what());
+    }
   }
   auto& gw = st.gw;
   gw.messages_out = &registry.counter("herald_messages_out_total",

@@ -19,6 +19,8 @@ namespace herald::gateway {
 
 class Server {
  public:
+  // Throws std::runtime_error naming the setting when one cannot be used
+  // (e.g. an unreadable auth.rsa_public_key_file).
   Server(Options options, metrics::Registry& registry);
   ~Server();
   Server(const Server&) = delete;

@@ -78,3 +78,35 @@ TEST(Token, RefusesWhatItShould) {
 
 }  // namespace
 }  // namespace herald::gateway::auth
+
+#include "support/rsa.hpp"
+
+namespace herald::gateway::auth {
+namespace {
+
+TEST(Token, Rs256VerifiesAndRefusesAlgorithmSwitches) {
+  auto [priv, pub] = test::rsa_key_pair();
+  Claims c;
+  c.user = "dora";
+  std::string token = sign_rs256(c, priv);
+  ASSERT_FALSE(token.empty());
+  TokenVerifier rsa_only("", pub);
+  auto r = rsa_only.verify(token, 1000);
+  ASSERT_TRUE(std::holds_alternative<Claims>(r)) << describe(std::get<TokenError>(r));
+  EXPECT_EQ(std::get<Claims>(r).user, "dora");
+  // Another key's signature does not verify.
+  auto [priv2, pub2] = test::rsa_key_pair();
+  auto other = rsa_only.verify(sign_rs256(c, priv2), 1000);
+  EXPECT_EQ(std::get<TokenError>(other), TokenError::bad_signature);
+  // HS256 is off when no secret is configured, even if someone signs with
+  // the public key as an HMAC secret (the classic algorithm confusion).
+  auto confused = rsa_only.verify(sign_hs256(c, pub), 1000);
+  EXPECT_EQ(std::get<TokenError>(confused), TokenError::unsupported_alg);
+  // And RS256 is off without a public key.
+  TokenVerifier hmac_only("s3cret");
+  EXPECT_EQ(std::get<TokenError>(hmac_only.verify(token, 1000)), TokenError::unsupported_alg);
+  EXPECT_THROW(TokenVerifier("", "not a key"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace herald::gateway::auth

@@ -8,6 +8,7 @@
 
 #include "gateway/auth/token.hpp"
 #include "support/http_client.hpp"
+#include "support/rsa.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -130,6 +131,23 @@ TEST(GatewayLimits, TokensAreVerified) {
   EXPECT_EQ(soon.wait_closed(6s).value_or(CloseInfo{}).code, 3003);
 
   expect_alive(*bystander, 10);
+}
+
+TEST(GatewayLimits, Rs256TokensFromAPublicKeyFile) {
+  auto [priv, pub] = rsa_key_pair();
+  std::string key_file = write_temp_file("rs256.pem", pub);
+  Daemon d({"--auth.rsa_public_key_file", key_file});
+  gateway::auth::Claims c;
+  c.user = "erin";
+  WsClient ws("127.0.0.1", d.port);
+  auto r = request(ws, 1,
+                   R"({"id":1,"connect":{"token":")" + gateway::auth::sign_rs256(c, priv) + "\"}}");
+  EXPECT_EQ(json_str(r.value_or(""), "/result/user"), "erin");
+  // A key file that is not a public key stops heraldd at start, exit 2.
+  auto bad = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.rsa_public_key_file",
+                  write_temp_file("not-a-key.pem", "hello")});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.output, HasSubstr("auth.rsa_public_key_file"));
 }
 
 TEST(GatewayLimits, ConnectTimeout) {

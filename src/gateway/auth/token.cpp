@@ -3,9 +3,12 @@
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
+#include <openssl/pem.h>
 #include <simdjson.h>
 
 #include <array>
+#include <memory>
+#include <stdexcept>
 
 #include "core/json.hpp"
 #include "gateway/rooms/room_name.hpp"
@@ -26,7 +29,62 @@ std::string hmac_sha256(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<const char*>(out.data()), len);
 }
 
+struct BioFree {
+  void operator()(BIO* b) const { BIO_free(b); }
+};
+struct PkeyFree {
+  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
+};
+struct MdCtxFree {
+  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
+};
+
+bool rs256_verify(EVP_PKEY* key, std::string_view data, std::string_view signature) {
+  std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
+  if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key) != 1)
+    return false;
+  // Safety: OpenSSL reads exactly these byte ranges; char and unsigned char
+  // share a representation.
+  return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
+                          signature.size(), reinterpret_cast<const unsigned char*>(data.data()),
+                          data.size()) == 1;
+}
+
+std::string claims_json(const Claims& claims) {
+  std::string payload = "{\"sub\":";
+  json::append_string(payload, claims.user);
+  if (claims.expires_at) payload += ",\"exp\":" + std::to_string(*claims.expires_at);
+  if (claims.not_before) payload += ",\"nbf\":" + std::to_string(*claims.not_before);
+  if (claims.rooms) {
+    payload += ",\"rooms\":[";
+    for (std::size_t i = 0; i < claims.rooms->size(); ++i) {
+      if (i) payload += ',';
+      json::append_string(payload, (*claims.rooms)[i]);
+    }
+    payload += ']';
+  }
+  payload += '}';
+  return payload;
+}
+
 }  // namespace
+
+TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem)
+    : secret_(std::move(secret)) {
+  if (rsa_public_key_pem.empty()) return;
+  std::unique_ptr<BIO, BioFree> bio(
+      BIO_new_mem_buf(rsa_public_key_pem.data(), static_cast<int>(rsa_public_key_pem.size())));
+  EVP_PKEY* key = bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr) : nullptr;
+  if (key == nullptr || EVP_PKEY_base_id(key) != EVP_PKEY_RSA) {
+    EVP_PKEY_free(key);
+    throw std::invalid_argument("not a PEM RSA public key (-----BEGIN PUBLIC KEY-----)");
+  }
+  rsa_key_ = key;
+}
+
+TokenVerifier::~TokenVerifier() {
+  EVP_PKEY_free(static_cast<EVP_PKEY*>(rsa_key_));
+}
 
 bool Claims::allows(std::string_view room) const {
   if (!rooms) return true;
@@ -115,12 +173,18 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
   simdjson::dom::object h;
   if (parser.parse(*header).get(h) != simdjson::SUCCESS) return TokenError::malformed;
   std::string_view alg;
-  if (h["alg"].get(alg) != simdjson::SUCCESS || alg != "HS256") return TokenError::unsupported_alg;
-
-  std::string expected = hmac_sha256(secret_, signing_input);
-  if (signature->size() != expected.size() ||
-      CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
-    return TokenError::bad_signature;
+  if (h["alg"].get(alg) != simdjson::SUCCESS) return TokenError::unsupported_alg;
+  if (alg == "HS256" && !secret_.empty()) {
+    std::string expected = hmac_sha256(secret_, signing_input);
+    if (signature->size() != expected.size() ||
+        CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
+      return TokenError::bad_signature;
+  } else if (alg == "RS256" && rsa_key_ != nullptr) {
+    if (!rs256_verify(static_cast<EVP_PKEY*>(rsa_key_), signing_input, *signature))
+      return TokenError::bad_signature;
+  } else {
+    return TokenError::unsupported_alg;
+  }
 
   // The parser reuses its buffer, so the header's views are dead from here.
   simdjson::dom::object p;
@@ -156,22 +220,31 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
 }
 
 std::string sign_hs256(const Claims& claims, std::string_view secret) {
-  std::string payload = "{\"sub\":";
-  json::append_string(payload, claims.user);
-  if (claims.expires_at) payload += ",\"exp\":" + std::to_string(*claims.expires_at);
-  if (claims.not_before) payload += ",\"nbf\":" + std::to_string(*claims.not_before);
-  if (claims.rooms) {
-    payload += ",\"rooms\":[";
-    for (std::size_t i = 0; i < claims.rooms->size(); ++i) {
-      if (i) payload += ',';
-      json::append_string(payload, (*claims.rooms)[i]);
-    }
-    payload += ']';
-  }
-  payload += '}';
-  std::string input =
-      base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url_encode(payload);
+  std::string input = base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." +
+                      base64url_encode(claims_json(claims));
   return input + "." + base64url_encode(hmac_sha256(secret, input));
+}
+
+std::string sign_rs256(const Claims& claims, std::string_view private_key_pem) {
+  std::unique_ptr<BIO, BioFree> bio(
+      BIO_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size())));
+  std::unique_ptr<EVP_PKEY, PkeyFree> key(
+      bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
+  std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
+  if (!key || !ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1)
+    return {};
+  std::string input = base64url_encode(R"({"alg":"RS256","typ":"JWT"})") + "." +
+                      base64url_encode(claims_json(claims));
+  std::size_t len = 0;
+  // Safety: as in rs256_verify, byte ranges OpenSSL reads and writes.
+  const auto* data = reinterpret_cast<const unsigned char*>(input.data());
+  if (EVP_DigestSign(ctx.get(), nullptr, &len, data, input.size()) != 1) return {};
+  std::string sig(len, '\0');
+  if (EVP_DigestSign(ctx.get(), reinterpret_cast<unsigned char*>(sig.data()), &len, data,
+                     input.size()) != 1)
+    return {};
+  sig.resize(len);
+  return input + "." + base64url_encode(sig);
 }
 
 }  // namespace herald::gateway::auth

@@ -1,5 +1,7 @@
-// Connection tokens: JWT (RFC 7519) signed with HS256 (HMAC-SHA256, through
-// OpenSSL). Claims Herald reads:
+// Connection tokens: JWT (RFC 7519) signed with HS256 (HMAC-SHA256) or
+// RS256 (RSA PKCS#1 v1.5 with SHA-256), both through OpenSSL. The header's
+// alg picks the check; an alg whose key is not configured is refused (so a
+// token cannot downgrade RS256 to HS256 or to "none"). Claims Herald reads:
 //   sub    the user id (required, non-empty string)
 //   exp    expiry, seconds since the Unix epoch (optional; checked on connect
 //          and enforced while connected)
@@ -29,7 +31,7 @@ struct Claims {
 
 enum class TokenError : std::uint8_t {
   malformed,        // not three base64url parts, or not JSON objects
-  unsupported_alg,  // header alg is not HS256
+  unsupported_alg,  // header alg is neither HS256 nor RS256, or its key is not configured
   bad_signature,
   missing_subject,
   bad_claim,  // a claim has the wrong type
@@ -43,16 +45,26 @@ using VerifyResult = std::variant<Claims, TokenError>;
 
 class TokenVerifier {
  public:
-  explicit TokenVerifier(std::string secret) : secret_(std::move(secret)) {}
+  // `secret` enables HS256 (empty: off). `rsa_public_key_pem` enables RS256
+  // (empty: off); throws std::invalid_argument if it is not a PEM public
+  // key (start-up only).
+  explicit TokenVerifier(std::string secret, std::string_view rsa_public_key_pem = {});
+  ~TokenVerifier();
+  TokenVerifier(const TokenVerifier&) = delete;
+  TokenVerifier& operator=(const TokenVerifier&) = delete;
+
   // Checks signature, then claims against `now` (Unix seconds).
   [[nodiscard]] VerifyResult verify(std::string_view token, std::int64_t now) const;
 
  private:
   std::string secret_;
+  void* rsa_key_ = nullptr;  // EVP_PKEY*, owned; kept opaque to spare includers OpenSSL
 };
 
 // Signs claims into a token (for tests, tools and dev mode issuance).
 [[nodiscard]] std::string sign_hs256(const Claims& claims, std::string_view secret);
+// RS256 with a PEM private key; empty on failure.
+[[nodiscard]] std::string sign_rs256(const Claims& claims, std::string_view private_key_pem);
 
 // RFC 4648 base64url without padding. decode returns nullopt on any
 // character outside the alphabet or an impossible length.

@@ -182,7 +182,8 @@ void WsSession::on_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
   if (!cmd.token.empty()) {
     if (!state_.verifier) {
       reply_error(id, ErrorCode::unauthorized,
-                  "this server has no auth.hmac_secret; tokens cannot be verified");
+                  "this server has no token key (auth.hmac_secret or auth.rsa_public_key_file); "
+                  "tokens cannot be verified");
       return disconnect(DisconnectCode::unauthorized);
     }
     auth::VerifyResult r = state_.verifier->verify(cmd.token, unix_now());
