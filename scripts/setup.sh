@@ -18,6 +18,9 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
+  # match benchmarks (K2): the word list for dictionaries and haystacks, and
+  # Hyperscan as a bench-only peer (never linked into src/)
+  wamerican libhyperscan-dev
 )
 
 # Node.js runs the WebSocket client tests (tests/node). A machine that has
