@@ -49,6 +49,7 @@ struct Engine {
   ScanSpec spec{};
   std::size_t max_match_bytes = 0;
   Stats stats;
+  StartPrefilter prefilter;
 };
 
 namespace {
@@ -156,14 +157,21 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
                                                nfa, classes, preset == Preset::Balanced ? 2 : 0)),
                  {},
                  max_match,
+                 {},
                  {}});
+  std::vector<std::string> first_bytes;
+  first_bytes.reserve(folded.size());
+  for (const auto& f : folded) first_bytes.push_back(f.substr(0, 1));
   e->sorted.reserve(keywords.size());
   for (std::uint32_t i = 0; i < folded.size(); ++i) {
     e->sorted.emplace_back(std::move(folded[i]), PatternID{i});
   }
   std::sort(e->sorted.begin(), e->sorted.end());
-  e->spec =
-      ScanSpec{&e->patterns, options.kind, options.fold == CaseFold::Unicode, options.whole_word};
+  if (options.fold != CaseFold::Unicode) {
+    e->prefilter = StartPrefilter(first_bytes, options.fold == CaseFold::Ascii);
+  }
+  e->spec = ScanSpec{&e->patterns, options.kind, options.fold == CaseFold::Unicode,
+                     options.whole_word, &e->prefilter};
   e->stats.preset = preset;
   std::visit(
       [&](const auto& a) {

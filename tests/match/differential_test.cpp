@@ -96,6 +96,25 @@ TEST(MatchDifferential, PrefixChainsAndSharedSuffixes) {
   compare_all(dict, texts, "chains");
 }
 
+// Dictionaries whose keywords all begin with one byte turn the start-state
+// prefilter on (memchr, or one compare per byte for an ASCII letter under
+// ASCII folding); it must not change any answer.
+TEST(MatchDifferential, SingleStartByteDictionariesUseThePrefilter) {
+  std::mt19937_64 rng(5);
+  for (const char* lead : {"k", "K", "7", "\xC3"}) {
+    std::vector<std::string> dict;
+    for (int i = 0; i < 6; ++i) dict.push_back(lead + testing::random_text(rng, rng() % 3));
+    std::vector<std::string> texts;
+    for (int t = 0; t < 8; ++t) {
+      std::string s;
+      for (int k = 0; k < 20; ++k)
+        s += (rng() % 3 == 0 ? std::string(lead) : "") + testing::random_text(rng, 1);
+      texts.push_back(s + "kK7");
+    }
+    compare_all(dict, texts, lead);
+  }
+}
+
 // A large dictionary against the naive matcher: the naive side is quadratic,
 // so the text stays short; the dictionary size exercises dense/sparse states.
 TEST(MatchDifferential, LargeDictionaryAgreesWithNaive) {

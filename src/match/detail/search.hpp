@@ -23,6 +23,7 @@
 
 #include "match/detail/casefold.hpp"
 #include "match/detail/noncontiguous.hpp"
+#include "match/detail/prefilter.hpp"
 #include "match/detail/utf8.hpp"
 #include "match/detail/word.hpp"
 #include "match/ids.hpp"
@@ -41,6 +42,7 @@ struct ScanSpec {
   MatchKind kind;
   bool unicode;
   bool whole_word;
+  const StartPrefilter* prefilter;  // byte mode only; may be disabled
 };
 
 // Calls sink(Found) for every occurrence that ends in (from, to], scanning
@@ -55,7 +57,13 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
   const auto& pats = *spec.patterns;
   typename A::State s = a.start();
   if (!spec.unicode) {
+    const bool skip = spec.prefilter->enabled();
     for (std::size_t i = from; i < to; ++i) {
+      // In the start state only a start byte can lead anywhere: jump to it.
+      if (skip && s == a.start()) {
+        i = spec.prefilter->next(p, i, to);
+        if (i == to) break;
+      }
       s = a.next(s, p[i]);
       if (a.is_match(s)) [[unlikely]] {
         for (const PatternID id : a.matches(s)) {
@@ -127,7 +135,12 @@ std::optional<Found> leftmost_at(const A& a, const ScanSpec& spec, std::string_v
   std::uint64_t best_fstart = 0;  // start of best in fed bytes
   std::uint32_t best_len = 0;     // folded length of best
   if (!spec.unicode) {
+    const bool skip = spec.prefilter->enabled();
     for (std::size_t i = from; i < n; ++i) {
+      if (skip && !best && s == a.start()) {
+        i = spec.prefilter->next(p, i, n);
+        if (i == n) break;
+      }
       s = a.next(s, p[i]);
       if (best && i + 1 - a.depth(s) > best->start) break;
       if (a.is_match(s)) [[unlikely]] {
