@@ -61,7 +61,13 @@ void StreamSearcher::run(bool eof, std::vector<Match>& out) {
         break;
       }
       if (!eof && x.start + base_ + m + 4 > end) {
-        resume_ = x.start + base_;  // nothing starts in [resume_, x.start)
+        // Not final. Nothing complete starts in [resume_, x.start), but an
+        // occurrence cut off by the window's end may start before x.start
+        // (at or after end - M): resume at the earlier of the two. (The
+        // first version resumed at x.start; the fuzzer found the miss.)
+        const std::size_t safe = end > m + 4 ? end - m - 4 : 0;
+        const std::size_t to = std::min(x.start + base_, safe);
+        if (to > resume_) resume_ = base_ + m_.align(w, to - base_);
         break;
       }
       x.start += base_, x.end += base_;

@@ -169,6 +169,30 @@ TEST(MatchDifferential, ParallelAndStreamEqualFindAtEveryChunkSize) {
   }
 }
 
+// Found by the fuzzer: with a long keyword (M = 12), a leftmost candidate
+// near the window's end ("b" at 15) is not final, and an occurrence cut off
+// by the window ("abc" at 14) starts before it; the stream must resume
+// before both.
+TEST(MatchDifferential, StreamResumesBeforeAnOccurrenceCutByTheWindow) {
+  const std::vector<std::string> dict = {"abc>>>>>>dbc", "b", "abc"};
+  const std::string text =
+      "x-JJJJJJ\xB6\xB5\x9E\x9F"
+      "cdabcbc";
+  for (const MatchKind k : testing::kKinds) {
+    auto m = Matcher::build(dict, Options{Preset::Speed, k, CaseFold::None, false});
+    const auto want = describe(m.find(text));
+    for (std::size_t chunk = 1; chunk <= text.size(); ++chunk) {
+      StreamSearcher s(m);
+      std::vector<Match> got;
+      for (std::size_t i = 0; i < text.size(); i += chunk) {
+        s.feed(std::string_view(text).substr(i, chunk), got);
+      }
+      s.finish(got);
+      EXPECT_EQ(describe(got), want) << "chunk=" << chunk;
+    }
+  }
+}
+
 TEST(MatchDifferential, FindStreamReadsAReader) {
   const std::vector<std::string> dict = {"needle", "dle"};
   auto m = Matcher::build(dict, Options{Preset::Balanced, MatchKind::Overlapping, {}, false});
