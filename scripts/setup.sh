@@ -20,6 +20,9 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
   # DNS reference tools for tests
   ldnsutils knot-dnsutils
+  # match benchmarks (K2): the word list for dictionaries and haystacks, and
+  # Hyperscan as a bench-only peer (never linked into src/)
+  wamerican libhyperscan-dev
 )
 
 # Node.js runs the WebSocket client tests (tests/node). A machine that has

@@ -1,0 +1,60 @@
+// The Speed preset: a complete DFA in one flat array. Row r holds one entry
+// per byte class (the row width is rounded up to a power of two so that a
+// state's row index is a shift away from its offset). Each entry is the
+// *premultiplied* offset of the next state's row, so a step is
+//
+//     s = table[s + classes[byte]]
+//
+// with no multiplication and no failure walk: the failure links were resolved
+// at build time (entry = trie edge if any, else the failure state's entry,
+// filled in breadth-first order so the failure state's row is complete).
+//
+// Match states are numbered after all other states, so "the target has
+// matches" is `s >= match_from_`: a compare beside the load chain, not in it.
+// (The first version kept a match bit in bit 31 of each entry and masked it
+// off before every load; see the numbers in dfa.cpp.)
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "match/detail/noncontiguous.hpp"
+#include "match/ids.hpp"
+
+namespace herald::match::detail {
+
+class DFA {
+ public:
+  using State = std::uint32_t;
+
+  // Fails (returns false through ok()) when states x row width >= 2^31.
+  DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes);
+  [[nodiscard]] bool ok() const { return ok_; }
+
+  [[nodiscard]] State start() const { return 0; }
+  [[nodiscard]] State next(State s, std::uint8_t byte) const { return table_[s + classes_[byte]]; }
+  [[nodiscard]] bool is_match(State s) const { return s >= match_from_; }
+  [[nodiscard]] std::span<const PatternID> matches(State s) const {
+    const std::uint32_t i = s >> shift_;
+    return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
+  }
+  [[nodiscard]] std::uint32_t depth(State s) const { return depth_[s >> shift_]; }
+  [[nodiscard]] std::size_t memory_bytes() const;
+  [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
+  [[nodiscard]] std::uint32_t class_count() const { return class_count_; }
+
+ private:
+  bool ok_ = false;
+  std::uint32_t shift_ = 0;
+  std::uint32_t class_count_ = 0;
+  std::uint32_t match_from_ = 0;  // premultiplied offset of the first match state
+  std::array<std::uint16_t, 256> classes_{};
+  std::vector<std::uint32_t> table_;
+  std::vector<std::uint32_t> match_begin_;  // by new state index
+  std::vector<PatternID> match_ids_;
+  std::vector<std::uint32_t> depth_;  // by new state index
+};
+
+}  // namespace herald::match::detail

@@ -1,0 +1,196 @@
+// The scan loops, written once for every automaton (ContiguousNFA, DFA: any
+// type with start/next/is_match/matches/depth). Two ways of feeding bytes:
+//
+// * byte mode (CaseFold None and Ascii): the text's bytes go straight to the
+//   automaton; ASCII folding is already inside its byte classes. A match of
+//   pattern p ending after byte i starts at i + 1 - bytes(p).
+// * Unicode mode: each unit is decoded, folded and re-encoded into a 4-byte
+//   scratch buffer that is fed instead (ASCII bytes skip the decoder). Folded
+//   lengths differ from original ones (KELVIN SIGN is 3 bytes, k is 1), so a
+//   match start is found by code points: folding maps one code point to one,
+//   so pattern p spans units(p) units, and a ring of the last 256 unit
+//   offsets (kMaxKeywordBytes bounds units(p)) gives the start. Matches line
+//   up with units: a keyword is valid UTF-8, so its first byte is a lead byte
+//   and every lead byte of the fed stream begins a unit (utf8.hpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "match/detail/casefold.hpp"
+#include "match/detail/noncontiguous.hpp"
+#include "match/detail/prefilter.hpp"
+#include "match/detail/utf8.hpp"
+#include "match/detail/word.hpp"
+#include "match/ids.hpp"
+#include "match/options.hpp"
+
+namespace herald::match::detail {
+
+struct Found {
+  PatternID pattern;
+  std::size_t start;
+  std::size_t end;
+};
+
+struct ScanSpec {
+  const std::vector<PatternInfo>* patterns;
+  MatchKind kind;
+  bool unicode;
+  bool whole_word;
+  const StartPrefilter* prefilter;  // byte mode only; may be disabled
+};
+
+// Calls sink(Found) for every occurrence that ends in (from, to], scanning
+// text[from, to) (from must be a unit start in Unicode mode), in the order:
+// end ascending, then longest first, then pattern id. Stops early when sink
+// returns false; returns false then.
+template <class A, class Sink>
+bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, std::size_t from,
+                      std::size_t to, Sink&& sink) {
+  // Safety: the text's chars reinterpreted as unsigned bytes; same object.
+  const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
+  const auto& pats = *spec.patterns;
+  typename A::State s = a.start();
+  if (!spec.unicode) {
+    const bool skip = spec.prefilter->enabled();
+    for (std::size_t i = from; i < to; ++i) {
+      // In the start state only a start byte can lead anywhere: jump to it.
+      if (skip && s == a.start()) {
+        i = spec.prefilter->next(p, i, to);
+        if (i == to) break;
+      }
+      s = a.next(s, p[i]);
+      if (a.is_match(s)) [[unlikely]] {
+        for (const PatternID id : a.matches(s)) {
+          const std::size_t end = i + 1;
+          const std::size_t start = end - pats[id.value].bytes;
+          if (spec.whole_word && !is_whole_word(text, start, end)) continue;
+          if (!sink(Found{id, start, end})) return false;
+        }
+      }
+    }
+    return true;
+  }
+  std::array<std::size_t, 256> ring;  // offsets of the last 256 units
+  std::uint64_t u = 0;                // index of the current unit
+  std::uint8_t buf[4];
+  for (std::size_t i = from; i < to;) {
+    ring[u & 255] = i;
+    std::size_t len = 1;
+    if (p[i] < 0x80) {
+      s = a.next(s, fold_ascii(p[i]));
+    } else {
+      const Unit unit = decode(text, i);
+      len = unit.len;
+      if (unit.cp == kInvalid) {
+        s = a.next(s, p[i]);
+      } else {
+        const std::uint32_t n = encode(fold_simple(unit.cp), buf);
+        for (std::uint32_t k = 0; k < n; ++k) s = a.next(s, buf[k]);
+      }
+    }
+    i += len;
+    if (a.is_match(s)) [[unlikely]] {
+      for (const PatternID id : a.matches(s)) {
+        const std::size_t start = ring[(u + 1 - pats[id.value].units) & 255];
+        if (spec.whole_word && !is_whole_word(text, start, i)) continue;
+        if (!sink(Found{id, start, i})) return false;
+      }
+    }
+    ++u;
+  }
+  return true;
+}
+
+// Whether candidate (start, fstart-length) beats the best so far at the same
+// leftmost start, by the kind's preference.
+inline bool prefer(MatchKind kind, const Found& c, std::uint32_t c_len, const Found& b,
+                   std::uint32_t b_len) {
+  if (c.start != b.start) return c.start < b.start;
+  if (kind == MatchKind::LeftmostLongest && c_len != b_len) return c_len > b_len;
+  return c.pattern < b.pattern;
+}
+
+// The leftmost match starting at or after `from` (a unit start in Unicode
+// mode): the occurrence with the smallest start, ties broken by the kind.
+// The scan stops as soon as no live thread can start at or before the best
+// candidate: after a step, the current state is the longest suffix that is a
+// keyword prefix, so every occurrence still to come starts at or after
+// (position - depth(state)). Positions are compared in fed bytes, which are
+// monotonic with text offsets.
+template <class A>
+std::optional<Found> leftmost_at(const A& a, const ScanSpec& spec, std::string_view text,
+                                 std::size_t from) {
+  // Safety: unsigned view of the same bytes.
+  const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
+  const auto& pats = *spec.patterns;
+  const std::size_t n = text.size();
+  typename A::State s = a.start();
+  std::optional<Found> best;
+  std::uint64_t best_fstart = 0;  // start of best in fed bytes
+  std::uint32_t best_len = 0;     // folded length of best
+  if (!spec.unicode) {
+    const bool skip = spec.prefilter->enabled();
+    for (std::size_t i = from; i < n; ++i) {
+      if (skip && !best && s == a.start()) {
+        i = spec.prefilter->next(p, i, n);
+        if (i == n) break;
+      }
+      s = a.next(s, p[i]);
+      if (best && i + 1 - a.depth(s) > best->start) break;
+      if (a.is_match(s)) [[unlikely]] {
+        for (const PatternID id : a.matches(s)) {
+          const std::uint32_t len = pats[id.value].bytes;
+          const Found c{id, i + 1 - len, i + 1};
+          if (spec.whole_word && !is_whole_word(text, c.start, c.end)) continue;
+          if (!best || prefer(spec.kind, c, len, *best, best_len)) best = c, best_len = len;
+        }
+      }
+    }
+    return best;
+  }
+  std::array<std::size_t, 256> ring;
+  std::uint64_t u = 0;
+  std::uint64_t fed = 0;  // bytes fed to the automaton so far
+  std::uint8_t buf[4];
+  for (std::size_t i = from; i < n;) {
+    ring[u & 255] = i;
+    std::size_t len = 1;
+    if (p[i] < 0x80) {
+      s = a.next(s, fold_ascii(p[i]));
+      ++fed;
+    } else {
+      const Unit unit = decode(text, i);
+      len = unit.len;
+      if (unit.cp == kInvalid) {
+        s = a.next(s, p[i]);
+        ++fed;
+      } else {
+        const std::uint32_t k = encode(fold_simple(unit.cp), buf);
+        for (std::uint32_t j = 0; j < k; ++j) s = a.next(s, buf[j]);
+        fed += k;
+      }
+    }
+    i += len;
+    if (best && fed - a.depth(s) > best_fstart) break;
+    if (a.is_match(s)) [[unlikely]] {
+      for (const PatternID id : a.matches(s)) {
+        const PatternInfo& info = pats[id.value];
+        const Found c{id, ring[(u + 1 - info.units) & 255], i};
+        if (spec.whole_word && !is_whole_word(text, c.start, c.end)) continue;
+        if (!best || prefer(spec.kind, c, info.bytes, *best, best_len)) {
+          best = c, best_len = info.bytes, best_fstart = fed - info.bytes;
+        }
+      }
+    }
+    ++u;
+  }
+  return best;
+}
+
+}  // namespace herald::match::detail

@@ -1,0 +1,53 @@
+// Build options and errors of the match engine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+namespace herald::match {
+
+// Which automaton answers searches. Auto picks by dictionary size (see
+// choose_preset in matcher.cpp).
+enum class Preset : std::uint8_t { Auto, Speed, Balanced, MemoryEfficient };
+
+// Overlapping: every occurrence of every keyword, ordered by end offset, then
+// longest first, then by pattern id. Leftmost kinds: non-overlapping matches
+// chosen left to right; at the leftmost start, LeftmostFirst prefers the
+// keyword given first to the builder, LeftmostLongest the longest one.
+enum class MatchKind : std::uint8_t { Overlapping, LeftmostFirst, LeftmostLongest };
+
+// None: bytes compare exactly. Ascii: A-Z equal a-z. Unicode: simple case
+// folding (one code point to one code point) for Latin, Greek, Cyrillic,
+// Armenian and a few signs; see detail/casefold.cpp for the exact coverage.
+enum class CaseFold : std::uint8_t { None, Ascii, Unicode };
+
+struct Options {
+  Preset preset = Preset::Auto;
+  MatchKind kind = MatchKind::Overlapping;
+  CaseFold fold = CaseFold::None;
+  // A match counts only if the code point before it and the one after it
+  // are not letters, digits or combining marks (detail/word.cpp).
+  bool whole_word = false;
+};
+
+// Limits. A keyword is at most 256 bytes so that every keyword spans at most
+// 256 code points, the size of the ring of code-point offsets used by the
+// Unicode-folding scan (detail/search.hpp).
+inline constexpr std::size_t kMaxKeywordBytes = 256;
+inline constexpr std::size_t kMaxKeywords = 1'000'000;
+inline constexpr std::size_t kMaxDictionaryBytes = 64u << 20;
+
+enum class Error : std::uint8_t {
+  kOk = 0,
+  kEmptyKeyword,
+  kKeywordTooLong,
+  kTooManyKeywords,
+  kDictionaryTooLarge,
+  kInvalidUtf8Keyword,  // only with CaseFold::Unicode
+  kAutomatonTooLarge,   // the Speed DFA's table would exceed 2^31 entries
+};
+
+[[nodiscard]] std::string_view error_message(Error e);
+
+}  // namespace herald::match

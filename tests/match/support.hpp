@@ -1,0 +1,29 @@
+// Shared helpers: every engine setting, printing matches, random inputs.
+#pragma once
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "match/matcher.hpp"
+
+namespace herald::match::testing {
+
+inline constexpr Preset kPresets[] = {Preset::Speed, Preset::Balanced, Preset::MemoryEfficient,
+                                      Preset::Auto};
+inline constexpr MatchKind kKinds[] = {MatchKind::Overlapping, MatchKind::LeftmostFirst,
+                                       MatchKind::LeftmostLongest};
+inline constexpr CaseFold kFolds[] = {CaseFold::None, CaseFold::Ascii, CaseFold::Unicode};
+
+// Every preset x kind x fold x whole-word combination (72).
+std::vector<Options> all_options();
+std::string describe(const Options& o);
+std::string describe(const std::vector<Match>& ms);
+
+// Random text over a small alphabet of pieces (ASCII, mixed case, Greek,
+// Cyrillic, Hangul, a space, a digit and invalid bytes), so that random
+// keywords drawn from the same pieces actually occur.
+std::string random_text(std::mt19937_64& rng, std::size_t pieces);
+
+}  // namespace herald::match::testing

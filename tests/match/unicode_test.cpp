@@ -1,0 +1,81 @@
+// Case folding table, UTF-8 units and word characters.
+#include <gtest/gtest.h>
+
+#include "match/detail/casefold.hpp"
+#include "match/detail/utf8.hpp"
+#include "match/detail/word.hpp"
+
+namespace herald::match::detail {
+namespace {
+
+// One entry of every rule of casefold.cpp, from CaseFolding.txt.
+TEST(MatchCaseFold, SimpleFoldingEntries) {
+  const std::pair<std::uint32_t, std::uint32_t> kFold[] = {
+      {'A', 'a'},       {'Z', 'z'},       {'a', 'a'},       {0x00B5, 0x03BC}, {0x00C0, 0x00E0},
+      {0x00D6, 0x00F6}, {0x00D7, 0x00D7}, {0x00D8, 0x00F8}, {0x00DE, 0x00FE}, {0x00DF, 0x00DF},
+      {0x0100, 0x0101}, {0x0101, 0x0101}, {0x012E, 0x012F}, {0x0130, 0x0130}, {0x0132, 0x0133},
+      {0x0139, 0x013A}, {0x0147, 0x0148}, {0x014A, 0x014B}, {0x0176, 0x0177}, {0x0178, 0x00FF},
+      {0x0179, 0x017A}, {0x017D, 0x017E}, {0x017F, 's'},    {0x01C4, 0x01C6}, {0x01C5, 0x01C6},
+      {0x01C7, 0x01C9}, {0x01C8, 0x01C9}, {0x01CA, 0x01CC}, {0x01CB, 0x01CC}, {0x01CD, 0x01CE},
+      {0x01DB, 0x01DC}, {0x01DE, 0x01DF}, {0x01F1, 0x01F3}, {0x01F2, 0x01F3}, {0x01F4, 0x01F5},
+      {0x01F8, 0x01F9}, {0x0222, 0x0223}, {0x0345, 0x03B9}, {0x0370, 0x0371}, {0x0376, 0x0377},
+      {0x037F, 0x03F3}, {0x0386, 0x03AC}, {0x0388, 0x03AD}, {0x038C, 0x03CC}, {0x038E, 0x03CD},
+      {0x038F, 0x03CE}, {0x0391, 0x03B1}, {0x03A1, 0x03C1}, {0x03A3, 0x03C3}, {0x03AB, 0x03CB},
+      {0x03C2, 0x03C3}, {0x03CF, 0x03D7}, {0x03D0, 0x03B2}, {0x03D1, 0x03B8}, {0x03D5, 0x03C6},
+      {0x03D6, 0x03C0}, {0x03D8, 0x03D9}, {0x03EE, 0x03EF}, {0x03F0, 0x03BA}, {0x03F1, 0x03C1},
+      {0x03F4, 0x03B8}, {0x03F5, 0x03B5}, {0x03F7, 0x03F8}, {0x03F9, 0x03F2}, {0x03FA, 0x03FB},
+      {0x03FD, 0x037B}, {0x03FF, 0x037D}, {0x0400, 0x0450}, {0x040F, 0x045F}, {0x0410, 0x0430},
+      {0x042F, 0x044F}, {0x0460, 0x0461}, {0x0480, 0x0481}, {0x048A, 0x048B}, {0x04BE, 0x04BF},
+      {0x04C0, 0x04CF}, {0x04C1, 0x04C2}, {0x04CD, 0x04CE}, {0x04D0, 0x04D1}, {0x052E, 0x052F},
+      {0x0531, 0x0561}, {0x0556, 0x0586}, {0x1E00, 0x1E01}, {0x1E94, 0x1E95}, {0x1E9B, 0x1E61},
+      {0x1E9E, 0x00DF}, {0x1EA0, 0x1EA1}, {0x1EFE, 0x1EFF}, {0x2126, 0x03C9}, {0x212A, 'k'},
+      {0x212B, 0x00E5}, {0xFF21, 0xFF41}, {0xAC00, 0xAC00}, {0x4E00, 0x4E00},
+  };
+  for (const auto& [from, to] : kFold) {
+    EXPECT_EQ(fold_simple(from), to) << std::hex << from;
+  }
+}
+
+// Folding is idempotent: a folded code point folds to itself, over every
+// code point of the covered blocks.
+TEST(MatchCaseFold, FoldingIsIdempotent) {
+  for (std::uint32_t cp = 0; cp < 0x2200; ++cp) {
+    EXPECT_EQ(fold_simple(fold_simple(cp)), fold_simple(cp)) << std::hex << cp;
+  }
+}
+
+TEST(MatchUtf8, UnitsAndBoundaries) {
+  const std::string_view t = "a\xC3\xA9\xE2\x82\xAC\xF0\x9F\x98\x80\xC3(\xED\xA0\x80";
+  EXPECT_EQ(decode(t, 0).len, 1u);
+  EXPECT_EQ(decode(t, 1).cp, 0xE9u);
+  EXPECT_EQ(decode(t, 3).cp, 0x20ACu);
+  EXPECT_EQ(decode(t, 6).cp, 0x1F600u);
+  EXPECT_EQ(decode(t, 10).cp, kInvalid);  // C3 followed by '('
+  EXPECT_EQ(decode(t, 12).cp, kInvalid);  // surrogate ED A0 80
+  EXPECT_TRUE(is_unit_start(t, 1));
+  EXPECT_FALSE(is_unit_start(t, 2));
+  EXPECT_TRUE(is_unit_start(t, 13));  // a lone continuation byte is a unit
+  EXPECT_EQ(unit_before(t, 3), 0xE9u);
+  EXPECT_EQ(count_units(t, 0, t.size()), 9u);     // a é € 😀 C3 ( ED A0 80
+  EXPECT_EQ(decode("\xC0\x80", 0).cp, kInvalid);  // overlong
+}
+
+TEST(MatchWord, LettersDigitsAndMarks) {
+  for (const std::uint32_t cp :
+       {0x61u, 0x5Au, 0x37u, 0xE9u, 0x3A3u, 0x436u, 0xAC00u, 0x4E2Du, 0x301u, 0x3042u, 0x05D0u}) {
+    EXPECT_TRUE(is_word_cp(cp)) << std::hex << cp;
+  }
+  for (const std::uint32_t cp : {0x20u, 0x2Eu, 0x5Fu, 0x2Du, 0xA0u, 0x3000u, 0x2014u, kInvalid}) {
+    EXPECT_FALSE(is_word_cp(cp)) << std::hex << cp;
+  }
+  EXPECT_TRUE(is_whole_word("a cat.", 2, 5));
+  EXPECT_FALSE(is_whole_word("ÉcatÉ", 2, 5));
+  EXPECT_TRUE(
+      is_whole_word("\xFF"
+                    "cat"
+                    "\xFF",
+                    1, 4));
+}
+
+}  // namespace
+}  // namespace herald::match::detail
