@@ -63,17 +63,8 @@ void Conn::write_next() {
 }
 
 void Conn::drop() {
-  if (closed_) return;
-  closed_ = true;
-  open_ = false;
-  beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().close(ignored);
-  if (cb_.on_closed) {
-    auto cb = std::move(cb_.on_closed);
-    cb_.on_closed = nullptr;
-    cb("");
-  }
-}
+  fail("");
+}  // an empty reason tells the owner it asked for this
 
 void Conn::fail(const std::string& error) {
   if (closed_) return;

@@ -11,9 +11,10 @@ namespace herald::bench {
 
 double Latencies::quantile_ms(double q) {
   if (samples_us_.empty()) return 0;
-  if (!sorted_ || sorted_size_ != samples_us_.size()) {
+  // Sorted up to sorted_size_; adds since then (progress lines read
+  // quantiles mid-run) need a new sort.
+  if (sorted_size_ != samples_us_.size()) {
     std::sort(samples_us_.begin(), samples_us_.end());
-    sorted_ = true;
     sorted_size_ = samples_us_.size();
   }
   auto idx = static_cast<std::size_t>(q * static_cast<double>(samples_us_.size() - 1));

@@ -19,8 +19,7 @@ class Latencies {
 
  private:
   std::vector<std::uint32_t> samples_us_;
-  bool sorted_ = false;
-  std::size_t sorted_size_ = 0;
+  std::size_t sorted_size_ = 0;  // samples_us_ is sorted when this equals its size
 };
 
 // An ordered list of named values, printed as one JSON object and as an

@@ -7,9 +7,6 @@
 //    suffix strings (dns_erlang's starting point), on the same messages.
 #include <benchmark/benchmark.h>
 
-#include <atomic>
-#include <cstdlib>
-#include <new>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -19,41 +16,19 @@
 #include "dns/detail/zone_lexer.hpp"
 #include "dns/encoder.hpp"
 #include "dns/rdata.hpp"
-
-// --- counting allocator hook -------------------------------------------------
-namespace {
-std::atomic<std::size_t> g_allocs{0}, g_bytes{0};
-}  // namespace
-
-// GCC 12 flags malloc/free inside replaced global operators as mismatched
-// (-Wmismatched-new-delete); they are matched here by construction: every
-// operator new below returns malloc's memory and every delete frees it.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  g_bytes.fetch_add(n, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-#pragma GCC diagnostic pop
+#include "support/alloc_counter.hpp"
 
 namespace {
 
 using namespace herald::dns;
 
+// Allocations per message, from the shared counting operator new.
 struct AllocScope {
-  std::size_t a0 = g_allocs.load(), b0 = g_bytes.load();
+  herald::test::AllocationScope scope;
   void report(benchmark::State& st) const {
     auto n = static_cast<double>(st.iterations());
-    st.counters["allocs/msg"] = static_cast<double>(g_allocs.load() - a0) / n;
-    st.counters["bytes/msg"] = static_cast<double>(g_bytes.load() - b0) / n;
+    st.counters["allocs/msg"] = static_cast<double>(scope.count()) / n;
+    st.counters["bytes/msg"] = static_cast<double>(scope.bytes()) / n;
   }
 };
 

@@ -35,15 +35,12 @@
 #include "live/room_list/view.hpp"
 #include "live/sort.hpp"
 #include "live/view.hpp"
-
-namespace herald::live::bench {
-std::uint64_t allocation_count();
-}  // namespace herald::live::bench
+#include "support/alloc_counter.hpp"
 
 namespace herald::live {
 namespace {
 
-using bench::allocation_count;
+using herald::test::allocation_count;
 
 constexpr std::size_t kPage = 20;
 

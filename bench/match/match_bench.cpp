@@ -29,14 +29,11 @@
 
 #include "match/matcher.hpp"
 #include "match/naive.hpp"
+#include "support/alloc_counter.hpp"
 
 #ifdef HERALD_BENCH_HYPERSCAN
 #include <hs/hs.h>
 #endif
-
-namespace herald::match::bench {
-std::uint64_t allocation_count();
-}
 
 namespace {
 
@@ -66,7 +63,7 @@ void K1(benchmark::State& state, Preset preset, K1Op op) {
   std::vector<Match> reuse;
   std::vector<PatternID> set;
   std::size_t found = 0;
-  const std::uint64_t a0 = herald::match::bench::allocation_count();
+  const std::uint64_t a0 = herald::test::allocation_count();
   for (auto _ : state) {
     switch (op) {
       case K1Op::Find: {
@@ -86,7 +83,7 @@ void K1(benchmark::State& state, Preset preset, K1Op op) {
     }
     benchmark::ClobberMemory();
   }
-  const double allocs = static_cast<double>(herald::match::bench::allocation_count() - a0);
+  const double allocs = static_cast<double>(herald::test::allocation_count() - a0);
   state.counters["allocs/op"] = allocs / static_cast<double>(state.iterations());
   state.counters["matches"] = static_cast<double>(found);
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));

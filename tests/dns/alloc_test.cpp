@@ -1,36 +1,13 @@
 // Allocations per message, pinned (docs/benchmarks.md D2 reports the same
-// counts from bench_dns). A counting global operator new sees every heap
-// allocation of this test binary; each test counts only around the call.
+// counts from bench_dns). The counting global operator new
+// (herald_alloc_counter) sees every heap allocation of this test binary;
+// each test counts only around the call.
 #include <gtest/gtest.h>
-
-#include <atomic>
-#include <cstdlib>
-#include <new>
 
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
+#include "support/alloc_counter.hpp"
 #include "test_util.hpp"
-
-namespace {
-std::atomic<std::size_t> g_allocs{0};
-}  // namespace
-
-// GCC 12 flags malloc/free inside replaced global operators as mismatched;
-// they match by construction (every new below mallocs, every delete frees).
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
-void* operator new(std::size_t n) {
-  g_allocs.fetch_add(1, std::memory_order_relaxed);
-  if (void* p = std::malloc(n == 0 ? 1 : n)) return p;
-  throw std::bad_alloc();
-}
-void operator delete(void* p) noexcept {
-  std::free(p);
-}
-void operator delete(void* p, std::size_t) noexcept {
-  std::free(p);
-}
-#pragma GCC diagnostic pop
 
 namespace herald::dns {
 namespace {
@@ -58,17 +35,17 @@ TEST(Allocations, SteadyStateEncodeAllocatesNothing) {
   Encoder enc;
   std::vector<std::uint8_t> out;
   ASSERT_TRUE(enc.encode(m, out));  // first call sizes the buffer
-  std::size_t before = g_allocs.load();
+  const herald::test::AllocationScope scope;
   for (int i = 0; i < 10; ++i) ASSERT_TRUE(enc.encode(m, out, {512, true}));
-  EXPECT_EQ(g_allocs.load() - before, 0u);
+  EXPECT_EQ(scope.count(), 0u);
 }
 
 TEST(Allocations, DecodeAllocatesOncePerSectionAndPerRdata) {
   Message m = signed_response();
   auto wire = encode(m).value();
-  std::size_t before = g_allocs.load();
+  const herald::test::AllocationScope scope;
   auto back = decode(wire);
-  std::size_t n = g_allocs.load() - before;
+  const std::uint64_t n = scope.count();
   ASSERT_TRUE(back);
   // questions, answers, authority: one each; additional grows once (its
   // OPT is not a Record); one per record's RDATA (5).

@@ -174,9 +174,7 @@ TEST(GatewayLimits, CloseHandshakeIsBoundedByHandshakeTimeout) {
       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
   boost::asio::write(raw, boost::asio::buffer(upgrade));
   auto ws_connections = [&] {
-    std::string text = http_get("127.0.0.1", d.port, "/metrics").body;
-    auto p = text.find("\nherald_ws_connections ");
-    return p == std::string::npos ? -1 : std::stoi(text.substr(p + 23));
+    return metric_value(http_get("127.0.0.1", d.port, "/metrics").body, "herald_ws_connections");
   };
   std::this_thread::sleep_for(100ms);
   EXPECT_EQ(ws_connections(), 1);

@@ -192,13 +192,6 @@ TEST(Gateway, BatchedCommandsInOneFrameAndCoalescedPushes) {
   }
 }
 
-// Reads one sample from the Prometheus text, e.g. value(m, "herald_subscriptions").
-double metric(const std::string& text, const std::string& series) {
-  auto p = text.find("\n" + series + " ");
-  if (p == std::string::npos) return -1;
-  return std::stod(text.substr(p + series.size() + 2));
-}
-
 TEST(Gateway, MetricsCountTheTraffic) {
   Daemon d({"--client.publish_rate", "1000"});
   auto sub = connect_as(d.port, "sub");
@@ -216,18 +209,18 @@ TEST(Gateway, MetricsCountTheTraffic) {
     if (json_has(*m, "/result/offset")) ++got;
   }
   std::string text = http_get("127.0.0.1", d.port, "/metrics").body;
-  EXPECT_EQ(metric(text, "herald_ws_connections"), 2);
-  EXPECT_EQ(metric(text, "herald_subscriptions"), 1);
-  EXPECT_EQ(metric(text, "herald_publications_total"), 20);
+  EXPECT_EQ(metric_value(text, "herald_ws_connections"), 2);
+  EXPECT_EQ(metric_value(text, "herald_subscriptions"), 1);
+  EXPECT_EQ(metric_value(text, "herald_publications_total"), 20);
   // 20 pushes + 20 replies + connect/subscribe replies went out in fewer
   // writes than messages: the coalescing, counted.
-  double out = metric(text, "herald_messages_out_total");
-  double batches = metric(text, "herald_write_batches_total");
+  double out = metric_value(text, "herald_messages_out_total");
+  double batches = metric_value(text, "herald_write_batches_total");
   EXPECT_GE(out, 43);
   EXPECT_LT(batches, out);
-  EXPECT_GE(metric(text, "herald_publish_to_write_seconds_count"), 1);
-  EXPECT_EQ(metric(text, "herald_queue_bytes"), 0);
-  EXPECT_EQ(metric(text, "herald_slow_consumer_disconnects_total"), 0);
+  EXPECT_GE(metric_value(text, "herald_publish_to_write_seconds_count"), 1);
+  EXPECT_EQ(metric_value(text, "herald_queue_bytes"), 0);
+  EXPECT_EQ(metric_value(text, "herald_slow_consumer_disconnects_total"), 0);
 }
 
 TEST(Gateway, ShutdownTellsClientsToReconnect) {

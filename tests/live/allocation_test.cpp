@@ -7,7 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "alloc_counter.hpp"
 #include "live/filter.hpp"
 #include "live/head.hpp"
 #include "live/observable_vector.hpp"
@@ -17,11 +16,12 @@
 #include "live/room_list/view.hpp"
 #include "live/sort.hpp"
 #include "live/view.hpp"
+#include "support/alloc_counter.hpp"
 
 namespace herald::live {
 namespace {
 
-using testing::AllocationScope;
+using herald::test::AllocationScope;
 
 // Names longer than any small-string buffer, so a copied name would allocate.
 RoomInfo long_named_room(std::uint32_t id) {

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "alloc_counter.hpp"
+#include "support/alloc_counter.hpp"
 
 namespace herald::live::detail {
 namespace {
@@ -43,7 +43,7 @@ TEST(SlotVector, FreedSlotsReleaseTheirValueAndAreReused) {
   s.erase(0);
   EXPECT_EQ(p.use_count(), 1);  // the slot no longer holds it
   for (int i = 0; i < 64; ++i) s.push_back(nullptr);
-  testing::AllocationScope scope;
+  herald::test::AllocationScope scope;
   for (int i = 0; i < 1000; ++i) {
     s.erase(static_cast<std::size_t>(i % 64));
     s.insert(static_cast<std::size_t>((i * 7) % 64), nullptr);

@@ -3,9 +3,9 @@
 // it has grown.
 #include <gtest/gtest.h>
 
-#include "alloc_counter.hpp"
 #include "match/matcher.hpp"
 #include "support.hpp"
+#include "support/alloc_counter.hpp"
 
 namespace herald::match {
 namespace {
@@ -18,7 +18,7 @@ TEST(MatchAllocations, FindWithNoMatchAllocatesNothing) {
     std::vector<Match> out;
     std::vector<PatternID> set;
     std::vector<MatchDetail> details;
-    testing::AllocationScope scope;
+    herald::test::AllocationScope scope;
     m.find(text, out);
     m.find_set(text, set);
     m.find_matches(text, details);
@@ -37,7 +37,7 @@ TEST(MatchAllocations, ReusedBufferAllocatesNothingOnceGrown) {
   std::vector<Match> out;
   m.find(text, out);
   ASSERT_EQ(out.size(), 20u);
-  testing::AllocationScope scope;
+  herald::test::AllocationScope scope;
   m.find(text, out);
   EXPECT_EQ(scope.count(), 0u);
   EXPECT_EQ(out.size(), 20u);

@@ -61,4 +61,11 @@ std::string raw_exchange(const std::string& host, std::uint16_t port, const std:
   return out;
 }
 
+double metric_value(const std::string& exposition, const std::string& series) {
+  const std::string key = "\n" + series + " ";
+  auto p = exposition.find(key);
+  if (p == std::string::npos) return -1;
+  return std::stod(exposition.substr(p + key.size()));
+}
+
 }  // namespace herald::test

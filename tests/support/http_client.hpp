@@ -23,4 +23,8 @@ HttpReply http_get(const std::string& host, std::uint16_t port, const std::strin
 std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,
                          std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
+// One sample of a Prometheus text exposition, e.g. "herald_subscriptions" or
+// "herald_recoveries_total{outcome=\"recovered\"}"; -1 when absent.
+double metric_value(const std::string& exposition, const std::string& series);
+
 }  // namespace herald::test

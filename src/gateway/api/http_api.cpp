@@ -8,6 +8,7 @@
 
 #include "core/json.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
 #include "gateway/shard_pool.hpp"
 #include "gateway/ws/ws_session.hpp"
@@ -37,15 +38,6 @@ HttpResponse broker_error(const BrokerError& e) {
   if (e.code == protocol::ErrorCode::not_available) status = http::status::not_found;
   if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
   return make_error_response(status, protocol::error_name(e.code), e.message);
-}
-
-std::string publications_json(const std::vector<FramePtr>& pubs) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < pubs.size(); ++i) {
-    if (i) out += ',';
-    out += protocol::publication_in_push(pubs[i]->text);
-  }
-  return out + "]";
 }
 
 // The parsed body and a reader for its fields; each reader returns false and
@@ -145,9 +137,7 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
         if (!check_data_size(state, req.room, req.data_json, respond)) return;
         state.broker->publish(shard, std::move(req), [respond](PublishResult r) {
           if (r.error) return respond(broker_error(*r.error));
-          std::string result = "{\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";
-          json::append_string(result, r.epoch);
-          respond(json_ok(result + "}"));
+          respond(json_ok(protocol::publish_result(r)));
         });
       }));
 
@@ -233,11 +223,7 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
         }
         state.broker->history(shard, std::move(req), [respond](HistoryResult r) {
           if (r.error) return respond(broker_error(*r.error));
-          std::string result = "{\"epoch\":";
-          json::append_string(result, r.epoch);
-          result += ",\"offset\":" + std::to_string(r.offset) +
-                    ",\"publications\":" + publications_json(r.publications) + "}";
-          respond(json_ok(result));
+          respond(json_ok(protocol::history_result(r)));
         });
       }));
 
@@ -251,20 +237,7 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
       }
       state.broker->presence(shard, room, [respond, stats](PresenceResult r) {
         if (r.error) return respond(broker_error(*r.error));
-        if (stats) {
-          std::vector<std::string_view> users;
-          for (const auto& c : r.clients) users.push_back(c.user);
-          std::sort(users.begin(), users.end());
-          auto distinct = std::unique(users.begin(), users.end()) - users.begin();
-          return respond(json_ok("{\"clients\":" + std::to_string(r.clients.size()) +
-                                 ",\"users\":" + std::to_string(distinct) + "}"));
-        }
-        std::string result = "{\"clients\":[";
-        for (std::size_t i = 0; i < r.clients.size(); ++i) {
-          if (i) result += ',';
-          result += r.clients[i].info_json;
-        }
-        respond(json_ok(result + "]}"));
+        respond(json_ok(stats ? protocol::presence_stats_result(r) : protocol::presence_result(r)));
       });
     });
   };

@@ -169,7 +169,9 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
   auto signature = base64url_decode(token.substr(dot2 + 1));
   if (!header || !payload || !signature) return TokenError::malformed;
 
-  simdjson::dom::parser parser;
+  // One parser per thread, reused: verification runs on every shard, and a
+  // fresh parser would allocate its buffers on every connect.
+  thread_local simdjson::dom::parser parser;
   simdjson::dom::object h;
   if (parser.parse(*header).get(h) != simdjson::SUCCESS) return TokenError::malformed;
   std::string_view alg;

@@ -85,6 +85,22 @@ void MemoryBroker::stop() {
   }
 }
 
+std::unordered_map<std::string, MemoryBroker::Room>::iterator MemoryBroker::room_entry(
+    Home& home, const std::string& name, const RoomOptions& options) {
+  auto it = home.rooms.find(name);
+  if (it != home.rooms.end()) return it;
+  return home.rooms.try_emplace(name, home.new_epoch(), options.history_size, pool_.size()).first;
+}
+
+void MemoryBroker::fan_out(const Room& room, const std::string& name, const FramePtr& frame) {
+  // One post per shard that has subscribers, whatever their number there:
+  // the shard's hub hands the same frame to each of them.
+  for (unsigned s = 0; s < room.per_shard.size(); ++s) {
+    if (room.per_shard[s] == 0) continue;
+    asio::post(pool_[s].ctx, [this, s, name, frame] { deliver_(s, name, frame); });
+  }
+}
+
 void MemoryBroker::sweep(unsigned shard) {
   Home& home = *homes_[shard];
   const std::int64_t now = steady_now_ns();
@@ -112,8 +128,7 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
     const RoomOptions& opts = options_.room_options(req.room);
-    auto [it, created] =
-        home.rooms.try_emplace(req.room, home.new_epoch(), opts.history_size, pool_.size());
+    auto it = room_entry(home, req.room, opts);
     Room& room = it->second;
     const std::int64_t now = steady_now_ns();
     room.last_active_ns = now;
@@ -125,17 +140,11 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
     room.ring.expire(now - ttl_ns(opts));
     room.ring.push(StoredPublication{offset, now, frame});
     publications_.inc();
-    for (unsigned s = 0; s < room.per_shard.size(); ++s) {
-      if (room.per_shard[s] == 0) continue;
-      asio::post(pool_[s].ctx,
-                 [this, s, room_name = it->first, frame] { deliver_(s, room_name, frame); });
-    }
+    fan_out(room, it->first, frame);
     PublishResult result;
     result.offset = offset;
     result.epoch = room.epoch;
-    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
-      done(std::move(result));
-    });
+    reply(from, std::move(done), std::move(result));
   });
 }
 
@@ -145,8 +154,7 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
     const RoomOptions& opts = options_.room_options(req.room);
-    auto [it, created] =
-        home.rooms.try_emplace(req.room, home.new_epoch(), opts.history_size, pool_.size());
+    auto it = room_entry(home, req.room, opts);
     Room& room = it->second;
     SubscribeResult result;
     if (opts.max_subscribers != 0 && room.subscribers >= opts.max_subscribers) {
@@ -182,44 +190,35 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
       }
       if (opts.join_leave) {
         FramePtr join = make_frame(protocol::encode_presence_push(true, req.room, req.info_json));
-        for (unsigned s = 0; s < room.per_shard.size(); ++s) {
-          if (room.per_shard[s] == 0) continue;
-          asio::post(pool_[s].ctx,
-                     [this, s, room_name = it->first, join] { deliver_(s, room_name, join); });
-        }
+        fan_out(room, it->first, join);
       }
     }
-    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
-      done(std::move(result));
-    });
+    reply(from, std::move(done), std::move(result));
   });
 }
 
 void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string client) {
   unsigned h = home_of(room_name);
-  asio::post(pool_[h].ctx, [this, h, from, room_name = std::move(room_name),
-                            client = std::move(client)] {
-    Home& home = *homes_[h];
-    auto it = home.rooms.find(room_name);
-    if (it == home.rooms.end()) return;
-    Room& room = it->second;
-    if (room.per_shard[from] > 0) --room.per_shard[from];
-    if (room.subscribers > 0) --room.subscribers;
-    room.last_active_ns = steady_now_ns();
-    auto p = room.presence.find(client);
-    if (p != room.presence.end()) {
-      const RoomOptions& opts = options_.room_options(room_name);
-      if (opts.join_leave) {
-        FramePtr leave =
-            make_frame(protocol::encode_presence_push(false, room_name, p->second.info_json));
-        for (unsigned s = 0; s < room.per_shard.size(); ++s) {
-          if (room.per_shard[s] == 0) continue;
-          asio::post(pool_[s].ctx, [this, s, room_name, leave] { deliver_(s, room_name, leave); });
+  asio::post(
+      pool_[h].ctx, [this, h, from, room_name = std::move(room_name), client = std::move(client)] {
+        Home& home = *homes_[h];
+        auto it = home.rooms.find(room_name);
+        if (it == home.rooms.end()) return;
+        Room& room = it->second;
+        if (room.per_shard[from] > 0) --room.per_shard[from];
+        if (room.subscribers > 0) --room.subscribers;
+        room.last_active_ns = steady_now_ns();
+        auto p = room.presence.find(client);
+        if (p != room.presence.end()) {
+          const RoomOptions& opts = options_.room_options(room_name);
+          if (opts.join_leave) {
+            FramePtr leave =
+                make_frame(protocol::encode_presence_push(false, room_name, p->second.info_json));
+            fan_out(room, room_name, leave);
+          }
+          room.presence.erase(p);
         }
-      }
-      room.presence.erase(p);
-    }
-  });
+      });
 }
 
 void MemoryBroker::history(unsigned from, HistoryRequest req,
@@ -228,8 +227,7 @@ void MemoryBroker::history(unsigned from, HistoryRequest req,
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
     const RoomOptions& opts = options_.room_options(req.room);
-    auto [it, created] =
-        home.rooms.try_emplace(req.room, home.new_epoch(), opts.history_size, pool_.size());
+    auto it = room_entry(home, req.room, opts);
     Room& room = it->second;
     room.ring.expire(steady_now_ns() - ttl_ns(opts));
     HistoryResult result;
@@ -256,9 +254,7 @@ void MemoryBroker::history(unsigned from, HistoryRequest req,
           result.publications.push_back(room.ring.at(begin + i).frame);
       }
     }
-    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
-      done(std::move(result));
-    });
+    reply(from, std::move(done), std::move(result));
   });
 }
 
@@ -275,9 +271,7 @@ void MemoryBroker::presence(unsigned from, std::string room_name,
     }
     std::sort(result.clients.begin(), result.clients.end(),
               [](const PresenceEntry& a, const PresenceEntry& b) { return a.client < b.client; });
-    asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
-      done(std::move(result));
-    });
+    reply(from, std::move(done), std::move(result));
   });
 }
 

@@ -8,7 +8,11 @@
 // subscriber's shard in sequence.
 #pragma once
 
+#include <boost/asio/post.hpp>
+
 #include <memory>
+#include <string>
+#include <unordered_map>
 
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
@@ -44,6 +48,20 @@ class MemoryBroker final : public Broker {
   struct Home;
   struct Room;
   void sweep(unsigned shard);
+  // The room's state on its home shard, created (with a new epoch) on first
+  // use. Runs on the home shard.
+  std::unordered_map<std::string, Room>::iterator room_entry(Home& home, const std::string& name,
+                                                             const RoomOptions& options);
+  // Posts `frame` once to every shard with subscribers of the room.
+  void fan_out(const Room& room, const std::string& name, const FramePtr& frame);
+  // Runs `done(result)` on shard `from`, never inline.
+  template <class Result>
+  void reply(unsigned from, std::function<void(Result)> done, Result result) {
+    boost::asio::post(pool_[from].ctx,
+                      [done = std::move(done), result = std::move(result)]() mutable {
+                        done(std::move(result));
+                      });
+  }
 
   const Options& options_;
   ShardPool& pool_;

@@ -8,6 +8,7 @@
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
 
 namespace herald::gateway {
@@ -35,15 +36,6 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
-}
-
-void append_publications(std::string& out, const std::vector<FramePtr>& pubs) {
-  out += "\"publications\":[";
-  for (std::size_t i = 0; i < pubs.size(); ++i) {
-    if (i) out += ',';
-    out += protocol::publication_in_push(pubs[i]->text);
-  }
-  out += ']';
 }
 
 }  // namespace
@@ -278,15 +270,7 @@ void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
         it->second = SubState::active;
         self->shard_state_.rooms[room].push_back(self.get());
         self->state_.gw.subscriptions->add(1);
-        std::string result = "{\"epoch\":";
-        json::append_string(result, r.epoch);
-        result += ",\"offset\":" + std::to_string(r.offset);
-        // Without a since position "recovered" is false: the client starts
-        // live at `offset`.
-        result += std::string(",\"recovered\":") + (r.recovered ? "true" : "false") + ",";
-        append_publications(result, r.publications);
-        result += '}';
-        self->reply(id, result);
+        self->reply(id, protocol::subscribe_result(r));
       });
 }
 
@@ -342,10 +326,7 @@ void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
   state_.broker->publish(shard_, std::move(req), [self = shared_from_this(), id](PublishResult r) {
     if (self->finished_) return;
     if (r.error) return self->reply_error(id, r.error->code, r.error->message);
-    std::string result = "{\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";
-    json::append_string(result, r.epoch);
-    result += '}';
-    self->reply(id, result);
+    self->reply(id, protocol::publish_result(r));
   });
 }
 
@@ -358,12 +339,7 @@ void WsSession::on_history(std::uint32_t id, protocol::HistoryCmd& cmd) {
   state_.broker->history(shard_, std::move(req), [self = shared_from_this(), id](HistoryResult r) {
     if (self->finished_) return;
     if (r.error) return self->reply_error(id, r.error->code, r.error->message);
-    std::string result = "{\"epoch\":";
-    json::append_string(result, r.epoch);
-    result += ",\"offset\":" + std::to_string(r.offset) + ",";
-    append_publications(result, r.publications);
-    result += '}';
-    self->reply(id, result);
+    self->reply(id, protocol::history_result(r));
   });
 }
 
@@ -376,23 +352,7 @@ void WsSession::on_presence(std::uint32_t id, protocol::PresenceCmd& cmd, bool s
       shard_, std::move(cmd.room), [self = shared_from_this(), id, stats](PresenceResult r) {
         if (self->finished_) return;
         if (r.error) return self->reply_error(id, r.error->code, r.error->message);
-        std::string result;
-        if (stats) {
-          std::vector<std::string_view> users;
-          for (const auto& c : r.clients) users.push_back(c.user);
-          std::sort(users.begin(), users.end());
-          auto distinct = std::unique(users.begin(), users.end()) - users.begin();
-          result = "{\"clients\":" + std::to_string(r.clients.size()) +
-                   ",\"users\":" + std::to_string(distinct) + "}";
-        } else {
-          result = "{\"clients\":[";
-          for (std::size_t i = 0; i < r.clients.size(); ++i) {
-            if (i) result += ',';
-            result += r.clients[i].info_json;
-          }
-          result += "]}";
-        }
-        self->reply(id, result);
+        self->reply(id, stats ? protocol::presence_stats_result(r) : protocol::presence_result(r));
       });
 }
 

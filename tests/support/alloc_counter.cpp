@@ -1,7 +1,7 @@
 // Replaces the global allocation functions with malloc/free plus a counter.
 // Every form of operator new counts once; deletes only free. Sanitizers still
 // see every block, since they intercept malloc and free underneath.
-#include "alloc_counter.hpp"
+#include "support/alloc_counter.hpp"
 
 #include <atomic>
 #include <cstddef>
@@ -11,15 +11,18 @@
 namespace {
 
 std::atomic<std::uint64_t> g_allocations{0};
+std::atomic<std::uint64_t> g_bytes{0};
 
 void* counted(std::size_t size) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
+  g_bytes.fetch_add(size, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
 
 void* counted_aligned(std::size_t size, std::align_val_t align) {
   g_allocations.fetch_add(1, std::memory_order_relaxed);
+  g_bytes.fetch_add(size, std::memory_order_relaxed);
   const auto a = static_cast<std::size_t>(align);
   // aligned_alloc wants a size that is a multiple of the alignment.
   const std::size_t rounded = (size + a - 1) / a * a;
@@ -29,11 +32,20 @@ void* counted_aligned(std::size_t size, std::align_val_t align) {
 
 }  // namespace
 
-namespace herald::live::testing {
+namespace herald::test {
 std::uint64_t allocation_count() {
   return g_allocations.load(std::memory_order_relaxed);
 }
-}  // namespace herald::live::testing
+std::uint64_t allocated_bytes() {
+  return g_bytes.load(std::memory_order_relaxed);
+}
+}  // namespace herald::test
+
+// GCC 12 flags malloc/free inside replaced global operators as mismatched
+// (-Wmismatched-new-delete); they match by construction: every operator new
+// below returns malloc's memory and every delete frees it.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 
 void* operator new(std::size_t size) {
   return counted(size);
@@ -91,3 +103,4 @@ void operator delete(void* p, const std::nothrow_t&) noexcept {
 void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
+#pragma GCC diagnostic pop

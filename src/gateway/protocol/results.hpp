@@ -1,0 +1,23 @@
+// The JSON bodies of broker results, shared by the WebSocket replies
+// ({"id":N,"result":<body>}) and the HTTP API ({"result":<body>}), so both
+// surfaces answer the same question with the same bytes.
+#pragma once
+
+#include <string>
+
+#include "gateway/broker/broker.hpp"
+
+namespace herald::gateway::protocol {
+
+// {"epoch":"...","offset":N,"recovered":B,"publications":[...]}
+[[nodiscard]] std::string subscribe_result(const SubscribeResult& r);
+// {"epoch":"...","offset":N,"publications":[...]}
+[[nodiscard]] std::string history_result(const HistoryResult& r);
+// {"offset":N,"epoch":"..."}
+[[nodiscard]] std::string publish_result(const PublishResult& r);
+// {"clients":[info, ...]}
+[[nodiscard]] std::string presence_result(const PresenceResult& r);
+// {"clients":N,"users":M} (M: distinct users)
+[[nodiscard]] std::string presence_stats_result(const PresenceResult& r);
+
+}  // namespace herald::gateway::protocol
