@@ -13,6 +13,7 @@
 
 #include "dns/decoder.hpp"
 #include "dns/detail/ascii.hpp"
+#include "dns/detail/naive_compression.hpp"
 #include "dns/detail/zone_lexer.hpp"
 #include "dns/encoder.hpp"
 #include "dns/rdata.hpp"
@@ -135,32 +136,6 @@ void BM_Decode(benchmark::State& st) {
 }
 BENCHMARK(BM_Decode)->DenseRange(0, 2);
 
-// The obvious compression map: every suffix materialised as a lowercased
-// std::string key in an unordered_map (what dns_erlang started from, in C++).
-struct NaiveCompressor {
-  std::unordered_map<std::string, std::uint16_t> map;
-  void write_name(std::vector<std::uint8_t>& out, const Name& n) {
-    auto w = n.wire();
-    std::size_t pos = 0;
-    while (w[pos] != 0) {
-      std::string key;
-      for (std::size_t i = pos; i < w.size(); ++i)
-        key += static_cast<char>(detail::fold_byte(w[i]));
-      auto it = map.find(key);
-      if (it != map.end()) {
-        out.push_back(static_cast<std::uint8_t>(0xC0 | it->second >> 8));
-        out.push_back(static_cast<std::uint8_t>(it->second));
-        return;
-      }
-      if (out.size() < 0x4000) map.emplace(std::move(key), static_cast<std::uint16_t>(out.size()));
-      out.insert(out.end(), w.begin() + static_cast<std::ptrdiff_t>(pos),
-                 w.begin() + static_cast<std::ptrdiff_t>(pos) + 1 + w[pos]);
-      pos += 1u + w[pos];
-    }
-    out.push_back(0);
-  }
-};
-
 // Writing the names of the name50 message (question, owner, sibling owner):
 // ours vs the naive map. Both must produce the same octets.
 void BM_CompressNames(benchmark::State& st) {
@@ -170,7 +145,7 @@ void BM_CompressNames(benchmark::State& st) {
   std::vector<std::uint8_t> out;
   out.reserve(512);
   detail::CompressionMap map;
-  NaiveCompressor nc;
+  detail::NaiveCompressor nc;
   AllocScope scope;
   for (auto _ : st) {
     out.assign(12, 0);

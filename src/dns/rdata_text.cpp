@@ -238,50 +238,10 @@ void rdata_to_text(RRType t, std::span<const std::uint8_t> rdata, std::string& o
 
 namespace {
 
-// Parses an unsigned decimal of at most `max`; for u32 fields the BIND TTL
-// units (1w2d3h4m5s) are accepted too, as zone files use them in SOA timers.
+// An unsigned decimal of at most `max`; u32 fields accept BIND TTL units too
+// (1w2d3h4m5s), as zone files use them in SOA timers.
 bool parse_uint(std::string_view s, std::uint64_t max, bool units, std::uint64_t& out) {
-  if (s.empty()) return false;
-  std::uint64_t total = 0, cur = 0;
-  bool digits = false, used_unit = false;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      cur = cur * 10 + static_cast<std::uint64_t>(c - '0');
-      if (cur > 0xFFFFFFFFFFFFull) return false;
-      digits = true;
-      continue;
-    }
-    if (!units || !digits) return false;
-    std::uint64_t mul = 0;
-    switch (c | 0x20) {
-      case 's':
-        mul = 1;
-        break;
-      case 'm':
-        mul = 60;
-        break;
-      case 'h':
-        mul = 3600;
-        break;
-      case 'd':
-        mul = 86400;
-        break;
-      case 'w':
-        mul = 604800;
-        break;
-      default:
-        return false;
-    }
-    total += cur * mul;
-    cur = 0;
-    digits = false;
-    used_unit = true;
-  }
-  if (used_unit && digits) return false;  // "1h30": a number after units
-  total += cur;
-  if (total > max) return false;
-  out = total;
-  return true;
+  return detail::decimal_decode(s, max, units, out);
 }
 
 bool parse_eui(std::string_view s, std::size_t n, std::vector<std::uint8_t>& out) {

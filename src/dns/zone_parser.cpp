@@ -4,6 +4,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "dns/detail/text_codecs.hpp"
 #include "dns/detail/zone_generate.hpp"
 #include "dns/detail/zone_lexer.hpp"
 #include "dns/rdata.hpp"
@@ -15,46 +16,10 @@ std::string ZoneError::to_string() const {
 }
 
 std::optional<std::uint32_t> parse_ttl(std::string_view s) {
-  if (s.empty()) return std::nullopt;
-  std::uint64_t total = 0, cur = 0;
-  bool digits = false, units = false;
-  for (char c : s) {
-    if (c >= '0' && c <= '9') {
-      cur = cur * 10 + static_cast<std::uint64_t>(c - '0');
-      if (cur > 0xFFFFFFFFull) return std::nullopt;
-      digits = true;
-      continue;
-    }
-    if (!digits) return std::nullopt;
-    std::uint64_t mul = 0;
-    switch (c | 0x20) {
-      case 's':
-        mul = 1;
-        break;
-      case 'm':
-        mul = 60;
-        break;
-      case 'h':
-        mul = 3600;
-        break;
-      case 'd':
-        mul = 86400;
-        break;
-      case 'w':
-        mul = 604800;
-        break;
-      default:
-        return std::nullopt;
-    }
-    total += cur * mul;
-    cur = 0;
-    digits = false;
-    units = true;
-  }
-  if (units && digits) return std::nullopt;
-  total += cur;
-  if (total > 0x7FFFFFFFull) return std::nullopt;
-  return static_cast<std::uint32_t>(total);
+  std::uint64_t v = 0;
+  // RFC 2181 §8: a TTL is at most 2^31 - 1.
+  if (!detail::decimal_decode(s, 0x7FFFFFFFull, true, v)) return std::nullopt;
+  return static_cast<std::uint32_t>(v);
 }
 
 namespace {

@@ -11,34 +11,11 @@
 #include <vector>
 
 #include "dns/detail/ascii.hpp"
+#include "dns/detail/naive_compression.hpp"
 #include "test_util.hpp"
 
 namespace herald::dns {
 namespace {
-
-struct NaiveCompressor {
-  std::unordered_map<std::string, std::uint16_t> map;
-  void write_name(std::vector<std::uint8_t>& out, const Name& n) {
-    auto w = n.wire();
-    std::size_t pos = 0;
-    while (w[pos] != 0) {
-      std::string key;
-      for (std::size_t i = pos; i < w.size(); ++i)
-        key += static_cast<char>(detail::fold_byte(w[i]));
-      auto it = map.find(key);
-      if (it != map.end()) {
-        out.push_back(static_cast<std::uint8_t>(0xC0 | it->second >> 8));
-        out.push_back(static_cast<std::uint8_t>(it->second));
-        return;
-      }
-      if (out.size() < 0x4000) map.emplace(std::move(key), static_cast<std::uint16_t>(out.size()));
-      out.insert(out.end(), w.begin() + static_cast<std::ptrdiff_t>(pos),
-                 w.begin() + static_cast<std::ptrdiff_t>(pos) + 1 + w[pos]);
-      pos += 1u + w[pos];
-    }
-    out.push_back(0);
-  }
-};
 
 std::string random_label(std::mt19937& rng) {
   static const char* pool[] = {"a",       "A",   "b",   "www",   "WWW",   "Www",  "example",
@@ -59,7 +36,7 @@ TEST(CompressionTwin, SameOctetsAsNaiveMap) {
     }
     std::vector<std::uint8_t> ours(12, 0), naive(12, 0);
     detail::CompressionMap map;
-    NaiveCompressor nc;
+    detail::NaiveCompressor nc;
     Writer w(ours);
     for (const auto& n : names) {
       map.write_name(w, n);

@@ -180,6 +180,11 @@ TEST(Zone, ParseTtl) {
   EXPECT_FALSE(parse_ttl("1x"));
   EXPECT_FALSE(parse_ttl("h"));
   EXPECT_FALSE(parse_ttl(""));
+  EXPECT_FALSE(parse_ttl("1h30"));
+  // Large unit products are refused, not wrapped around 2^64.
+  EXPECT_FALSE(parse_ttl("30500000000000w"));
+  EXPECT_EQ(parse_ttl("3550w"), 2147040000u);
+  EXPECT_FALSE(parse_ttl("3551w"));  // 2,147,644,800 s: over 2^31 - 1
 }
 
 }  // namespace

@@ -370,4 +370,48 @@ bool unescape(std::string_view s, std::vector<std::uint8_t>& out) {
   return true;
 }
 
+bool decimal_decode(std::string_view in, std::uint64_t max, bool units, std::uint64_t& out) {
+  if (in.empty()) return false;
+  std::uint64_t total = 0, cur = 0;
+  bool digits = false, used_unit = false;
+  for (char c : in) {
+    if (c >= '0' && c <= '9') {
+      cur = cur * 10 + static_cast<std::uint64_t>(c - '0');
+      if (cur > max) return false;  // max < 2^48, so the next *10 cannot wrap
+      digits = true;
+      continue;
+    }
+    if (!units || !digits) return false;
+    std::uint64_t mul = 0;
+    switch (c | 0x20) {
+      case 's':
+        mul = 1;
+        break;
+      case 'm':
+        mul = 60;
+        break;
+      case 'h':
+        mul = 3600;
+        break;
+      case 'd':
+        mul = 86400;
+        break;
+      case 'w':
+        mul = 604800;
+        break;
+      default:
+        return false;
+    }
+    if (cur > (max - total) / mul) return false;  // total + cur*mul would pass max
+    total += cur * mul;
+    cur = 0;
+    digits = false;
+    used_unit = true;
+  }
+  if (used_unit && digits) return false;  // "1h30": a number after units
+  if (cur > max - total) return false;
+  out = total + cur;
+  return true;
+}
+
 }  // namespace herald::dns::detail

@@ -20,6 +20,12 @@ bool base32hex_decode(std::string_view in, std::vector<std::uint8_t>& out);
 void hex_encode(std::span<const std::uint8_t> in, std::string& out, bool upper = false);
 bool hex_decode(std::string_view in, std::vector<std::uint8_t>& out);
 
+// An unsigned decimal of at most `max` (at most 2^48 - 1). With `units`, the
+// BIND TTL units are accepted too ("1w2d3h4m5s", case-insensitive; a bare
+// number after a unit, as in "1h30", is refused), as zone files use them in
+// TTLs and SOA timers. Never overflows: every step is checked against `max`.
+bool decimal_decode(std::string_view in, std::uint64_t max, bool units, std::uint64_t& out);
+
 // Seconds since 1970 modulo 2^32 <-> YYYYMMDDHHmmSS (UTC). The text form names
 // the instant in 1970..2106 for the serial number value.
 void time_encode(std::uint32_t t, std::string& out);
