@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/route_single.hpp"
 #include "live/detail/slot_vector.hpp"
 #include "live/diff.hpp"
 
@@ -89,6 +90,10 @@ class Skip {
   }
 
   void one(const VectorDiff<T>& d, DiffBatch<T>& out) {
+    if (detail::route_single(
+            d, values_.size(), [&](std::size_t at) { insert_one(at, d.value, d.op, out); },
+            [&](std::size_t at) { remove_one(at, d.op, out); }))
+      return;
     switch (d.op) {
       case DiffOp::append: {
         const std::size_t n = values_.size();
@@ -105,23 +110,12 @@ class Skip {
         values_.clear();
         break;
       case DiffOp::push_front:
-        insert_one(0, d.value, d.op, out);
-        break;
       case DiffOp::push_back:
-        insert_one(values_.size(), d.value, d.op, out);
-        break;
       case DiffOp::insert:
-        insert_one(d.index, d.value, d.op, out);
-        break;
       case DiffOp::pop_front:
-        remove_one(0, d.op, out);
-        break;
       case DiffOp::pop_back:
-        remove_one(values_.size() - 1, d.op, out);
-        break;
       case DiffOp::remove:
-        remove_one(d.index, d.op, out);
-        break;
+        break;  // routed above
       case DiffOp::set:
         values_.set(d.index, d.value);
         if (d.index >= count_) out.push_back(VectorDiff<T>::set(d.index - count_, d.value));

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/route_single.hpp"
 #include "live/detail/slot_vector.hpp"
 #include "live/diff.hpp"
 
@@ -107,6 +108,10 @@ class Tail {
   }
 
   void one(const VectorDiff<T>& d, DiffBatch<T>& out) {
+    if (detail::route_single(
+            d, values_.size(), [&](std::size_t at) { insert_one(at, d.value, d.op, out); },
+            [&](std::size_t at) { remove_one(at, d.op, out); }))
+      return;
     switch (d.op) {
       case DiffOp::append: {
         const std::size_t m = values_.size() - start();
@@ -124,23 +129,12 @@ class Tail {
         values_.clear();
         break;
       case DiffOp::push_front:
-        insert_one(0, d.value, d.op, out);
-        break;
       case DiffOp::push_back:
-        insert_one(values_.size(), d.value, d.op, out);
-        break;
       case DiffOp::insert:
-        insert_one(d.index, d.value, d.op, out);
-        break;
       case DiffOp::pop_front:
-        remove_one(0, d.op, out);
-        break;
       case DiffOp::pop_back:
-        remove_one(values_.size() - 1, d.op, out);
-        break;
       case DiffOp::remove:
-        remove_one(d.index, d.op, out);
-        break;
+        break;  // routed above
       case DiffOp::set: {
         const std::size_t s = start();
         values_.set(d.index, d.value);

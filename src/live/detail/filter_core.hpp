@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/route_single.hpp"
 #include "live/diff.hpp"
 
 namespace herald::live::detail {
@@ -110,6 +111,10 @@ class FilterCore {
   }
 
   void one(const VectorDiff<T>& d, DiffBatch<U>& out) {
+    if (detail::route_single(
+            d, kept_.size(), [&](std::size_t at) { insert_one(at, d.value, d.op, out); },
+            [&](std::size_t at) { remove_one(at, d.op, out); }))
+      return;
     switch (d.op) {
       case DiffOp::append: {
         std::vector<U> kept = keep_all(d.values);
@@ -122,23 +127,12 @@ class FilterCore {
         kept_count_ = 0;
         break;
       case DiffOp::push_front:
-        insert_one(0, d.value, d.op, out);
-        break;
       case DiffOp::push_back:
-        insert_one(kept_.size(), d.value, d.op, out);
-        break;
       case DiffOp::insert:
-        insert_one(d.index, d.value, d.op, out);
-        break;
       case DiffOp::pop_front:
-        remove_one(0, d.op, out);
-        break;
       case DiffOp::pop_back:
-        remove_one(kept_.size() - 1, d.op, out);
-        break;
       case DiffOp::remove:
-        remove_one(d.index, d.op, out);
-        break;
+        break;  // routed above
       case DiffOp::set: {
         assert(d.index < kept_.size());
         std::optional<U> m = map_(d.value);
