@@ -1,15 +1,18 @@
 #include "gateway/ws/ws_session.hpp"
 
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/error.hpp>
 
 #include <random>
+#include <span>
 
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
+#include "gateway/shard_pool.hpp"
 
 namespace herald::gateway {
 namespace beast = boost::beast;
@@ -387,11 +390,18 @@ void WsSession::schedule_flush() {
   flush_scheduled_ = true;
   if (state_.options.client.write_delay.count() > 0) {
     write_timer_.expires_after(state_.options.client.write_delay);
-    write_timer_.async_wait([self = shared_from_this()](beast::error_code) { self->flush(); });
+    write_timer_.async_wait(
+        asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                             [self = shared_from_this()](beast::error_code) { self->flush(); }));
   } else {
     // Next loop turn: everything enqueued by the handlers running now (a
     // burst of deliveries, several replies) goes out in one write.
-    asio::post(ws_.get_executor(), [self = shared_from_this()] { self->flush(); });
+    // To the shard's io_context executor, not the stream's type-erased one:
+    // through any_io_executor a post allocates twice more (its function
+    // wrapper and the operation) from asio's recycling cache.
+    asio::post((*state_.pool)[shard_].ctx.get_executor(),
+               asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                                    [self = shared_from_this()] { self->flush(); }));
   }
 }
 
@@ -402,8 +412,10 @@ void WsSession::flush() {
     if (close_after_flush_) close_now(*close_after_flush_);
     return;
   }
-  inflight_.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
-  queue_.clear();
+  // inflight_ is empty here (on_write cleared it): swapping hands the queued
+  // frames over and leaves queue_ with inflight_'s capacity, so a steady
+  // flow allocates no queue storage.
+  inflight_.swap(queue_);
   inflight_buffers_.clear();
   inflight_buffers_.reserve(inflight_.size() * 2);
   static constexpr char kNewline = '\n';
@@ -413,10 +425,16 @@ void WsSession::flush() {
   }
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(inflight_buffers_,
-                  [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
-                    self->on_write(ec, bytes);
-                  });
+  // A span, not the vector: Beast copies the buffer sequence into each layer
+  // of its write operation, and a vector copy allocates (about 20 heap
+  // allocations per write, pinned by gateway_fanout_test); inflight_buffers_
+  // outlives the write.
+  ws_.async_write(
+      std::span<const asio::const_buffer>(inflight_buffers_),
+      asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                           [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+                             self->on_write(ec, bytes);
+                           }));
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t bytes) {

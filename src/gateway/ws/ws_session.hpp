@@ -18,7 +18,6 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +29,7 @@
 #include "gateway/frame.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/ws/handler_memory.hpp"
 
 namespace herald::gateway {
 
@@ -86,13 +86,14 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   State state_kind_ = State::handshake;
 
   // Outbound.
-  std::deque<FramePtr> queue_;
+  std::vector<FramePtr> queue_;  // swapped with inflight_: both keep their capacity
   std::vector<FramePtr> inflight_;
   std::vector<boost::asio::const_buffer> inflight_buffers_;
   std::int64_t backlog_bytes_ = 0;  // queue_ + inflight_
   bool writing_ = false;
   bool flush_scheduled_ = false;
   std::optional<protocol::DisconnectCode> close_after_flush_;
+  HandlerMemory write_memory_;  // the flush post, the write and its completion
   boost::asio::steady_timer write_timer_;
   boost::asio::steady_timer connect_timer_;
 
