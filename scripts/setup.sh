@@ -23,6 +23,8 @@ PACKAGES=(
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev
+  # the optional io_uring build of the gateway (cmake -DHERALD_IO_URING=ON)
+  liburing-dev
 )
 
 # Node.js runs the WebSocket client tests (tests/node). A machine that has
