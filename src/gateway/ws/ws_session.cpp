@@ -41,6 +41,12 @@ std::int64_t unix_now() {
       .count();
 }
 
+std::uint64_t unix_now_ms() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
+}
+
 }  // namespace
 
 WsSession::WsSession(beast::tcp_stream&& stream, detail::ServerState& state, unsigned shard)
@@ -165,6 +171,14 @@ void WsSession::handle(protocol::Command& cmd) {
           on_presence(id, p, true);
         } else if constexpr (std::is_same_v<T, protocol::PingCmd>) {
           reply(id, "{}");
+        } else if constexpr (std::is_same_v<T, protocol::RoomsWatchCmd>) {
+          on_rooms_watch(id, body);
+        } else if constexpr (std::is_same_v<T, protocol::RoomsPageCmd>) {
+          on_rooms_page(id, body);
+        } else if constexpr (std::is_same_v<T, protocol::RoomsReadCmd>) {
+          on_rooms_read(id, body);
+        } else if constexpr (std::is_same_v<T, protocol::RoomsTagCmd>) {
+          on_rooms_tag(id, body);
         }
       },
       cmd.body);
@@ -273,6 +287,13 @@ void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
         it->second = SubState::active;
         self->shard_state_.rooms[room].push_back(self.get());
         self->state_.gw.subscriptions->add(1);
+        if (self->room_list_) {
+          self->room_list_->add_room(room);
+          const std::uint64_t now = unix_now_ms();
+          for (const FramePtr& p : r.publications) {
+            self->room_list_->on_publication(protocol::publication_in_push(p->text), now);
+          }
+        }
         self->reply(id, protocol::subscribe_result(r));
       });
 }
@@ -291,7 +312,60 @@ void WsSession::on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd) 
     subscriptions_.erase(it);
     state_.gw.subscriptions->sub(1);
     state_.broker->unsubscribe(shard_, cmd.room, client_id_);
+    if (room_list_) room_list_->remove_room(cmd.room);
   }
+  reply(id, "{}");
+}
+
+void WsSession::on_rooms_watch(std::uint32_t id, const protocol::RoomsWatchCmd& cmd) {
+  if (!room_list_) {
+    room_list_ = std::make_unique<RoomListFeed>(user_);
+    for (const auto& [room, st] : subscriptions_) {
+      if (st == SubState::active) room_list_->add_room(room);
+    }
+  }
+  RoomListQuery q;
+  q.sort = cmd.sort == protocol::RoomsWatchCmd::Sort::name ? RoomListQuery::Sort::name
+                                                           : RoomListQuery::Sort::activity;
+  q.unread_only = cmd.unread;
+  q.mentions_only = cmd.mentions;
+  q.favourites_only = cmd.favourite;
+  q.name = cmd.name;
+  q.page_size = cmd.page_size;
+  room_list_->watch(q);
+  reply(id, "{}");  // the Reset follows in the same flush
+}
+
+void WsSession::on_rooms_page(std::uint32_t id, const protocol::RoomsPageCmd& cmd) {
+  if (!room_list_) {
+    return reply_error(id, ErrorCode::bad_request, "rooms.page: send rooms.watch first");
+  }
+  if (cmd.more) {
+    room_list_->page_more();
+  } else {
+    room_list_->page_reset();
+  }
+  reply(id, "{}");
+}
+
+bool WsSession::is_active_subscription(std::uint32_t id, const std::string& room) {
+  const auto it = subscriptions_.find(room);
+  if (it == subscriptions_.end() || it->second != SubState::active) {
+    reply_error(id, ErrorCode::not_subscribed, "not subscribed to '" + room + "'");
+    return false;
+  }
+  return true;
+}
+
+void WsSession::on_rooms_read(std::uint32_t id, const protocol::RoomsReadCmd& cmd) {
+  if (!is_active_subscription(id, cmd.room)) return;
+  if (room_list_) room_list_->mark_read(cmd.room);
+  reply(id, "{}");
+}
+
+void WsSession::on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd) {
+  if (!is_active_subscription(id, cmd.room)) return;
+  if (room_list_) room_list_->set_tags(cmd.room, cmd.favourite, cmd.low_priority);
   reply(id, "{}");
 }
 
@@ -379,10 +453,23 @@ void WsSession::enqueue(const FramePtr& frame) {
               {{"client", client_id_}, {"user", user_}, {"backlog_bytes", backlog_bytes_}});
     return close_now(DisconnectCode::slow_consumer);
   }
+  append_to_queue(frame);
+  schedule_flush();
+}
+
+void WsSession::append_to_queue(const FramePtr& frame) {
   queue_.push_back(frame);
+  const auto size = static_cast<std::int64_t>(frame->text.size() + 1);
   backlog_bytes_ += size;
   shard_state_.queued_bytes.fetch_add(size, std::memory_order_relaxed);
-  schedule_flush();
+}
+
+void WsSession::deliver(const FramePtr& frame) {
+  enqueue(frame);
+  // published_ns marks publications (join/leave pushes carry 0).
+  if (room_list_ && frame->published_ns != 0 && state_kind_ == State::connected) {
+    room_list_->on_publication(protocol::publication_in_push(frame->text), unix_now_ms());
+  }
 }
 
 void WsSession::schedule_flush() {
@@ -408,6 +495,12 @@ void WsSession::schedule_flush() {
 void WsSession::flush() {
   flush_scheduled_ = false;
   if (writing_ || state_kind_ == State::closed) return;
+  if (room_list_ && state_kind_ == State::connected) {
+    // Everything the room list saw since the last flush, as one diff batch
+    // after the publications that caused it.
+    std::string diffs = room_list_->drain();
+    if (!diffs.empty()) append_to_queue(make_frame(std::move(diffs)));
+  }
   if (queue_.empty()) {
     if (close_after_flush_) close_now(*close_after_flush_);
     return;
