@@ -6,13 +6,12 @@
 // Run by ctest: node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { startHeraldd } from '../support/heraldd.mjs';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
 
-const HERALDD = process.env.HERALDD;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = process.env.HERALD_ARTIFACTS || join(tmpdir(), 'herald-browser');
 mkdirSync(ARTIFACTS, { recursive: true });
@@ -21,24 +20,6 @@ let heraldd;
 let base;
 let browser;
 
-function startHeraldd() {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(HERALDD, ['--server.listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`heraldd did not start:\n${out}`)), 20000);
-    const onData = (chunk) => {
-      out += chunk;
-      const m = out.match(/listening addr=127\.0\.0\.1:(\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, port: Number(m[1]) });
-      }
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`heraldd exited with ${code}:\n${out}`)));
-  });
-}
 
 before(async () => {
   const d = await startHeraldd();

@@ -3,29 +3,11 @@
 // configuration but a free port. Run by ctest: node --test tests/node/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { startHeraldd } from '../support/heraldd.mjs';
 import WebSocket from 'ws';
 
 const HERALDD = process.env.HERALDD;
 
-function startHeraldd() {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(HERALDD, ['--server.listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const timer = setTimeout(() => reject(new Error(`heraldd did not start:\n${out}`)), 20000);
-    const onData = (chunk) => {
-      out += chunk;
-      const m = out.match(/listening addr=127\.0\.0\.1:(\d+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ proc, port: Number(m[1]) });
-      }
-    };
-    proc.stdout.on('data', onData);
-    proc.stderr.on('data', onData);
-    proc.on('exit', (code) => reject(new Error(`heraldd exited with ${code}:\n${out}`)));
-  });
-}
 
 // A client that reads messages (frames split on newlines) in order.
 class Client {

@@ -21,18 +21,18 @@ std::string cut_preview(std::string_view s) {
   return std::string(s.substr(0, n)) + "…";
 }
 
-live::RoomFilter make_filter(const RoomListQuery& q) {
+live::RoomFilter make_filter(const protocol::RoomsWatchCmd& q) {
   std::vector<live::RoomFilter> all;
-  if (q.unread_only) all.push_back(live::filter_unread());
-  if (q.mentions_only) all.push_back(live::filter_mentions());
-  if (q.favourites_only) all.push_back(live::filter_favourite());
+  if (q.unread) all.push_back(live::filter_unread());
+  if (q.mentions) all.push_back(live::filter_mentions());
+  if (q.favourite) all.push_back(live::filter_favourite());
   if (!q.name.empty()) all.push_back(live::filter_normalized_name(q.name));
   return all.empty() ? live::RoomFilter([](const live::RoomListItem&) { return true; })
                      : live::filter_all(std::move(all));
 }
 
-live::RoomSorter make_sorter(const RoomListQuery& q) {
-  if (q.sort == RoomListQuery::Sort::name) return live::sort_name();
+live::RoomSorter make_sorter(const protocol::RoomsWatchCmd& q) {
+  if (q.sort == protocol::RoomsWatchCmd::Sort::name) return live::sort_name();
   return live::default_room_sorter();  // unsent first, then recency, then name
 }
 
@@ -128,7 +128,7 @@ bool RoomListFeed::set_tags(std::string_view room, bool favourite, bool low_prio
   return true;
 }
 
-void RoomListFeed::watch(const RoomListQuery& query) {
+void RoomListFeed::watch(const protocol::RoomsWatchCmd& query) {
   view_ = std::make_unique<live::RoomListView>(service_, make_sorter(query), make_filter(query),
                                                query.page_size);
 }

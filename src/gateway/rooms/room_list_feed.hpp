@@ -30,21 +30,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gateway/protocol/command.hpp"
 #include "live/room_list/service.hpp"
 #include "live/room_list/view.hpp"
 
 namespace herald::gateway {
-
-// How the watcher wants the list: the parameters of rooms.watch.
-struct RoomListQuery {
-  enum class Sort : std::uint8_t { activity, name };
-  Sort sort = Sort::activity;  // activity: most recent first, then by name
-  bool unread_only = false;
-  bool mentions_only = false;
-  bool favourites_only = false;
-  std::string name;  // fuzzy match on the normalized name; empty: any
-  std::uint32_t page_size = 20;
-};
 
 class RoomListFeed {
  public:
@@ -68,9 +58,9 @@ class RoomListFeed {
   // Tags; false if the connection is not subscribed to it.
   bool set_tags(std::string_view room, bool favourite, bool low_priority);
 
-  // Starts (or restarts) watching: the next drain begins with a Reset of
-  // the first page.
-  void watch(const RoomListQuery& query);
+  // Starts (or restarts) watching with rooms.watch's parameters: the next
+  // drain begins with a Reset of the first page.
+  void watch(const protocol::RoomsWatchCmd& query);
   [[nodiscard]] bool watching() const { return view_ != nullptr; }
   // Paging: one more page (Append), or back to one page (Truncate). False
   // when not watching.

@@ -324,15 +324,7 @@ void WsSession::on_rooms_watch(std::uint32_t id, const protocol::RoomsWatchCmd& 
       if (st == SubState::active) room_list_->add_room(room);
     }
   }
-  RoomListQuery q;
-  q.sort = cmd.sort == protocol::RoomsWatchCmd::Sort::name ? RoomListQuery::Sort::name
-                                                           : RoomListQuery::Sort::activity;
-  q.unread_only = cmd.unread;
-  q.mentions_only = cmd.mentions;
-  q.favourites_only = cmd.favourite;
-  q.name = cmd.name;
-  q.page_size = cmd.page_size;
-  room_list_->watch(q);
+  room_list_->watch(cmd);
   reply(id, "{}");  // the Reset follows in the same flush
 }
 
