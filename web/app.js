@@ -37,7 +37,14 @@ function renderRooms() {
     } else {
       li.append(el('span'));
     }
-    li.append(el('span', 'preview', r.preview ? `${r.sender}: ${r.preview}` : 'no messages yet'));
+    // Local echo: a message of ours the server has not confirmed yet shows
+    // in the list before the server's entry can know about it.
+    const pending = (messages.get(r.room) || []).filter((m) => m.pending).pop();
+    if (pending) {
+      li.append(el('span', 'preview pending', `${pending.from}: ${pending.text} (sending)`));
+    } else {
+      li.append(el('span', 'preview', r.preview ? `${r.sender}: ${r.preview}` : 'no messages yet'));
+    }
     li.addEventListener('click', () => openRoom(r.room, r.name));
     ul.append(li);
   }
@@ -60,8 +67,17 @@ async function openRoom(room, name) {
   $('text').disabled = false;
   $('send').querySelector('button').disabled = false;
   if (!messages.has(room)) {
-    const h = await client.history(room, { limit: 50 });
-    messages.set(room, h.publications.map((p) => ({ key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data) })));
+    let h;
+    try {
+      h = await client.history(room, { limit: 50 });
+    } catch (err) {
+      // Lost with the connection: loaded again once reconnected.
+      $('notice').textContent = `history of ${room} not loaded: ${err.message}`;
+      return;
+    }
+    if (!messages.has(room)) {
+      messages.set(room, h.publications.map((p) => ({ key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data) })));
+    }
   }
   renderMessages();
   renderRooms();
@@ -71,13 +87,13 @@ async function openRoom(room, name) {
 function onPublication(p) {
   const list = messages.get(p.room);
   if (!list) return; // not loaded yet: history() brings it when opened
-  const mine = p.data && p.data.nonce && list.find((m) => m.nonce === p.data.nonce);
-  if (mine) {
-    mine.pending = false;
-    mine.key = `${p.epoch}:${p.offset}`;
-  } else {
-    list.push({ key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data) });
-  }
+  // Our own message coming back: the local echo leaves its provisional
+  // place and takes the server's (after whatever the server ordered first,
+  // e.g. messages recovered after a reconnect).
+  const mine = p.data && p.data.nonce ? list.findIndex((m) => m.nonce === p.data.nonce) : -1;
+  if (mine >= 0) list.splice(mine, 1);
+  list.push({ key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data) });
+  if (mine >= 0) renderRooms();
   if (p.room === current) {
     renderMessages();
     client.readMarker(p.room).catch(() => {});
@@ -87,9 +103,11 @@ function onPublication(p) {
 async function send(text) {
   const room = current;
   const n = `${client.user}-${Date.now()}-${++nonce}`;
+  if (!messages.has(room)) messages.set(room, []);
   const list = messages.get(room);
   list.push({ key: n, nonce: n, from: client.user, text, pending: true });
   renderMessages();
+  renderRooms();
   try {
     await client.publish(room, { text, nonce: n });
   } catch (err) {
@@ -111,6 +129,7 @@ function start(user) {
     const s = $('status');
     s.dataset.state = e.detail.state;
     s.textContent = e.detail.state;
+    if (e.detail.state === 'connected' && current && !messages.has(current)) openRoom(current);
   });
   client.addEventListener('rooms', renderRooms);
   client.addEventListener('publication', (e) => onPublication(e.detail));

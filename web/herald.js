@@ -104,22 +104,31 @@ export class HeraldClient extends EventTarget {
     if (this._ws) this._ws.close(4000, 'simulated outage');
   }
 
-  command(name, params = {}) {
+  // `onResult`, if given, runs synchronously when the reply is read, before
+  // any later message of the same frame: a subscribe reply must take effect
+  // before the publications that follow it (a promise continuation would
+  // run only after the whole frame).
+  command(name, params = {}, onResult = null) {
     const id = this._nextId++;
     const line = JSON.stringify({ id, [name]: params });
     return new Promise((resolve, reject) => {
       const now = this.state === 'connected' || name === 'connect';
-      this._pending.set(id, { resolve, reject, line, sent: now });
+      this._pending.set(id, { resolve, reject, line, sent: now, onResult });
       if (now) this._send(line);
       else this._outbox.push(id);
     });
   }
 
-  async subscribe(room) {
+  // A room stays in _subs with a null position until its first reply; if
+  // that subscribe fails (or its connection drops), the room is forgotten.
+  subscribe(room) {
     this._subs.set(room, null);
-    const r = await this.command('subscribe', { room });
-    this._subs.set(room, { epoch: r.epoch, offset: r.offset });
-    return r;
+    return this.command('subscribe', { room }, (r) => {
+      if (this._subs.has(room)) this._subs.set(room, { epoch: r.epoch, offset: r.offset });
+    }).catch((err) => {
+      if (this._subs.get(room) === null) this._subs.delete(room);
+      throw err;
+    });
   }
 
   async unsubscribe(room) {
@@ -172,9 +181,10 @@ export class HeraldClient extends EventTarget {
     this._attempt = 0;
     // Resubscribe first (from the last position seen), then flush what
     // waited, then renew the room-list watch.
-    const resubs = [];
-    for (const [room, pos] of this._subs) resubs.push(this._resubscribe(room, pos));
     this._setState('connected');
+    const resubs = [];
+    // A room with no position yet has its first subscribe in the outbox.
+    for (const [room, pos] of this._subs) if (pos) resubs.push(this._resubscribe(room, pos));
     for (const id of this._outbox.splice(0)) {
       const p = this._pending.get(id);
       if (!p) continue;
@@ -185,22 +195,18 @@ export class HeraldClient extends EventTarget {
     await Promise.allSettled(resubs);
   }
 
-  async _resubscribe(room, pos) {
+  _resubscribe(room, pos) {
     const params = { room };
     if (pos) params.since = pos;
-    const id = this._nextId++;
-    const line = JSON.stringify({ id, subscribe: params });
-    const r = await new Promise((resolve, reject) => {
-      this._pending.set(id, { resolve, reject, line, sent: true });
-      this._send(line);
+    return this.command('subscribe', params, (r) => {
+      if (!this._subs.has(room)) return;
+      let missed = 0;
+      for (const p of r.publications) if (this._deliver(p)) ++missed;
+      if (!r.recovered) this._subs.set(room, { epoch: r.epoch, offset: r.offset });
+      if (pos) {
+        this.dispatchEvent(new CustomEvent('recovery', { detail: { room, recovered: r.recovered, missed } }));
+      }
     });
-    if (!this._subs.has(room)) return;
-    let missed = 0;
-    for (const p of r.publications) if (this._deliver(p)) ++missed;
-    if (pos) {
-      this.dispatchEvent(new CustomEvent('recovery', { detail: { room, recovered: r.recovered, missed } }));
-    }
-    if (!r.recovered) this._subs.set(room, { epoch: r.epoch, offset: r.offset });
   }
 
   // Delivers a publication unless it was seen already; returns whether new.
@@ -217,8 +223,12 @@ export class HeraldClient extends EventTarget {
       const p = this._pending.get(m.id);
       if (!p) return;
       this._pending.delete(m.id);
-      if (m.error) p.reject(new HeraldError(m.error.code, m.error.message));
-      else p.resolve(m.result);
+      if (m.error) {
+        p.reject(new HeraldError(m.error.code, m.error.message));
+      } else {
+        if (p.onResult) p.onResult(m.result);
+        p.resolve(m.result);
+      }
     } else if (m.pub) {
       this._deliver(m.pub);
     } else if (m.rooms) {

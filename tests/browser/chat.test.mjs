@@ -111,13 +111,21 @@ test('a cut connection recovers exactly the messages it missed', async () => {
     await dave.click('#send button');
   }
   await waitFor('dave\'s three confirmed', async () => (await texts(dave)).filter((x) => x.startsWith('missed')).length === 3);
+  // Erin writes while offline: local echo in the chat and the room list
+  // until the server has it.
+  await erin.fill('#text', 'written offline');
+  await erin.click('#send button');
+  assert.equal(await erin.textContent('#messages li.pending .text'), 'written offline');
+  assert.match(await erin.textContent('#room-list li[data-room="chat:random"] .preview'), /written offline \(sending\)/);
   await erin.screenshot({ path: join(ARTIFACTS, 'reconnecting.png') });
 
   await erin.waitForSelector('#status[data-state="connected"]', { timeout: 10000 });
-  await waitFor('erin has the three, once each', async () => {
-    const got = (await texts(erin)).filter((x) => x !== 'hello bob');
-    return JSON.stringify(got) === JSON.stringify(['before', 'missed 1', 'missed 2', 'missed 3']) || got;
+  await waitFor('erin has the three, once each, then hers', async () => {
+    const got = await texts(erin);
+    return JSON.stringify(got) === JSON.stringify(['before', 'missed 1', 'missed 2', 'missed 3', 'written offline']) || got;
   });
+  await waitFor('dave gets what erin wrote offline', async () => (await texts(dave)).includes('written offline'));
+  assert.equal(await erin.$('#messages li.pending'), null);
   await waitFor('a recovery notice', async () => (await erin.textContent('#notice')).includes('3 missed messages recovered'));
   await erin.screenshot({ path: join(ARTIFACTS, 'recovered.png') });
   await dave.context().close();
