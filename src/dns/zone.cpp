@@ -306,7 +306,11 @@ ZoneLoad build_zone(const Name& origin, ZoneResult parsed) {
 ZoneLoad load_zone_file(const std::string& path, const Name& origin) {
   ZoneOptions opt;
   opt.origin = origin;
-  return build_zone(origin, parse_zone_file(path, opt));
+  ZoneLoad z = build_zone(origin, parse_zone_file(path, opt));
+  for (ZoneError& e : z.errors) {
+    if (e.file.empty()) e.file = path;  // a zone-wide error of a file with no records
+  }
+  return z;
 }
 
 }  // namespace herald::dns

@@ -88,9 +88,8 @@ std::vector<ZoneSource> zone_directory(const std::string& dir, std::vector<ZoneE
   for (const fs::directory_entry& e : it) {
     std::string file = e.path().filename().string();
     if (file.empty() || file[0] == '.' || !e.is_regular_file(ec)) continue;
-    std::string origin = file;
-    if (origin.size() > 5 && origin.ends_with(".zone")) origin.resize(origin.size() - 5);
-    if (!origin.ends_with('.')) origin += '.';
+    if (file.size() <= 5 || !file.ends_with(".zone")) continue;
+    std::string origin = file.substr(0, file.size() - 5) + ".";
     auto name = Name::from_text(origin);
     if (!name) {
       errors.push_back(

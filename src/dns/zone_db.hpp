@@ -61,10 +61,10 @@ struct DbLoad {
 // the others are served.
 DbLoad load_zones(const std::vector<ZoneSource>& sources);
 
-// The zones of a directory: every regular file whose name is the zone's
-// origin, with an optional ".zone" suffix ("example.com.zone",
-// "example.org"). Hidden files are skipped. A name that is not a domain name
-// is reported as an error of that file.
+// The zones of a directory: every regular file named "<origin>.zone"
+// ("example.com.zone" holds example.com.). Other files (notes, unsigned
+// sources, scripts) and hidden files are not zones and are skipped. A name
+// that is not a domain name is reported as an error of that file.
 std::vector<ZoneSource> zone_directory(const std::string& dir, std::vector<ZoneError>& errors);
 
 // The active database, swapped whole on reload. Readers take a shared_ptr

@@ -211,7 +211,8 @@ TEST(ZoneDb, DirectoryLoadLeavesBadZonesOutAndServesTheRest) {
     std::ofstream(dir / file) << text;
   };
   write("good.example.zone", kHead);
-  write("also.good.example", kHead);
+  write("also.good.example.zone", kHead);
+  write("README", "not a zone: skipped");
   write("bad.example.zone",
         std::string(kHead) + "www CNAME ns\nwww TXT \"x\"\nbroken A 999.1.1.1\n");
   write(".hidden.zone", "not a zone");

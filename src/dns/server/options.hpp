@@ -1,0 +1,27 @@
+// Settings of the DNS server (heraldd's [dns] section binds them; see
+// docs/configuration.md). Every limit is explicit here, with its default.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "dns/responder.hpp"
+
+namespace herald::dns {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  std::uint16_t port = 5353;  // 0: the kernel picks (tests); UDP and TCP share it
+  unsigned threads = 1;       // shards: each has its own UDP socket and TCP acceptor
+  // TCP (RFC 7766): a connection silent this long is closed; at most this
+  // many connections at once over all shards (more are closed on accept).
+  std::chrono::milliseconds tcp_idle_timeout{10'000};
+  std::size_t max_tcp_connections = 1000;
+  // Datagrams handled per wake-up of a shard before it yields to its other
+  // work (TCP); bounds the latency one busy socket adds to the others.
+  std::size_t udp_batch = 64;
+  ResponderOptions responder;
+};
+
+}  // namespace herald::dns

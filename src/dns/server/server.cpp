@@ -1,0 +1,280 @@
+#include "dns/server/server.hpp"
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ip/udp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/write.hpp>
+#include <sys/socket.h>
+
+#include <array>
+#include <system_error>
+#include <thread>
+
+namespace herald::dns {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using asio::ip::udp;
+using ReusePort = asio::detail::socket_option::boolean<SOL_SOCKET, SO_REUSEPORT>;
+
+struct Server::Shard {
+  Shard(Server& s, const ResponderOptions& ro)
+      : server(s), io(1), udp_socket(io), acceptor(io), responder(ro) {
+    rx.resize(65535);
+  }
+
+  Server& server;
+  asio::io_context io;
+  udp::socket udp_socket;
+  tcp::acceptor acceptor;
+  Responder responder;  // shared by this shard's UDP loop and TCP connections (one thread)
+  std::vector<std::uint8_t> rx, tx;
+  udp::endpoint from;
+  ShardStats stats;
+  std::thread thread;
+
+  std::shared_ptr<const ZoneDb> zones() const { return server.zones_.get(); }
+
+  void count(const Outcome& o) {
+    if (o.drop) return ShardStats::bump(stats.dropped);
+    ShardStats::bump(stats.by_type[ShardStats::type_slot(o.qtype)]);
+    ShardStats::bump(stats.by_rcode[ShardStats::rcode_slot(o.rcode)]);
+    if (o.truncated) ShardStats::bump(stats.truncated);
+  }
+
+  void udp_wait() {
+    udp_socket.async_wait(udp::socket::wait_read, [this](const boost::system::error_code& ec) {
+      if (ec) return;  // closed by stop()
+      udp_drain();
+      udp_wait();
+    });
+  }
+
+  void udp_drain() {
+    std::shared_ptr<const ZoneDb> db = server.zones_.get();
+    for (std::size_t i = 0; i < server.opt_.udp_batch; ++i) {
+      boost::system::error_code ec;
+      std::size_t n = udp_socket.receive_from(asio::buffer(rx), from, 0, ec);
+      if (ec == asio::error::would_block || ec == asio::error::try_again) return;
+      if (ec) continue;  // e.g. ICMP-induced errors on the socket: next datagram
+      Outcome o = responder.respond(*db, {rx.data(), n}, Transport::udp, tx);
+      count(o);
+      if (o.drop) continue;
+      udp_socket.send_to(asio::buffer(tx), from, 0, ec);
+      if (ec) ShardStats::bump(stats.dropped);
+    }
+  }
+
+  void accept() {
+    acceptor.async_accept([this](const boost::system::error_code& ec, tcp::socket s) {
+      if (ec == asio::error::operation_aborted || !acceptor.is_open()) return;
+      if (!ec) admit(std::move(s));
+      accept();
+    });
+  }
+
+  void admit(tcp::socket s);
+};
+
+namespace {
+
+// One TCP client. Lives while an operation of it is pending (shared_ptr
+// captured by each handler); every handler runs on the shard's thread.
+class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
+ public:
+  TcpConnection(Server::Shard& shard, tcp::socket s, std::atomic<std::size_t>& open,
+                std::chrono::milliseconds idle)
+      : shard_(shard), socket_(std::move(s)), timer_(shard.io), open_(open), idle_(idle) {}
+  ~TcpConnection() { open_.fetch_sub(1, std::memory_order_relaxed); }
+
+  void start() { read_length(); }
+
+ private:
+  void arm_idle() {
+    timer_.expires_after(idle_);
+    timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
+      if (!ec) self->close();  // silent too long (RFC 7766 §6.2.3)
+    });
+  }
+
+  void close() {
+    boost::system::error_code ignored;
+    socket_.shutdown(tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    timer_.cancel();
+  }
+
+  void read_length() {
+    arm_idle();
+    asio::async_read(socket_, asio::buffer(len_),
+                     [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                       if (ec) return self->close();
+                       std::size_t n = static_cast<std::size_t>(self->len_[0] << 8 | self->len_[1]);
+                       self->query_.resize(n);
+                       self->read_message();
+                     });
+  }
+
+  void read_message() {
+    asio::async_read(socket_, asio::buffer(query_),
+                     [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+                       if (ec) return self->close();
+                       self->answer();
+                     });
+  }
+
+  void answer() {
+    std::shared_ptr<const ZoneDb> db = shard_.zones();
+    Outcome o = shard_.responder.respond(*db, query_, Transport::tcp, reply_);
+    shard_.count(o);
+    if (o.drop) return close();  // nothing sensible to say on this stream
+    prefix_[0] = static_cast<std::uint8_t>(reply_.size() >> 8);
+    prefix_[1] = static_cast<std::uint8_t>(reply_.size());
+    std::array<asio::const_buffer, 2> bufs = {asio::buffer(prefix_), asio::buffer(reply_)};
+    asio::async_write(
+        socket_, bufs,
+        [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
+          if (ec) return self->close();
+          self->read_length();
+        });
+  }
+
+  Server::Shard& shard_;
+  tcp::socket socket_;
+  asio::steady_timer timer_;
+  std::atomic<std::size_t>& open_;
+  std::chrono::milliseconds idle_;
+  std::array<std::uint8_t, 2> len_{};
+  std::array<std::uint8_t, 2> prefix_{};
+  std::vector<std::uint8_t> query_, reply_;  // per connection: a reply outlives the next query
+};
+
+}  // namespace
+
+void Server::Shard::admit(tcp::socket s) {
+  std::size_t now = server.tcp_open_.fetch_add(1, std::memory_order_relaxed);
+  if (now >= server.opt_.max_tcp_connections) {
+    server.tcp_open_.fetch_sub(1, std::memory_order_relaxed);
+    ShardStats::bump(stats.tcp_refused);
+    boost::system::error_code ignored;
+    s.close(ignored);
+    return;
+  }
+  std::make_shared<TcpConnection>(*this, std::move(s), server.tcp_open_,
+                                  server.opt_.tcp_idle_timeout)
+      ->start();
+}
+
+Server::Server(ServerOptions options, ZoneStore& zones) : opt_(std::move(options)), zones_(zones) {
+  if (opt_.threads == 0) opt_.threads = std::max(1u, std::thread::hardware_concurrency());
+  for (unsigned i = 0; i < opt_.threads; ++i) {
+    shards_.push_back(std::make_unique<Shard>(*this, opt_.responder));
+  }
+}
+
+Server::~Server() {
+  stop();
+}
+
+void Server::start() {
+  boost::system::error_code ec;
+  auto address = asio::ip::make_address(opt_.host, ec);
+  if (ec) throw std::system_error(ec, "dns: cannot listen on '" + opt_.host + "' (not an address)");
+  std::uint16_t port = opt_.port;
+  auto fail = [&](const char* step) {
+    throw std::system_error(
+        ec, "dns: cannot listen on " + opt_.host + ":" + std::to_string(port) + " (" + step + ")");
+  };
+  for (auto& sh : shards_) {
+    // UDP first: with port 0 the first shard's socket picks the port, and
+    // every other socket (UDP and TCP) joins it.
+    udp::endpoint ue(address, port);
+    sh->udp_socket.open(ue.protocol(), ec);
+    if (ec) fail("udp open");
+    sh->udp_socket.set_option(ReusePort(true), ec);
+    if (ec) fail("udp SO_REUSEPORT");
+    sh->udp_socket.bind(ue, ec);
+    if (ec) fail("udp bind");
+    port = sh->udp_socket.local_endpoint().port();
+    sh->udp_socket.non_blocking(true, ec);
+    if (ec) fail("udp non_blocking");
+    tcp::endpoint te(address, port);
+    sh->acceptor.open(te.protocol(), ec);
+    if (ec) fail("tcp open");
+    sh->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    sh->acceptor.set_option(ReusePort(true), ec);
+    if (ec) fail("tcp SO_REUSEPORT");
+    sh->acceptor.bind(te, ec);
+    if (ec) fail("tcp bind");
+    sh->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) fail("tcp listen");
+  }
+  port_ = port;
+  for (auto& sh : shards_) {
+    Shard* s = sh.get();
+    s->udp_wait();
+    s->accept();
+    s->thread = std::thread([s] { s->io.run(); });
+  }
+  started_ = true;
+}
+
+void Server::stop() {
+  if (!started_) return;
+  started_ = false;
+  for (auto& sh : shards_) {
+    Shard* s = sh.get();
+    asio::post(s->io, [s] {
+      boost::system::error_code ignored;
+      s->udp_socket.close(ignored);
+      s->acceptor.close(ignored);
+      s->io.stop();  // open TCP connections end with their io_context
+    });
+  }
+  for (auto& sh : shards_) {
+    if (sh->thread.joinable()) sh->thread.join();
+  }
+}
+
+std::uint16_t Server::port() const noexcept {
+  return port_;
+}
+unsigned Server::shard_count() const noexcept {
+  return static_cast<unsigned>(shards_.size());
+}
+std::size_t Server::tcp_connections() const noexcept {
+  return tcp_open_.load(std::memory_order_relaxed);
+}
+
+namespace {
+template <class F>
+std::uint64_t sum(const std::vector<std::unique_ptr<Server::Shard>>& shards, F field) {
+  std::uint64_t total = 0;
+  for (const auto& s : shards) total += field(s->stats).load(std::memory_order_relaxed);
+  return total;
+}
+}  // namespace
+
+std::uint64_t Server::queries_of_type(std::size_t slot) const noexcept {
+  return sum(
+      shards_, [slot](const ShardStats& s) -> const auto& { return s.by_type[slot]; });
+}
+std::uint64_t Server::responses_with_rcode(std::size_t slot) const noexcept {
+  return sum(
+      shards_, [slot](const ShardStats& s) -> const auto& { return s.by_rcode[slot]; });
+}
+std::uint64_t Server::dropped() const noexcept {
+  return sum(
+      shards_, [](const ShardStats& s) -> const auto& { return s.dropped; });
+}
+std::uint64_t Server::truncated() const noexcept {
+  return sum(
+      shards_, [](const ShardStats& s) -> const auto& { return s.truncated; });
+}
+std::uint64_t Server::tcp_refused() const noexcept {
+  return sum(
+      shards_, [](const ShardStats& s) -> const auto& { return s.tcp_refused; });
+}
+
+}  // namespace herald::dns

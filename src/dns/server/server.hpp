@@ -1,0 +1,66 @@
+// The DNS server: UDP and TCP on one address, over asio.
+//
+// Shard per thread, as the gateway: each shard has its own io_context, its
+// own UDP socket and its own TCP acceptor, all bound to the same address
+// with SO_REUSEPORT, so the kernel spreads datagrams and connections over
+// the shards and no two threads ever touch one socket. Each shard answers
+// with its own Responder (reused buffers) from the ZoneStore's current
+// database, taken once per batch of datagrams: a reload swaps the database
+// between batches without stopping or dropping anything.
+//
+// UDP: on readiness a shard receives and answers up to udp_batch datagrams
+// with non-blocking calls, then waits again. A reply that cannot be sent at
+// once (socket buffer full) is dropped and counted: the client retries.
+// TCP (RFC 7766): length-prefixed messages, answered in order; a client may
+// pipeline (queries queue in the socket while one is answered); idle
+// connections close after tcp_idle_timeout; at most max_tcp_connections.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "dns/server/options.hpp"
+#include "dns/server/stats.hpp"
+#include "dns/zone_db.hpp"
+
+namespace herald::dns {
+
+class Server {
+ public:
+  Server(ServerOptions options, ZoneStore& zones);
+  ~Server();
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Binds every shard's sockets and starts the threads. Throws
+  // std::system_error naming the address and the step that failed.
+  void start();
+  // Closes the sockets and joins the threads. Idempotent.
+  void stop();
+
+  std::uint16_t port() const noexcept;  // the bound port (the real one for port 0)
+  unsigned shard_count() const noexcept;
+  std::size_t tcp_connections() const noexcept;
+
+  // Sums over the shards, for metrics.
+  std::uint64_t queries_of_type(std::size_t slot) const noexcept;
+  std::uint64_t responses_with_rcode(std::size_t slot) const noexcept;
+  std::uint64_t dropped() const noexcept;
+  std::uint64_t truncated() const noexcept;
+  std::uint64_t tcp_refused() const noexcept;
+
+  struct Shard;  // server.cpp
+
+ private:
+  ServerOptions opt_;
+  ZoneStore& zones_;
+  // Before shards_: connections still held by a shard's io_context decrement
+  // it when the shards are destroyed, so it must outlive them.
+  std::atomic<std::size_t> tcp_open_{0};
+  std::vector<std::unique_ptr<Shard>> shards_;
+  std::uint16_t port_ = 0;
+  bool started_ = false;
+};
+
+}  // namespace herald::dns
