@@ -183,6 +183,7 @@ void Responder::answer_node(const ZoneDb& db, const Zone& zone, std::uint32_t no
     }
     if (pick == nullptr) return nodata(zone, node, wildcard_encloser, qname);
     add(kAnswer, &owner, pick);
+    if (wants_targets(pick->type)) add_targets(zone, *pick, pick->type == type::NS);
     return;
   }
   if (qtype_ == type::RRSIG) {
@@ -233,6 +234,12 @@ void Responder::nodata(const Zone& zone, std::uint32_t node, std::uint32_t wildc
     add_nsec3_cover(zone, qname.parent(qname.label_count() - ce.label_count() - 1));
   }
   add_nsec3_match(zone, nd.name);  // RFC 5155 §7.2.3 (and §7.2.4 at a cut)
+  auto w = nd.name.wire();
+  if (wildcard_encloser == kNoNode && w[0] == 1 && w[1] == '*') {
+    // The wildcard's own name asked for: its closest encloser's NSEC3 too,
+    // as for a wildcard NODATA (§7.2.5), which is what NSD sends.
+    add_nsec3_match(zone, nd.name.parent(1));
+  }
 }
 
 void Responder::nxdomain(const Zone& zone, std::uint32_t encloser, const Name& qname) {
@@ -300,7 +307,8 @@ void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, co
   synth_.push_back(RRset{
       type::CNAME, dn->ttl, {Rdata(next_name->wire().begin(), next_name->wire().end())}, {}, 0});
   add(kAnswer, &qname, &synth_.back());
-  if (depth + 1 > opt_.max_chain) return;
+  // A CNAME query is answered by the synthesised CNAME itself.
+  if (qtype_ == type::CNAME || depth + 1 > opt_.max_chain) return;
   lookup(db, *next_name, depth + 1);
 }
 
