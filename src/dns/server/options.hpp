@@ -18,9 +18,12 @@ struct ServerOptions {
   // many connections at once over all shards (more are closed on accept).
   std::chrono::milliseconds tcp_idle_timeout{10'000};
   std::size_t max_tcp_connections = 1000;
-  // Datagrams handled per wake-up of a shard before it yields to its other
-  // work (TCP); bounds the latency one busy socket adds to the others.
-  std::size_t udp_batch = 64;
+  // Datagrams read by one recvmmsg and answered by one sendmmsg; a shard
+  // takes at most four full batches per wake-up before it yields to its
+  // other work (TCP).
+  std::size_t udp_batch = 32;
+  // SO_RCVBUF and SO_SNDBUF of each UDP socket, in octets.
+  int udp_socket_buffer = 4 << 20;
   ResponderOptions responder;
 };
 
