@@ -20,16 +20,6 @@ std::size_t label_offsets(const Name& n, std::array<std::uint8_t, 128>& at) {
   return count;
 }
 
-// The name an RRset's RDATA points at, for additional-section processing:
-// NS (the whole RDATA), MX (after the preference), SRV (after priority,
-// weight, port). Uncompressed wire octets, valid by construction.
-std::span<const std::uint8_t> target_of(RRType t, const Rdata& rd) {
-  std::span<const std::uint8_t> s(rd);
-  if (t == type::MX) return s.subspan(2);
-  if (t == type::SRV) return s.subspan(6);
-  return s;
-}
-
 bool wants_targets(RRType t) {
   return t == type::NS || t == type::MX || t == type::SRV;
 }
@@ -87,8 +77,7 @@ bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_on
 }
 
 void Responder::add_targets(const Zone& zone, const RRset& set, bool glue) {
-  for (const Rdata& rd : set.rdatas) {
-    std::uint32_t n = zone.find(target_of(set.type, rd));
+  for (std::uint32_t n : set.targets) {  // resolved at load (zone.hpp)
     if (n == kNoNode) continue;
     const Node& nd = zone.node(n);
     // Below a cut only NS may point (glue); other targets there are not ours.
@@ -304,8 +293,12 @@ void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, co
   if (next_name == nullptr) return;
   // The synthesised CNAME carries the DNAME's TTL (RFC 6672 §3.1) and no
   // signature: a validator checks the DNAME's instead.
-  synth_.push_back(RRset{
-      type::CNAME, dn->ttl, {Rdata(next_name->wire().begin(), next_name->wire().end())}, {}, 0});
+  synth_.push_back(RRset{type::CNAME,
+                         dn->ttl,
+                         {Rdata(next_name->wire().begin(), next_name->wire().end())},
+                         {},
+                         0,
+                         {}});
   add(kAnswer, &qname, &synth_.back());
   // A CNAME query is answered by the synthesised CNAME itself.
   if (qtype_ == type::CNAME || depth + 1 > opt_.max_chain) return;

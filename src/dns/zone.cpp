@@ -106,7 +106,7 @@ struct ZoneBuilder {
     for (RRset& s : nd.rrsets) {
       if (s.type == t) return s;
     }
-    nd.rrsets.push_back(RRset{t, ttl, {}, {}, 0});
+    nd.rrsets.push_back(RRset{t, ttl, {}, {}, 0, {}});
     first_record[node].push_back(rec);
     return nd.rrsets.back();
   }
@@ -185,7 +185,8 @@ struct ZoneBuilder {
     }
     auto [it, fresh] = nsec3_by_name.try_emplace(r.owner, zone->nsec3_.size());
     if (fresh)
-      zone->nsec3_.push_back(Nsec3Node{std::move(hash), r.owner, RRset{r.type, r.ttl, {}, {}, 0}});
+      zone->nsec3_.push_back(
+          Nsec3Node{std::move(hash), r.owner, RRset{r.type, r.ttl, {}, {}, 0, {}}});
     add_rdata(zone->nsec3_[it->second].nsec3, std::move(r.rdata));
   }
 
@@ -266,6 +267,15 @@ struct ZoneBuilder {
     }
     for (std::uint32_t i = 0; i < nodes.size(); ++i) {
       if (nodes[i].find(type::NSEC) != nullptr) zone->nsec_nodes_.push_back(i);
+      for (RRset& set : nodes[i].rrsets) {
+        if (set.type != type::NS && set.type != type::MX && set.type != type::SRV) continue;
+        // The target name's offset in the RDATA: NS at 0, MX after the
+        // preference, SRV after priority, weight and port.
+        std::size_t at = set.type == type::MX ? 2 : set.type == type::SRV ? 6 : 0;
+        for (const Rdata& rd : set.rdatas) {
+          set.targets.push_back(zone->find(std::span<const std::uint8_t>(rd).subspan(at)));
+        }
+      }
     }
     std::sort(zone->nsec3_.begin(), zone->nsec3_.end(),
               [](const Nsec3Node& a, const Nsec3Node& b) { return a.hash < b.hash; });

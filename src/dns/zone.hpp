@@ -39,6 +39,10 @@ struct RRset {
   std::vector<Rdata> rdatas;
   std::vector<Rdata> sigs;  // RRSIG RDATA whose type covered is `type`
   std::uint32_t sig_ttl = 0;
+  // NS, MX and SRV: the node each record's target names in this zone
+  // (kNoNode if none), resolved at load so that additional-section
+  // processing costs no lookup per query.
+  std::vector<std::uint32_t> targets;
 };
 
 struct Node {

@@ -30,7 +30,7 @@ const Zone* ZoneDb::find(const Name& qname) const noexcept {
   for (; skip <= labels; ++skip) {
     auto suffix = w.subspan(at[skip]);
     std::uint32_t i = index_.find(suffix, detail::NameIndex::hash(suffix),
-                                  [this](std::uint32_t z) { return zones_[z]->origin().wire(); });
+                                  [this](std::uint32_t z) { return origin_wire(z); });
     if (i != detail::NameIndex::kNone) return zones_[i].get();
   }
   return nullptr;
@@ -39,7 +39,7 @@ const Zone* ZoneDb::find(const Name& qname) const noexcept {
 const Zone* ZoneDb::find_exact(const Name& origin) const noexcept {
   auto w = origin.wire();
   std::uint32_t i = index_.find(w, detail::NameIndex::hash(w),
-                                [this](std::uint32_t z) { return zones_[z]->origin().wire(); });
+                                [this](std::uint32_t z) { return origin_wire(z); });
   return i == detail::NameIndex::kNone ? nullptr : zones_[i].get();
 }
 
@@ -49,9 +49,15 @@ const Zone* ZoneDb::find_parent(const Zone& zone) const noexcept {
 }
 
 ZoneDb::ZoneDb(std::vector<std::shared_ptr<const Zone>> zones) : zones_(std::move(zones)) {
-  for (const auto& z : zones_) max_labels_ = std::max(max_labels_, z->origin().label_count());
+  origin_at_.push_back(0);
+  for (const auto& z : zones_) {
+    max_labels_ = std::max(max_labels_, z->origin().label_count());
+    auto w = z->origin().wire();
+    origins_.insert(origins_.end(), w.begin(), w.end());
+    origin_at_.push_back(static_cast<std::uint32_t>(origins_.size()));
+  }
   index_.build(static_cast<std::uint32_t>(zones_.size()),
-               [this](std::uint32_t z) { return zones_[z]->origin().wire(); });
+               [this](std::uint32_t z) { return origin_wire(z); });
 }
 
 DbLoad load_zones(const std::vector<ZoneSource>& sources) {
