@@ -50,7 +50,13 @@ int run(const Settings& settings) {
   // answer already comes from them; a zone that fails is logged and left out.
   std::unique_ptr<DnsService> dns;
   if (settings.dns.enabled) {
-    dns = std::make_unique<DnsService>(settings.dns, server.local_endpoint(), registry);
+    try {
+      dns = std::make_unique<DnsService>(settings.dns, server.local_endpoint(), registry);
+    } catch (const std::runtime_error& e) {
+      log::error("cannot start", {{"error", e.what()}});
+      server.shutdown();
+      return 2;
+    }
     (void)dns->load();
     try {
       dns->start();

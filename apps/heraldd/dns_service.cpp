@@ -3,6 +3,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include <ctime>
+#include <stdexcept>
 
 #include "core/log.hpp"
 
@@ -31,6 +32,9 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
   s.add_string("dns.discovery_zone", d.discovery_zone,
                "Zone listing the gateway nodes (SRV, A/AAAA, TXT); empty turns it off", 255);
   s.add_string("dns.node_name", d.node_name, "This node's label in the discovery zone", 63);
+  s.add_string("dns.transfer_allow", d.transfer_allow,
+               "Addresses and networks that may transfer zones (AXFR, IXFR over TCP), "
+               "comma-separated; empty allows no one");
 }
 
 std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
@@ -76,6 +80,10 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   o.responder.max_udp_payload = static_cast<std::uint16_t>(settings_.max_udp_payload);
   o.responder.max_chain = static_cast<std::size_t>(settings_.max_chain);
   o.responder.nsid.assign(settings_.nsid.begin(), settings_.nsid.end());
+  std::string acl_error;
+  auto acl = dns::AddressAcl::parse(settings_.transfer_allow, acl_error);
+  if (!acl) throw std::runtime_error("dns.transfer_allow: " + acl_error);
+  o.transfer_acl = std::move(*acl);
   server_ = std::make_unique<dns::Server>(o, store_);
   dns::Server* srv = server_.get();
   for (std::size_t i = 0; i < dns::kTypeSlots; ++i) {

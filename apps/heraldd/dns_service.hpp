@@ -30,6 +30,7 @@ struct DnsSettings {
   std::string nsid;
   std::string discovery_zone = "herald.internal.";
   std::string node_name = "node1";
+  std::string transfer_allow;  // "192.0.2.7, 198.51.100.0/24"
 };
 
 void register_dns_settings(config::Schema& schema, DnsSettings& s);
@@ -42,6 +43,8 @@ std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& ga
 
 class DnsService {
  public:
+  // Throws std::runtime_error naming the setting when one cannot be used
+  // (an unparsable dns.transfer_allow).
   DnsService(const DnsSettings& settings, config::Endpoint gateway, metrics::Registry& registry);
   ~DnsService();
 

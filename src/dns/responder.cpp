@@ -6,6 +6,7 @@
 #include "dns/decoder.hpp"
 #include "dns/nsec3_hash.hpp"
 #include "dns/rdata.hpp"
+#include "dns/transfer.hpp"
 
 namespace herald::dns {
 
@@ -319,7 +320,8 @@ Outcome Responder::write_error(std::span<const std::uint8_t> query, std::uint16_
 }
 
 Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query,
-                           Transport transport, std::vector<std::uint8_t>& out) {
+                           Transport transport, std::vector<std::uint8_t>& out,
+                           bool transfer_allowed) {
   out.clear();
   auto decoded = decode_query(query);
   if (!decoded) {
@@ -353,8 +355,18 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
     rcode_ = static_cast<std::uint16_t>(Rcode::refused);
     ede_ = ede::kNotSupported;
   } else if (qtype_ == type::AXFR || qtype_ == type::IXFR) {
-    rcode_ = static_cast<std::uint16_t>(Rcode::refused);  // transfers are not served yet
-    ede_ = ede::kProhibited;
+    const Zone* zone = db.find_exact(question.qname);
+    if (transport != Transport::tcp || !transfer_allowed) {
+      rcode_ = static_cast<std::uint16_t>(Rcode::refused);
+      ede_ = ede::kProhibited;
+    } else if (zone == nullptr) {
+      rcode_ = static_cast<std::uint16_t>(Rcode::notauth);  // RFC 5936 §2.2.1
+      ede_ = ede::kNotAuthoritative;
+    } else {
+      write_transfer(*zone, q, out);
+      outcome.framed = true;
+      return outcome;
+    }
   } else {
     lookup(db, question.qname, 0);
   }

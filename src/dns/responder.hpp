@@ -59,6 +59,9 @@ struct Outcome {
   std::uint16_t rcode = 0;
   RRType qtype{0};
   bool truncated = false;
+  // A zone transfer: `out` holds its messages already framed for TCP (each
+  // after a 2-octet length), not one bare message.
+  bool framed = false;
 };
 
 // Extended DNS Error codes we send (RFC 8914 §4).
@@ -77,8 +80,12 @@ class Responder {
   // [512, max_udp_payload]); what does not fit is dropped whole RRsets at a
   // time and TC is set, except that additional-section RRsets are dropped
   // silently (RFC 2181 §9). OPT is always kept.
+  //
+  // AXFR and IXFR are answered (with the full zone, transfer.hpp) only over
+  // TCP and only when the server's ACL let the client through
+  // (`transfer_allowed`); otherwise REFUSED with EDE 18 (Prohibited).
   Outcome respond(const ZoneDb& db, std::span<const std::uint8_t> query, Transport transport,
-                  std::vector<std::uint8_t>& out);
+                  std::vector<std::uint8_t>& out, bool transfer_allowed = false);
 
   const ResponderOptions& options() const noexcept { return opt_; }
 

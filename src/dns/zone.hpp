@@ -109,6 +109,9 @@ class Zone {
   // the last of the chain), or the matching one if it matches.
   const Nsec3Node* nsec3_cover(std::span<const std::uint8_t> hash) const noexcept;
 
+  std::size_t nsec3_count() const noexcept { return nsec3_.size(); }
+  const Nsec3Node& nsec3_at(std::size_t i) const noexcept { return nsec3_[i]; }
+
   std::size_t record_count() const noexcept { return record_count_; }
 
  private:

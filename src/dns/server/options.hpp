@@ -7,6 +7,7 @@
 #include <string>
 
 #include "dns/responder.hpp"
+#include "dns/server/acl.hpp"
 
 namespace herald::dns {
 
@@ -25,6 +26,8 @@ struct ServerOptions {
   // SO_RCVBUF and SO_SNDBUF of each UDP socket, in octets.
   int udp_socket_buffer = 4 << 20;
   ResponderOptions responder;
+  // Clients that may transfer zones (AXFR, IXFR) over TCP; empty: no one.
+  AddressAcl transfer_acl;
 };
 
 }  // namespace herald::dns

@@ -60,6 +60,9 @@ struct Server::Shard {
   std::thread thread;
 
   std::shared_ptr<const ZoneDb> zones() const { return server.zones_.get(); }
+  bool transfer_allowed(const asio::ip::address& a) const {
+    return server.opt_.transfer_acl.allows(a);
+  }
 
   void count(const Outcome& o) {
     if (o.drop) return ShardStats::bump(stats.dropped);
@@ -193,9 +196,23 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
 
   void answer() {
     std::shared_ptr<const ZoneDb> db = shard_.zones();
-    Outcome o = shard_.responder.respond(*db, query_, Transport::tcp, reply_);
+    boost::system::error_code peer_ec;
+    auto peer = socket_.remote_endpoint(peer_ec);
+    bool may_transfer = !peer_ec && shard_.transfer_allowed(peer.address());
+    Outcome o = shard_.responder.respond(*db, query_, Transport::tcp, reply_, may_transfer);
     shard_.count(o);
     if (o.drop) return close();  // nothing sensible to say on this stream
+    if (o.framed) {
+      // A zone transfer: every message is framed already; `db` is not
+      // needed past this point (the octets are copies).
+      asio::async_write(
+          socket_, asio::buffer(reply_),
+          [self = shared_from_this()](const boost::system::error_code& e, std::size_t) {
+            if (e) return self->close();
+            self->read_length();
+          });
+      return;
+    }
     prefix_[0] = static_cast<std::uint8_t>(reply_.size() >> 8);
     prefix_[1] = static_cast<std::uint8_t>(reply_.size());
     std::array<asio::const_buffer, 2> bufs = {asio::buffer(prefix_), asio::buffer(reply_)};

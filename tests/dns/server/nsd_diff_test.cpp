@@ -51,8 +51,9 @@ struct Nsd {
   std::uint16_t port = 0;
   std::unique_ptr<herald::test::ChildProcess> proc;
 
-  Nsd() {
-    dir = fs::temp_directory_path() / ("herald-nsd-" + std::to_string(::getpid()));
+  // `zones`: NSD `zone:` blocks; empty serves the test zones as primary.
+  explicit Nsd(const std::string& zones = "", const std::string& tag = "primary") {
+    dir = fs::temp_directory_path() / ("herald-nsd-" + tag + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     port = free_port();
@@ -68,8 +69,12 @@ struct Nsd {
          << "  pidfile: \"" << (dir / "nsd.pid").string() << "\"\n"
          << "  logfile: \"" << (dir / "nsd.log").string() << "\"\n"
          << "remote-control:\n  control-enable: no\n";
-    for (const char* z : kZoneNames) {
-      conf << "zone:\n  name: \"" << z << "\"\n  zonefile: \"" << z << ".zone\"\n";
+    if (!zones.empty()) {
+      conf << zones;
+    } else {
+      for (const char* z : kZoneNames) {
+        conf << "zone:\n  name: \"" << z << "\"\n  zonefile: \"" << z << ".zone\"\n";
+      }
     }
     conf.close();
     proc = std::make_unique<herald::test::ChildProcess>(
@@ -79,14 +84,19 @@ struct Nsd {
     proc.reset();  // SIGKILL and reap
     fs::remove_all(dir);
   }
-  // True once NSD answers (it reads its zones before serving).
-  bool ready() {
+  // True once NSD answers `qname` SOA with NOERROR (it reads or transfers
+  // its zones before it can).
+  bool ready(const char* qname = "example.com.") {
     Message q;
-    q.questions.push_back({Name::from_text("example.com.").value(), type::SOA, rrclass::IN});
+    q.questions.push_back({Name::from_text(qname).value(), type::SOA, rrclass::IN});
     auto wire = encode(q).value();
     // Until NSD binds, a datagram meets "port unreachable" at once: poll.
     for (int i = 0; i < 400; ++i) {
-      if (test::udp_query(port, wire, 100ms)) return true;
+      auto reply = test::udp_query(port, wire, 100ms);
+      if (reply) {
+        auto m = decode(*reply);
+        if (m && m->rcode() == 0 && !m->answers.empty()) return true;
+      }
       std::this_thread::sleep_for(50ms);
     }
     return false;
@@ -260,6 +270,50 @@ TEST(NsdDifferential, SameAnswersAsNsd) {
   EXPECT_GT(compared, 1000u);
   EXPECT_EQ(differ, 0u);
   for (const Intended& i : kIntended) RecordProperty(i.what, i.why);
+}
+
+// NSD as a secondary: it transfers example.com and signed.example from
+// heraldd over AXFR (heraldd's ACL lets 127.0.0.1 through) and then gives
+// the same answers heraldd gives.
+TEST(NsdSecondary, TransfersFromHeralddAndAnswersTheSame) {
+  herald::test::Daemon herald(
+      {"--dns.enabled", "true", "--dns.listen", "127.0.0.1:0", "--dns.threads", "1",
+       "--dns.zones_dir", kZones, "--dns.discovery_zone", "", "--dns.transfer_allow", "127.0.0.1"},
+      {}, std::regex(R"(dns listening addr=127\.0\.0\.1:(\d+))"));
+  ASSERT_NE(herald.port, 0);
+  std::string zones;
+  for (const char* z : {"example.com", "signed.example"}) {
+    zones += std::string("zone:\n  name: \"") + z + "\"\n  zonefile: \"" + z +
+             ".secondary\"\n  request-xfr: AXFR 127.0.0.1@" + std::to_string(herald.port) +
+             " NOKEY\n  allow-notify: 127.0.0.1 NOKEY\n";
+  }
+  Nsd nsd(zones, "secondary");
+  ASSERT_NE(nsd.port, 0);
+  ASSERT_TRUE(nsd.ready("example.com.")) << nsd.proc->output();
+  ASSERT_TRUE(nsd.ready("signed.example.")) << nsd.proc->output();
+  const Ask asks[] = {{"www.example.com.", type::A, false, false},
+                      {"foo.wild.example.com.", type::A, false, false},
+                      {"www.sub.example.com.", type::A, false, false},
+                      {"nope.example.com.", type::A, false, false},
+                      {"web.signed.example.", type::A, true, false},
+                      {"nope.signed.example.", type::A, true, false},
+                      {"x.wild.signed.example.", type::MX, true, false}};
+  for (const Ask& a : asks) {
+    Message q;
+    q.header.id = 7;
+    q.questions.push_back({Name::from_text(a.qname).value(), a.qtype, rrclass::IN});
+    q.edns.emplace();
+    q.edns->udp_size = 4096;
+    q.edns->dnssec_ok = a.dnssec_ok;
+    auto wire = encode(q).value();
+    auto theirs = test::udp_query(nsd.port, wire);
+    auto ours = test::udp_query(herald.port, wire);
+    ASSERT_TRUE(theirs && ours) << a.qname;
+    auto mt = decode(theirs.value());
+    auto mo = decode(ours.value());
+    ASSERT_TRUE(mt && mo) << a.qname;
+    EXPECT_EQ(canonical(mt.value()), canonical(mo.value())) << a.qname;
+  }
 }
 
 }  // namespace

@@ -234,6 +234,29 @@ TEST(DnsServer, HostilePacketsNeitherCrashNorStall) {
   EXPECT_EQ(kdig(dns.port(), {"web.example.com", "A", "+tcp"}).status, "NOERROR");
 }
 
+TEST(DnsServer, AxfrWithKdigOnlyForAllowedClients) {
+  DnsDaemon allowed({"--dns.transfer_allow", "127.0.0.1"});
+  for (const char* zone : {"example.com", "signed.example", "nsec3.example"}) {
+    SCOPED_TRACE(zone);
+    KdigResult r = kdig(allowed.port(), {zone, "AXFR"});
+    // kdig checks the SOA framing itself and sums up the transfer.
+    static const std::regex summary(R"(;; Received \d+ B \((\d+) messages?, (\d+) records\))");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.text, m, summary)) << r.text;
+    EXPECT_GT(std::stoi(m[2]), 10) << r.text;
+    EXPECT_EQ(r.text.find("ERROR"), std::string::npos) << r.text;
+  }
+  // IXFR is answered with the full zone.
+  KdigResult ixfr = kdig(allowed.port(), {"example.com", "IXFR=1"});
+  EXPECT_NE(ixfr.text.find("_sip._tcp.example.com."), std::string::npos) << ixfr.text;
+  // Not in the ACL (the default allows no one): REFUSED.
+  DnsDaemon closed;
+  herald::test::ChildProcess p({KDIG_PATH, "@127.0.0.1", "-p", std::to_string(closed.port()),
+                                "example.com", "AXFR", "+time=5"});
+  (void)p.wait_exit(30s);
+  EXPECT_NE(p.output().find("REFUSED"), std::string::npos) << p.output();
+}
+
 TEST(DnsServer, TcpPipeliningAnswersInOrder) {
   DnsDaemon dns;
   test::Socket s(SOCK_STREAM);
