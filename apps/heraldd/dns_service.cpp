@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "core/log.hpp"
+#include "dns/notify.hpp"
 
 namespace herald::heraldd {
 
@@ -32,6 +33,8 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
   s.add_string("dns.discovery_zone", d.discovery_zone,
                "Zone listing the gateway nodes (SRV, A/AAAA, TXT); empty turns it off", 255);
   s.add_string("dns.node_name", d.node_name, "This node's label in the discovery zone", 63);
+  s.add_string("dns.notify", d.notify,
+               "Secondaries sent NOTIFY when a zone loads or changes, comma-separated host:port");
   s.add_string("dns.transfer_allow", d.transfer_allow,
                "Addresses and networks that may transfer zones (AXFR, IXFR over TCP), "
                "comma-separated; empty allows no one");
@@ -84,6 +87,22 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   auto acl = dns::AddressAcl::parse(settings_.transfer_allow, acl_error);
   if (!acl) throw std::runtime_error("dns.transfer_allow: " + acl_error);
   o.transfer_acl = std::move(*acl);
+  std::vector<boost::asio::ip::udp::endpoint> secondaries;
+  std::string_view list = settings_.notify;
+  while (!list.empty()) {
+    std::size_t comma = list.find(',');
+    std::string item = trim(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    if (item.empty()) continue;
+    auto ep = config::parse_endpoint(item);
+    boost::system::error_code ec;
+    auto addr = ep ? boost::asio::ip::make_address(ep->host, ec) : boost::asio::ip::address();
+    if (!ep || ec || ep->port == 0) {
+      throw std::runtime_error("dns.notify: '" + item + "' is not an address:port");
+    }
+    secondaries.emplace_back(addr, ep->port);
+  }
+  notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
   server_ = std::make_unique<dns::Server>(o, store_);
   dns::Server* srv = server_.get();
   for (std::size_t i = 0; i < dns::kTypeSlots; ++i) {
@@ -110,6 +129,16 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
       [srv] { return static_cast<double>(srv->tcp_refused()); }, true);
   registry.callback("herald_dns_tcp_connections", "DNS TCP connections open",
                     [srv] { return static_cast<double>(srv->tcp_connections()); });
+  dns::Notifier* n = notifier_.get();
+  registry.callback(
+      "herald_dns_notify_sent_total", "NOTIFY messages sent (retransmissions included)",
+      [n] { return static_cast<double>(n->sent()); }, true);
+  registry.callback(
+      "herald_dns_notify_acked_total", "NOTIFY messages a secondary answered",
+      [n] { return static_cast<double>(n->acknowledged()); }, true);
+  registry.callback(
+      "herald_dns_notify_failed_total", "NOTIFY messages never answered after every retry",
+      [n] { return static_cast<double>(n->failed()); }, true);
   registry.callback("herald_dns_zones", "Zones served",
                     [this] { return static_cast<double>(zone_count()); });
 }
@@ -175,9 +204,22 @@ std::size_t DnsService::load() {
     }
   }
   for (const auto& e : errors) log::error("zone not loaded", {{"error", e.to_string()}});
+  // Zones new or with another serial than last time get a NOTIFY.
+  std::vector<std::shared_ptr<const dns::Zone>> changed;
+  std::unordered_map<std::string, std::uint32_t> serials;
+  for (const auto& z : zones) {
+    std::string origin = z->origin().lowercased().to_text();
+    std::uint32_t serial = dns::soa_serial(*z);
+    auto it = serials_.find(origin);
+    if (it == serials_.end() || it->second != serial) changed.push_back(z);
+    serials.emplace(std::move(origin), serial);
+  }
+  serials_ = std::move(serials);
   auto db = std::make_shared<const dns::ZoneDb>(std::move(zones));
-  log::info("dns zones loaded", {{"zones", db->size()}, {"failed", failed}});
+  log::info("dns zones loaded",
+            {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
   store_.set(std::move(db));
+  if (notifier_ && !notifier_->empty()) notifier_->notify(std::move(changed));
   return failed;
 }
 
@@ -190,6 +232,7 @@ void DnsService::start() {
 
 void DnsService::stop() {
   if (server_) server_->stop();
+  if (notifier_) notifier_->join();
 }
 
 std::uint16_t DnsService::port() const {

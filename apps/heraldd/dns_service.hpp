@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "core/config/schema.hpp"
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
+#include "dns/server/notifier.hpp"
 #include "dns/server/server.hpp"
 
 namespace herald::heraldd {
@@ -31,6 +33,7 @@ struct DnsSettings {
   std::string discovery_zone = "herald.internal.";
   std::string node_name = "node1";
   std::string transfer_allow;  // "192.0.2.7, 198.51.100.0/24"
+  std::string notify;          // secondaries: "192.0.2.7:53, [2001:db8::7]:53"
 };
 
 void register_dns_settings(config::Schema& schema, DnsSettings& s);
@@ -62,6 +65,8 @@ class DnsService {
   config::Endpoint gateway_;
   dns::ZoneStore store_;
   std::unique_ptr<dns::Server> server_;
+  std::unique_ptr<dns::Notifier> notifier_;
+  std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
   std::uint32_t serial_ = 0;
 };
 

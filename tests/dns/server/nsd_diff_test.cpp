@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -52,11 +53,12 @@ struct Nsd {
   std::unique_ptr<herald::test::ChildProcess> proc;
 
   // `zones`: NSD `zone:` blocks; empty serves the test zones as primary.
-  explicit Nsd(const std::string& zones = "", const std::string& tag = "primary") {
+  explicit Nsd(const std::string& zones = "", const std::string& tag = "primary",
+               std::uint16_t want_port = 0) {
     dir = fs::temp_directory_path() / ("herald-nsd-" + tag + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    port = free_port();
+    port = want_port != 0 ? want_port : free_port();
     std::ofstream conf(dir / "nsd.conf");
     conf << "server:\n"
          << "  ip-address: 127.0.0.1@" << port << "\n"
@@ -314,6 +316,58 @@ TEST(NsdSecondary, TransfersFromHeralddAndAnswersTheSame) {
     ASSERT_TRUE(mt && mo) << a.qname;
     EXPECT_EQ(canonical(mt.value()), canonical(mo.value())) << a.qname;
   }
+}
+
+// NOTIFY: heraldd tells NSD (its secondary) that a zone changed on reload,
+// and NSD transfers the new version at once. The SOA refresh is an hour, so
+// only the NOTIFY can make NSD ask within the test's bound.
+TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
+  fs::path zones = fs::temp_directory_path() / ("herald-notify-" + std::to_string(::getpid()));
+  fs::remove_all(zones);
+  fs::create_directories(zones);
+  auto write_zone = [&](int serial, const char* address) {
+    std::ofstream(zones / "n.test.zone")
+        << "$TTL 60\n@ SOA ns hm " << serial << " 3600 600 86400 60\n@ NS ns\n"
+        << "ns A 192.0.2.1\nwww A " << address << "\n";
+  };
+  write_zone(1, "192.0.2.10");
+  std::uint16_t nsd_port = free_port();
+  herald::test::Daemon herald(
+      {"--dns.enabled", "true", "--dns.listen", "127.0.0.1:0", "--dns.threads", "1",
+       "--dns.zones_dir", zones.string(), "--dns.discovery_zone", "", "--dns.transfer_allow",
+       "127.0.0.1", "--dns.notify", "127.0.0.1:" + std::to_string(nsd_port)},
+      {}, std::regex(R"(dns listening addr=127\.0\.0\.1:(\d+))"));
+  ASSERT_NE(herald.port, 0);
+  std::string conf =
+      "zone:\n  name: \"n.test\"\n  zonefile: \"n.test.secondary\"\n"
+      "  request-xfr: AXFR 127.0.0.1@" +
+      std::to_string(herald.port) + " NOKEY\n  allow-notify: 127.0.0.1 NOKEY\n";
+  Nsd nsd(conf, "notify", nsd_port);
+  ASSERT_TRUE(nsd.ready("n.test.")) << nsd.proc->output();
+  auto www = [&] {
+    Message q;
+    q.questions.push_back({Name::from_text("www.n.test.").value(), type::A, rrclass::IN});
+    auto reply = test::udp_query(nsd.port, encode(q).value());
+    if (!reply) return std::string();
+    auto m = decode(*reply);
+    return m && !m->answers.empty() ? record_to_text(m->answers[0]) : std::string();
+  };
+  // Bounded polls, not timing assertions: NSD serves a transferred zone a
+  // moment after it answers its SOA.
+  auto eventually = [&](const char* address) {
+    for (int i = 0; i < 300; ++i) {
+      if (www().find(address) != std::string::npos) return true;
+      std::this_thread::sleep_for(100ms);
+    }
+    return false;
+  };
+  ASSERT_TRUE(eventually("192.0.2.10")) << www();
+  write_zone(2, "192.0.2.11");
+  herald.proc->signal(SIGHUP);
+  ASSERT_TRUE(
+      herald.proc->wait_for_line(std::regex("dns zones loaded zones=1 failed=0 changed=1"), 30s));
+  EXPECT_TRUE(eventually("192.0.2.11")) << www() << "\n" << herald.proc->output();
+  fs::remove_all(zones);
 }
 
 }  // namespace
