@@ -105,6 +105,14 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
   server_ = std::make_unique<dns::Server>(o, store_);
   dns::Server* srv = server_.get();
+  for (unsigned i = 0; i < srv->shard_count(); ++i) {
+    // One series per shard: each is written by its shard's thread alone.
+    srv->set_latency_histogram(
+        i, &registry.histogram("herald_dns_response_seconds",
+                               "Time to answer a DNS query (decode, lookup, encode), per shard",
+                               metrics::exponential_buckets(1e-6, 2, 16),
+                               {{"shard", std::to_string(i)}}));
+  }
   for (std::size_t i = 0; i < dns::kTypeSlots; ++i) {
     std::string t =
         i < dns::kCountedTypes.size() ? dns::type_to_text(dns::kCountedTypes[i]) : "other";

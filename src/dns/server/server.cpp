@@ -9,6 +9,7 @@
 #include <sys/uio.h>
 
 #include <array>
+#include <chrono>
 #include <system_error>
 #include <thread>
 
@@ -57,6 +58,18 @@ struct Server::Shard {
   std::vector<mmsghdr> in_msgs, out_msgs;
   unsigned rounds = 0;
   ShardStats stats;
+  metrics::Histogram* latency = nullptr;
+
+  // Answers one query, timing it when a histogram is set.
+  Outcome answer(const ZoneDb& db, std::span<const std::uint8_t> query, Transport t,
+                 std::vector<std::uint8_t>& out, bool may_transfer = false) {
+    if (latency == nullptr) return responder.respond(db, query, t, out, may_transfer);
+    auto start = std::chrono::steady_clock::now();
+    Outcome o = responder.respond(db, query, t, out, may_transfer);
+    latency->observe(
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    return o;
+  }
   std::thread thread;
 
   std::shared_ptr<const ZoneDb> zones() const { return server.zones_.get(); }
@@ -106,8 +119,8 @@ struct Server::Shard {
           continue;
         }
         std::vector<std::uint8_t>& reply = tx[out];
-        Outcome o = responder.respond(*db, {rx[static_cast<std::size_t>(i)].data(), m.msg_len},
-                                      Transport::udp, reply);
+        Outcome o =
+            answer(*db, {rx[static_cast<std::size_t>(i)].data(), m.msg_len}, Transport::udp, reply);
         count(o);
         if (o.drop) continue;
         out_iov[out] = {reply.data(), reply.size()};
@@ -199,7 +212,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     boost::system::error_code peer_ec;
     auto peer = socket_.remote_endpoint(peer_ec);
     bool may_transfer = !peer_ec && shard_.transfer_allowed(peer.address());
-    Outcome o = shard_.responder.respond(*db, query_, Transport::tcp, reply_, may_transfer);
+    Outcome o = shard_.answer(*db, query_, Transport::tcp, reply_, may_transfer);
     shard_.count(o);
     if (o.drop) return close();  // nothing sensible to say on this stream
     if (o.framed) {
@@ -265,41 +278,28 @@ void Server::start() {
   boost::system::error_code ec;
   auto address = asio::ip::make_address(opt_.host, ec);
   if (ec) throw std::system_error(ec, "dns: cannot listen on '" + opt_.host + "' (not an address)");
-  std::uint16_t port = opt_.port;
-  auto fail = [&](const char* step) {
-    throw std::system_error(
-        ec, "dns: cannot listen on " + opt_.host + ":" + std::to_string(port) + " (" + step + ")");
-  };
-  for (auto& sh : shards_) {
-    // UDP first: with port 0 the first shard's socket picks the port, and
-    // every other socket (UDP and TCP) joins it.
-    udp::endpoint ue(address, port);
-    sh->udp_socket.open(ue.protocol(), ec);
-    if (ec) fail("udp open");
-    sh->udp_socket.set_option(ReusePort(true), ec);
-    if (ec) fail("udp SO_REUSEPORT");
-    sh->udp_socket.bind(ue, ec);
-    if (ec) fail("udp bind");
-    port = sh->udp_socket.local_endpoint().port();
-    sh->udp_socket.non_blocking(true, ec);
-    if (ec) fail("udp non_blocking");
-    // Bursts queue in the kernel while a batch is answered (the kernel caps
-    // the size at net.core.rmem_max / wmem_max).
-    sh->udp_socket.set_option(asio::socket_base::receive_buffer_size(opt_.udp_socket_buffer), ec);
-    sh->udp_socket.set_option(asio::socket_base::send_buffer_size(opt_.udp_socket_buffer), ec);
-    ec = {};  // a smaller buffer is not a reason to fail
-    tcp::endpoint te(address, port);
-    sh->acceptor.open(te.protocol(), ec);
-    if (ec) fail("tcp open");
-    sh->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
-    sh->acceptor.set_option(ReusePort(true), ec);
-    if (ec) fail("tcp SO_REUSEPORT");
-    sh->acceptor.bind(te, ec);
-    if (ec) fail("tcp bind");
-    sh->acceptor.listen(asio::socket_base::max_listen_connections, ec);
-    if (ec) fail("tcp listen");
+  // With port 0 the first UDP socket gets a port from the kernel and every
+  // other socket joins it; the TCP port of that number may be taken (by a
+  // connection's ephemeral port): then everything is closed and a new port
+  // is tried, a bounded number of times.
+  const int attempts = opt_.port == 0 ? 16 : 1;
+  for (int attempt = 1;; ++attempt) {
+    std::uint16_t port = opt_.port;
+    const char* step = bind_all(address, port, ec);
+    if (step == nullptr) {
+      port_ = port;
+      break;
+    }
+    for (auto& sh : shards_) {
+      boost::system::error_code ignored;
+      sh->udp_socket.close(ignored);
+      sh->acceptor.close(ignored);
+    }
+    if (ec != asio::error::address_in_use || attempt >= attempts) {
+      throw std::system_error(ec, "dns: cannot listen on " + opt_.host + ":" +
+                                      std::to_string(port) + " (" + step + ")");
+    }
   }
-  port_ = port;
   for (auto& sh : shards_) {
     Shard* s = sh.get();
     s->udp_wait();
@@ -307,6 +307,40 @@ void Server::start() {
     s->thread = std::thread([s] { s->io.run(); });
   }
   started_ = true;
+}
+
+const char* Server::bind_all(const asio::ip::address& address, std::uint16_t& port,
+                             boost::system::error_code& ec) {
+  for (auto& sh : shards_) {
+    udp::endpoint ue(address, port);
+    sh->udp_socket.open(ue.protocol(), ec);
+    if (ec) return "udp open";
+    sh->udp_socket.set_option(ReusePort(true), ec);
+    if (ec) return "udp SO_REUSEPORT";
+    sh->udp_socket.bind(ue, ec);
+    if (ec) return "udp bind";
+    port = sh->udp_socket.local_endpoint().port();
+    sh->udp_socket.non_blocking(true, ec);
+    if (ec) return "udp non_blocking";
+    // Bursts queue in the kernel while a batch is answered (the kernel caps
+    // the size at net.core.rmem_max / wmem_max; a smaller one is no failure).
+    boost::system::error_code ignored;
+    sh->udp_socket.set_option(asio::socket_base::receive_buffer_size(opt_.udp_socket_buffer),
+                              ignored);
+    sh->udp_socket.set_option(asio::socket_base::send_buffer_size(opt_.udp_socket_buffer), ignored);
+    tcp::endpoint te(address, port);
+    sh->acceptor.open(te.protocol(), ec);
+    if (ec) return "tcp open";
+    sh->acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+    if (ec) return "tcp SO_REUSEADDR";
+    sh->acceptor.set_option(ReusePort(true), ec);
+    if (ec) return "tcp SO_REUSEPORT";
+    sh->acceptor.bind(te, ec);
+    if (ec) return "tcp bind";
+    sh->acceptor.listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) return "tcp listen";
+  }
+  return nullptr;
 }
 
 void Server::stop() {
@@ -324,6 +358,10 @@ void Server::stop() {
   for (auto& sh : shards_) {
     if (sh->thread.joinable()) sh->thread.join();
   }
+}
+
+void Server::set_latency_histogram(unsigned shard, metrics::Histogram* h) {
+  shards_.at(shard)->latency = h;
 }
 
 std::uint16_t Server::port() const noexcept {

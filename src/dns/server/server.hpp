@@ -16,10 +16,13 @@
 // connections close after tcp_idle_timeout; at most max_tcp_connections.
 #pragma once
 
+#include <boost/asio/ip/address.hpp>
+
 #include <atomic>
 #include <memory>
 #include <vector>
 
+#include "core/metrics/registry.hpp"
 #include "dns/server/options.hpp"
 #include "dns/server/stats.hpp"
 #include "dns/zone_db.hpp"
@@ -32,6 +35,11 @@ class Server {
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
+
+  // Shard `i` records the time it takes to answer each query (decode, walk,
+  // encode: not the time a datagram waits in the socket) into `h`, which
+  // only that shard writes. Call before start().
+  void set_latency_histogram(unsigned shard, metrics::Histogram* h);
 
   // Binds every shard's sockets and starts the threads. Throws
   // std::system_error naming the address and the step that failed.
@@ -53,6 +61,11 @@ class Server {
   struct Shard;  // server.cpp
 
  private:
+  // Opens and binds every shard's sockets on `port` (0: the kernel's
+  // choice, written back); returns the step that failed, or nullptr.
+  const char* bind_all(const boost::asio::ip::address& address, std::uint16_t& port,
+                       boost::system::error_code& ec);
+
   ServerOptions opt_;
   ZoneStore& zones_;
   // Before shards_: connections still held by a shard's io_context decrement

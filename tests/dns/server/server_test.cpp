@@ -316,9 +316,16 @@ TEST(DnsServer, MetricsCountQueriesByTypeAndRcode) {
         "herald_dns_queries_total{type=\"MX\"} 1",
         "herald_dns_responses_total{rcode=\"NOERROR\"} 1",
         "herald_dns_responses_total{rcode=\"NXDOMAIN\"} 1",
-        "herald_dns_responses_total{rcode=\"REFUSED\"} 1", "herald_dns_zones 6"}) {
+        "herald_dns_responses_total{rcode=\"REFUSED\"} 1", "herald_dns_zones 6",
+        "herald_dns_response_seconds_bucket{shard=\"0\",le="}) {
     EXPECT_NE(metrics.find(line), std::string::npos) << line << "\n" << metrics;
   }
+  // Three queries timed, over the two shards.
+  std::uint64_t timed = 0;
+  static const std::regex count(R"(herald_dns_response_seconds_count\{shard="\d"\} (\d+))");
+  for (std::sregex_iterator it(metrics.begin(), metrics.end(), count), end; it != end; ++it)
+    timed += std::stoull((*it)[1]);
+  EXPECT_EQ(timed, 3u) << metrics;
 }
 
 TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
