@@ -15,12 +15,14 @@ std::optional<Nsec3Hash> nsec3_hash(const Name& name, std::uint8_t algorithm,
   Name lower = name.lowercased();
   auto wire = lower.wire();
   std::memcpy(buf.data(), wire.data(), wire.size());
-  std::memcpy(buf.data() + wire.size(), salt.data(), salt.size());
+  // An empty salt may have no storage at all (data() null): memcpy from
+  // null is undefined even for zero octets, so copy only a real salt.
+  if (!salt.empty()) std::memcpy(buf.data() + wire.size(), salt.data(), salt.size());
   Nsec3Hash out;
   SHA1(buf.data(), wire.size() + salt.size(), out.data());
   for (std::uint16_t k = 0; k < iterations; ++k) {
     std::memcpy(buf.data(), out.data(), out.size());
-    std::memcpy(buf.data() + out.size(), salt.data(), salt.size());
+    if (!salt.empty()) std::memcpy(buf.data() + out.size(), salt.data(), salt.size());
     SHA1(buf.data(), out.size() + salt.size(), out.data());
   }
   return out;
