@@ -3,6 +3,7 @@
 #include <boost/asio/ip/address.hpp>
 
 #include <ctime>
+#include <random>
 #include <stdexcept>
 
 #include "core/log.hpp"
@@ -35,6 +36,12 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
   s.add_string("dns.node_name", d.node_name, "This node's label in the discovery zone", 63);
   s.add_string("dns.notify", d.notify,
                "Secondaries sent NOTIFY when a zone loads or changes, comma-separated host:port");
+  s.add_bool("dns.cookies", d.cookies,
+             "Answer DNS cookies (RFC 7873) with a server cookie (RFC 9018)");
+  s.add_string("dns.cookie_secret", d.cookie_secret,
+               "Server cookie secret, 32 hex digits, shared by the servers of one address; "
+               "empty draws a random one at start",
+               32);
   s.add_string("dns.transfer_allow", d.transfer_allow,
                "Addresses and networks that may transfer zones (AXFR, IXFR over TCP), "
                "comma-separated; empty allows no one");
@@ -103,6 +110,27 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
     secondaries.emplace_back(addr, ep->port);
   }
   notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
+  o.responder.cookies = settings_.cookies;
+  if (settings_.cookie_secret.empty()) {
+    std::random_device rd;  // the OS's entropy source
+    for (auto& b : o.responder.cookie_secret) b = static_cast<std::uint8_t>(rd());
+  } else {
+    std::vector<std::uint8_t> bytes;
+    bool hex = settings_.cookie_secret.size() == 32;
+    for (std::size_t i = 0; hex && i < 32; i += 2) {
+      auto digit = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+      };
+      int hi = digit(settings_.cookie_secret[i]), lo = digit(settings_.cookie_secret[i + 1]);
+      if (hi < 0 || lo < 0) hex = false;
+      bytes.push_back(static_cast<std::uint8_t>(hi << 4 | lo));
+    }
+    if (!hex) throw std::runtime_error("dns.cookie_secret: expected 32 hex digits");
+    std::copy(bytes.begin(), bytes.end(), o.responder.cookie_secret.begin());
+  }
   server_ = std::make_unique<dns::Server>(o, store_);
   dns::Server* srv = server_.get();
   for (unsigned i = 0; i < srv->shard_count(); ++i) {
@@ -135,6 +163,14 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   registry.callback(
       "herald_dns_tcp_refused_total", "DNS TCP connections closed at dns.max_tcp_connections",
       [srv] { return static_cast<double>(srv->tcp_refused()); }, true);
+  for (auto [state, name] : {std::pair{dns::CookieState::client_only, "client_only"},
+                             {dns::CookieState::valid, "valid"},
+                             {dns::CookieState::invalid, "invalid"}}) {
+    registry.callback("herald_dns_cookies_total",
+                      "DNS queries with a COOKIE option, by what it held",
+                      [srv, st = state] { return static_cast<double>(srv->cookies(st)); }, true,
+                      {{"state", name}});
+  }
   registry.callback("herald_dns_tcp_connections", "DNS TCP connections open",
                     [srv] { return static_cast<double>(srv->tcp_connections()); });
   dns::Notifier* n = notifier_.get();

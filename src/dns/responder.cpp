@@ -321,7 +321,7 @@ Outcome Responder::write_error(std::span<const std::uint8_t> query, std::uint16_
 
 Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query,
                            Transport transport, std::vector<std::uint8_t>& out,
-                           bool transfer_allowed) {
+                           bool transfer_allowed, const Client& client) {
   out.clear();
   auto decoded = decode_query(query);
   if (!decoded) {
@@ -343,8 +343,8 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
   do_ = q.edns && q.edns->dnssec_ok;
   std::size_t limit = 65535;
   if (transport == Transport::udp) {
-    std::size_t client = q.edns ? std::max<std::size_t>(q.edns->udp_size, 512) : 512;
-    limit = std::min<std::size_t>(client, std::max<std::size_t>(opt_.max_udp_payload, 512));
+    std::size_t offered = q.edns ? std::max<std::size_t>(q.edns->udp_size, 512) : 512;
+    limit = std::min<std::size_t>(offered, std::max<std::size_t>(opt_.max_udp_payload, 512));
   }
   if (q.edns && q.edns->version != 0) {
     rcode_ = static_cast<std::uint16_t>(Rcode::badvers);  // RFC 6891 §6.1.3
@@ -370,12 +370,12 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
   } else {
     lookup(db, question.qname, 0);
   }
-  encode(q, limit, out, outcome);
+  encode(q, limit, out, outcome, client);
   return outcome;
 }
 
 void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uint8_t>& out,
-                       Outcome& outcome) {
+                       Outcome& outcome, const Client& client) {
   map_.clear();
   Edns opt;
   const bool with_opt = q.edns.has_value();
@@ -385,6 +385,19 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
     opt.extended_rcode = static_cast<std::uint8_t>(rcode_ >> 4);
     if (!opt_.nsid.empty() && q.edns->nsid()) opt.options.push_back({option::NSID, opt_.nsid});
     if (ede_ != 0xFFFF) opt.add_extended_error({ede_, {}});
+    if (auto cookie = q.edns->cookie(); cookie && opt_.cookies) {
+      auto [client_cookie, server_cookie] = *cookie;
+      outcome.cookie = server_cookie.empty() ? CookieState::client_only
+                       : valid_server_cookie(client_cookie, server_cookie, client.address,
+                                             client.now, opt_.cookie_secret)
+                           ? CookieState::valid
+                           : CookieState::invalid;
+      ServerCookie fresh =
+          make_server_cookie(client_cookie, client.address, client.now, opt_.cookie_secret);
+      std::vector<std::uint8_t> data(client_cookie.begin(), client_cookie.end());
+      data.insert(data.end(), fresh.begin(), fresh.end());
+      opt.options.push_back({option::COOKIE, std::move(data)});
+    }
   }
   // Without EDNS an extended RCODE cannot be said; BADVERS only arises with
   // EDNS, so this never loses information.

@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "dns/cookie.hpp"
 #include "dns/detail/compression.hpp"
 #include "dns/message.hpp"
 #include "dns/zone_db.hpp"
@@ -49,7 +50,22 @@ struct ResponderOptions {
   std::size_t max_chain = 12;
   // Our NSID (RFC 5001), sent to clients that ask; empty: never sent.
   std::vector<std::uint8_t> nsid;
+  // DNS cookies (RFC 7873, server cookies per RFC 9018): a query with a
+  // COOKIE option gets its client cookie back with a fresh server cookie.
+  // Servers behind one address (anycast) share the secret.
+  bool cookies = true;
+  CookieSecret cookie_secret{};
 };
+
+// Who asked, and when: inputs of the answer like the query itself (the
+// responder reads no clock and no socket).
+struct Client {
+  std::span<const std::uint8_t> address;  // 4 or 16 octets; empty if unknown
+  std::uint32_t now = 0;                  // seconds since the epoch (cookies)
+};
+
+// What a query's COOKIE option held (RFC 7873 §5.2), for metrics.
+enum class CookieState : std::uint8_t { none, client_only, valid, invalid };
 
 enum class Transport : std::uint8_t { udp, tcp };
 
@@ -62,6 +78,7 @@ struct Outcome {
   // A zone transfer: `out` holds its messages already framed for TCP (each
   // after a 2-octet length), not one bare message.
   bool framed = false;
+  CookieState cookie = CookieState::none;
 };
 
 // Extended DNS Error codes we send (RFC 8914 §4).
@@ -84,8 +101,12 @@ class Responder {
   // AXFR and IXFR are answered (with the full zone, transfer.hpp) only over
   // TCP and only when the server's ACL let the client through
   // (`transfer_allowed`); otherwise REFUSED with EDE 18 (Prohibited).
+  //
+  // A server cookie that is missing or not valid is not enforced: the query
+  // is answered, with a fresh server cookie (RFC 7873 §5.2.3 allows it).
   Outcome respond(const ZoneDb& db, std::span<const std::uint8_t> query, Transport transport,
-                  std::vector<std::uint8_t>& out, bool transfer_allowed = false);
+                  std::vector<std::uint8_t>& out, bool transfer_allowed = false,
+                  const Client& client = {});
 
   const ResponderOptions& options() const noexcept { return opt_; }
 
@@ -121,7 +142,7 @@ class Responder {
   Outcome write_error(std::span<const std::uint8_t> query, std::uint16_t rcode,
                       std::vector<std::uint8_t>& out);
   void encode(const Message& query, std::size_t limit, std::vector<std::uint8_t>& out,
-              Outcome& outcome);
+              Outcome& outcome, const Client& client);
 
   ResponderOptions opt_;
   std::vector<Entry> sections_[3];

@@ -5,11 +5,13 @@
 #include <boost/asio/read.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
 
 #include <array>
 #include <chrono>
+#include <ctime>
 #include <system_error>
 #include <thread>
 
@@ -62,10 +64,10 @@ struct Server::Shard {
 
   // Answers one query, timing it when a histogram is set.
   Outcome answer(const ZoneDb& db, std::span<const std::uint8_t> query, Transport t,
-                 std::vector<std::uint8_t>& out, bool may_transfer = false) {
-    if (latency == nullptr) return responder.respond(db, query, t, out, may_transfer);
+                 std::vector<std::uint8_t>& out, const Client& client, bool may_transfer = false) {
+    if (latency == nullptr) return responder.respond(db, query, t, out, may_transfer, client);
     auto start = std::chrono::steady_clock::now();
-    Outcome o = responder.respond(db, query, t, out, may_transfer);
+    Outcome o = responder.respond(db, query, t, out, may_transfer, client);
     latency->observe(
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     return o;
@@ -82,6 +84,24 @@ struct Server::Shard {
     ShardStats::bump(stats.by_type[ShardStats::type_slot(o.qtype)]);
     ShardStats::bump(stats.by_rcode[ShardStats::rcode_slot(o.rcode)]);
     if (o.truncated) ShardStats::bump(stats.truncated);
+    if (o.cookie != CookieState::none) {
+      ShardStats::bump(stats.cookies[static_cast<std::size_t>(o.cookie) - 1]);
+    }
+  }
+
+  // The client's address octets (4 or 16), read in place from the
+  // sockaddr recvmmsg filled.
+  static Client client_of(const sockaddr_storage& ss, std::uint32_t now) {
+    if (ss.ss_family == AF_INET) {
+      // Safety: ss_family says this storage holds a sockaddr_in.
+      const auto* in = reinterpret_cast<const sockaddr_in*>(&ss);
+      return {{reinterpret_cast<const std::uint8_t*>(&in->sin_addr), 4}, now};
+    }
+    if (ss.ss_family == AF_INET6) {
+      const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&ss);
+      return {{reinterpret_cast<const std::uint8_t*>(&in6->sin6_addr), 16}, now};
+    }
+    return {{}, now};
   }
 
   void udp_wait() {
@@ -110,6 +130,8 @@ struct Server::Shard {
       }
       int got = ::recvmmsg(fd, in_msgs.data(), static_cast<unsigned>(batch), MSG_DONTWAIT, nullptr);
       if (got <= 0) return;  // EAGAIN: drained; other errors: wait for the next wake-up
+      // One clock read per batch: cookies count seconds.
+      const auto now = static_cast<std::uint32_t>(std::time(nullptr));
       std::size_t out = 0;
       for (int i = 0; i < got; ++i) {
         const mmsghdr& m = in_msgs[static_cast<std::size_t>(i)];
@@ -119,8 +141,8 @@ struct Server::Shard {
           continue;
         }
         std::vector<std::uint8_t>& reply = tx[out];
-        Outcome o =
-            answer(*db, {rx[static_cast<std::size_t>(i)].data(), m.msg_len}, Transport::udp, reply);
+        Outcome o = answer(*db, {rx[static_cast<std::size_t>(i)].data(), m.msg_len}, Transport::udp,
+                           reply, client_of(peers[static_cast<std::size_t>(i)], now));
         count(o);
         if (o.drop) continue;
         out_iov[out] = {reply.data(), reply.size()};
@@ -212,7 +234,19 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     boost::system::error_code peer_ec;
     auto peer = socket_.remote_endpoint(peer_ec);
     bool may_transfer = !peer_ec && shard_.transfer_allowed(peer.address());
-    Outcome o = shard_.answer(*db, query_, Transport::tcp, reply_, may_transfer);
+    std::array<std::uint8_t, 16> ip{};
+    std::size_t ip_len = 0;
+    if (!peer_ec && peer.address().is_v4()) {
+      auto b = peer.address().to_v4().to_bytes();
+      std::copy(b.begin(), b.end(), ip.begin());
+      ip_len = 4;
+    } else if (!peer_ec) {
+      auto b = peer.address().to_v6().to_bytes();
+      std::copy(b.begin(), b.end(), ip.begin());
+      ip_len = 16;
+    }
+    Client client{{ip.data(), ip_len}, static_cast<std::uint32_t>(std::time(nullptr))};
+    Outcome o = shard_.answer(*db, query_, Transport::tcp, reply_, client, may_transfer);
     shard_.count(o);
     if (o.drop) return close();  // nothing sensible to say on this stream
     if (o.framed) {
@@ -398,6 +432,12 @@ std::uint64_t Server::dropped() const noexcept {
 std::uint64_t Server::truncated() const noexcept {
   return sum(
       shards_, [](const ShardStats& s) -> const auto& { return s.truncated; });
+}
+std::uint64_t Server::cookies(CookieState state) const noexcept {
+  if (state == CookieState::none) return 0;
+  std::size_t slot = static_cast<std::size_t>(state) - 1;
+  return sum(
+      shards_, [slot](const ShardStats& s) -> const auto& { return s.cookies[slot]; });
 }
 std::uint64_t Server::tcp_refused() const noexcept {
   return sum(

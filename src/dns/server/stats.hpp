@@ -29,6 +29,8 @@ struct alignas(64) ShardStats {
   std::atomic<std::uint64_t> dropped{0};      // malformed beyond answering, or unsent
   std::atomic<std::uint64_t> truncated{0};    // TC set over UDP
   std::atomic<std::uint64_t> tcp_refused{0};  // connections over max_tcp_connections
+  // Queries with a COOKIE option, by CookieState (client_only, valid, invalid).
+  std::array<std::atomic<std::uint64_t>, 3> cookies{};
 
   static std::size_t type_slot(RRType t) noexcept {
     for (std::size_t i = 0; i < kCountedTypes.size(); ++i) {

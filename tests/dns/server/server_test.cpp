@@ -56,7 +56,7 @@ struct KdigResult {
 
 KdigResult kdig(std::uint16_t port, std::vector<std::string> args) {
   std::vector<std::string> argv{KDIG_PATH, "@127.0.0.1", "-p",      std::to_string(port),
-                                "+norec",  "+time=5",    "+retry=1"};
+                                "+norec",  "+time=5",    "+retry=3"};
   argv.insert(argv.end(), args.begin(), args.end());
   herald::test::ChildProcess p(argv);
   auto code = p.wait_exit(30s);
@@ -183,6 +183,28 @@ TEST(DnsServer, NsidAndExtendedErrors) {
   EXPECT_NE(r.text.find("herald-test"), std::string::npos) << r.text;
   KdigResult refused = kdig(dns.port(), {"www.example.org", "A", "+edns"});
   EXPECT_NE(refused.text.find("EDE: 20"), std::string::npos) << refused.text;
+}
+
+TEST(DnsServer, CookiesWithKdig) {
+  DnsDaemon dns;
+  // kdig sends a client cookie, checks that the answer echoes it, and prints
+  // the server cookie it got (16 octets: RFC 9018's layout, version 1).
+  KdigResult r = kdig(dns.port(), {"web.example.com", "A", "+cookie"});
+  static const std::regex cookie(R"(COOKIE: ([0-9A-F]{16})([0-9A-F]{32}))", std::regex::icase);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.text, m, cookie)) << r.text;
+  EXPECT_EQ(std::string(m[2]).substr(0, 8), "01000000") << r.text;
+  EXPECT_EQ(r.text.find("WARNING"), std::string::npos) << r.text;
+  // The server cookie sent back is accepted: the answer is normal.
+  KdigResult again = kdig(
+      dns.port(), {"web.example.com", "A", "+cookie=" + std::string(m[1]) + std::string(m[2])});
+  EXPECT_EQ(again.status, "NOERROR") << again.text;
+  EXPECT_EQ(again.text.find("WARNING"), std::string::npos) << again.text;
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_NE(metrics.find("herald_dns_cookies_total{state=\"client_only\"} 1"), std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("herald_dns_cookies_total{state=\"valid\"} 1"), std::string::npos)
+      << metrics;
 }
 
 TEST(DnsServer, DiscoveryZoneListsThisNode) {
