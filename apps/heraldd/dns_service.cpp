@@ -36,6 +36,12 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
   s.add_string("dns.node_name", d.node_name, "This node's label in the discovery zone", 63);
   s.add_string("dns.notify", d.notify,
                "Secondaries sent NOTIFY when a zone loads or changes, comma-separated host:port");
+  s.add_int("dns.rrl_rate", d.rrl_rate, 0, 1'000'000,
+            "Response rate limit: UDP answers per second per client network (IPv4 /24, IPv6 "
+            "/56) and shard; 0 is off");
+  s.add_int("dns.rrl_slip", d.rrl_slip, 0, 10,
+            "Over the rate limit, every this-many-th answer is sent truncated (TC) instead of "
+            "dropped; 0 drops them all");
   s.add_bool("dns.cookies", d.cookies,
              "Answer DNS cookies (RFC 7873) with a server cookie (RFC 9018)");
   s.add_string("dns.cookie_secret", d.cookie_secret,
@@ -111,6 +117,8 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   }
   notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
   o.responder.cookies = settings_.cookies;
+  o.rrl_rate = static_cast<std::uint32_t>(settings_.rrl_rate);
+  o.rrl_slip = static_cast<std::uint32_t>(settings_.rrl_slip);
   if (settings_.cookie_secret.empty()) {
     std::random_device rd;  // the OS's entropy source
     for (auto& b : o.responder.cookie_secret) b = static_cast<std::uint8_t>(rd());
@@ -171,6 +179,12 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
                       [srv, st = state] { return static_cast<double>(srv->cookies(st)); }, true,
                       {{"state", name}});
   }
+  registry.callback(
+      "herald_dns_rrl_dropped_total", "DNS UDP answers dropped over dns.rrl_rate",
+      [srv] { return static_cast<double>(srv->rrl_dropped()); }, true);
+  registry.callback(
+      "herald_dns_rrl_slipped_total", "DNS UDP answers sent truncated over dns.rrl_rate",
+      [srv] { return static_cast<double>(srv->rrl_slipped()); }, true);
   registry.callback("herald_dns_tcp_connections", "DNS TCP connections open",
                     [srv] { return static_cast<double>(srv->tcp_connections()); });
   dns::Notifier* n = notifier_.get();

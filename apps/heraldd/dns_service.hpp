@@ -34,6 +34,8 @@ struct DnsSettings {
   std::string node_name = "node1";
   std::string transfer_allow;  // "192.0.2.7, 198.51.100.0/24"
   std::string notify;          // secondaries: "192.0.2.7:53, [2001:db8::7]:53"
+  int rrl_rate = 0;            // responses per second per client network; 0: off
+  int rrl_slip = 2;
   bool cookies = true;
   std::string cookie_secret;  // 32 hex digits; empty: random per start
 };

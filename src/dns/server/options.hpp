@@ -26,6 +26,11 @@ struct ServerOptions {
   // SO_RCVBUF and SO_SNDBUF of each UDP socket, in octets.
   int udp_socket_buffer = 4 << 20;
   ResponderOptions responder;
+  // Response rate limiting (rrl.hpp): answers per second per client network
+  // over UDP, per shard; 0 is off. Every rrl_slip-th answer over the rate is
+  // sent truncated (0: all dropped).
+  std::uint32_t rrl_rate = 0;
+  std::uint32_t rrl_slip = 2;
   // Clients that may transfer zones (AXFR, IXFR) over TCP; empty: no one.
   AddressAcl transfer_acl;
 };

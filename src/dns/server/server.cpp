@@ -15,6 +15,8 @@
 #include <system_error>
 #include <thread>
 
+#include "dns/rrl.hpp"
+
 namespace herald::dns {
 
 namespace asio = boost::asio;
@@ -42,7 +44,8 @@ struct Server::Shard {
         in_iov(batch),
         out_iov(batch),
         in_msgs(batch),
-        out_msgs(batch) {
+        out_msgs(batch),
+        rrl(so.rrl_rate, so.rrl_slip) {
     for (auto& b : rx) b.resize(kMaxUdpQuery);
     for (auto& b : tx) b.reserve(so.responder.max_udp_payload);
   }
@@ -61,6 +64,7 @@ struct Server::Shard {
   unsigned rounds = 0;
   ShardStats stats;
   metrics::Histogram* latency = nullptr;
+  RateLimiter rrl;  // UDP only: over TCP the client's address is real
 
   // Answers one query, timing it when a histogram is set.
   Outcome answer(const ZoneDb& db, std::span<const std::uint8_t> query, Transport t,
@@ -145,6 +149,18 @@ struct Server::Shard {
                            reply, client_of(peers[static_cast<std::size_t>(i)], now));
         count(o);
         if (o.drop) continue;
+        if (rrl.enabled()) {
+          Client c = client_of(peers[static_cast<std::size_t>(i)], now);
+          RateLimiter::Action a = rrl.check(c.address, now);
+          if (a == RateLimiter::Action::drop) {
+            ShardStats::bump(stats.rrl_dropped);
+            continue;
+          }
+          if (a == RateLimiter::Action::slip) {
+            truncate_to_question(reply);
+            ShardStats::bump(stats.rrl_slipped);
+          }
+        }
         out_iov[out] = {reply.data(), reply.size()};
         out_msgs[out] = {};
         out_msgs[out].msg_hdr.msg_name = &peers[static_cast<std::size_t>(i)];
@@ -438,6 +454,14 @@ std::uint64_t Server::cookies(CookieState state) const noexcept {
   std::size_t slot = static_cast<std::size_t>(state) - 1;
   return sum(
       shards_, [slot](const ShardStats& s) -> const auto& { return s.cookies[slot]; });
+}
+std::uint64_t Server::rrl_dropped() const noexcept {
+  return sum(
+      shards_, [](const ShardStats& s) -> const auto& { return s.rrl_dropped; });
+}
+std::uint64_t Server::rrl_slipped() const noexcept {
+  return sum(
+      shards_, [](const ShardStats& s) -> const auto& { return s.rrl_slipped; });
 }
 std::uint64_t Server::tcp_refused() const noexcept {
   return sum(

@@ -31,6 +31,8 @@ struct alignas(64) ShardStats {
   std::atomic<std::uint64_t> tcp_refused{0};  // connections over max_tcp_connections
   // Queries with a COOKIE option, by CookieState (client_only, valid, invalid).
   std::array<std::atomic<std::uint64_t>, 3> cookies{};
+  std::atomic<std::uint64_t> rrl_dropped{0};  // over the rate limit: not sent
+  std::atomic<std::uint64_t> rrl_slipped{0};  // over the rate limit: sent truncated
 
   static std::size_t type_slot(RRType t) noexcept {
     for (std::size_t i = 0; i < kCountedTypes.size(); ++i) {

@@ -207,6 +207,42 @@ TEST(DnsServer, CookiesWithKdig) {
       << metrics;
 }
 
+// Over the rate, answers are dropped or slipped (TC, question only); the
+// assertions hold however the burst falls across seconds: 40 queries at a
+// rate of 2 per second leave most of them over the limit.
+TEST(DnsServer, ResponseRateLimiting) {
+  DnsDaemon dns({"--dns.rrl_rate", "2", "--dns.rrl_slip", "2", "--dns.threads", "1"});
+  Message q;
+  q.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+  auto wire = encode(q).value();
+  test::Socket s(SOCK_DGRAM);
+  ASSERT_TRUE(s.connect(dns.port(), 500ms));
+  for (int i = 0; i < 40; ++i) ASSERT_GT(::send(s.fd(), wire.data(), wire.size(), 0), 0);
+  int full = 0, truncated = 0;
+  std::uint8_t buf[4096];
+  for (;;) {
+    ssize_t n = ::recv(s.fd(), buf, sizeof buf, 0);  // 500 ms receive timeout ends the loop
+    if (n <= 0) break;
+    auto m = decode({buf, static_cast<std::size_t>(n)});
+    ASSERT_TRUE(m);
+    if (m->header.tc) {
+      ++truncated;
+      EXPECT_TRUE(m->answers.empty());
+    } else {
+      ++full;
+    }
+  }
+  EXPECT_GE(full, 2);
+  EXPECT_LT(full, 20);
+  EXPECT_GE(truncated, 1);
+  EXPECT_LT(full + truncated, 40);  // some dropped
+  // A client whose answer was slipped gets it over TCP, unlimited.
+  EXPECT_EQ(kdig(dns.port(), {"web.example.com", "A", "+tcp"}).status, "NOERROR");
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_NE(metrics.find("herald_dns_rrl_dropped_total"), std::string::npos);
+  EXPECT_EQ(metrics.find("herald_dns_rrl_slipped_total 0\n"), std::string::npos) << metrics;
+}
+
 TEST(DnsServer, DiscoveryZoneListsThisNode) {
   DnsDaemon dns;
   KdigResult srv = kdig(dns.port(), {"_herald._tcp.herald.internal", "SRV"});
