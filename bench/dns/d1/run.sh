@@ -101,7 +101,7 @@ nsd_pids=$(descendants "${pids[0]}" | tr '\n' ' ')
 hz=$(getconf CLK_TCK)
 
 measure() {  # name port "pids"
-  local before after out qps n lost us
+  local before after out qps n lost us mix size
   # shellcheck disable=SC2086
   before=$(cpu_ticks $3)
   out=$(timeout $((seconds + 30)) dnsperf -B -d "$dir/queries.bin" -s 127.0.0.1 -p "$2" \
@@ -112,16 +112,21 @@ measure() {  # name port "pids"
   n=$(echo "$out" | awk '/Queries completed/ { print $3 }')
   lost=$(echo "$out" | awk '/Queries lost/ { print $3 }')
   us=$(awk -v t=$((after - before)) -v hz="$hz" -v n="$n" 'BEGIN { printf "%.2f", t / hz * 1e6 / n }')
-  echo "$1 $qps $us $n $lost"
+  # The answers' RCODE mix ("NOERROR 80.1% NXDOMAIN 19.9%"): the same query
+  # file must give the same mix from both servers.
+  mix=$(echo "$out" | awk '/Response codes/ { $1 = ""; $2 = ""; gsub(/[(),]/, ""); print }' |
+        awk '{ s = ""; for (i = 1; i <= NF; i += 3) s = s $i "=" $(i + 2) " "; print s }')
+  size=$(echo "$out" | awk '/Average packet size/ { print $6 }')
+  echo "$1 $qps $us $n $lost $size $mix"
 }
 
 echo "d1: $zones zones, $(du -h "$dir/queries.bin" | cut -f1) of queries, ${seconds}s per run, $rounds rounds" >&2
-printf "%-7s %5s %12s %14s %12s %8s\n" server round qps "cpu_us/query" completed lost
+printf "%-7s %5s %8s %13s %10s %6s %7s  %s\n" server round qps "cpu_us/query" completed lost resp_B rcodes
 for r in $(seq 1 "$rounds"); do
-  read -r _ nq nu nd nl < <(measure nsd "$nsd_port" "$nsd_pids")
-  printf "%-7s %5s %12s %14s %12s %8s\n" nsd "$r" "$nq" "$nu" "$nd" "$nl"
-  read -r _ hq hu hd hl < <(measure herald "$herald_port" "$herald_pids")
-  printf "%-7s %5s %12s %14s %12s %8s\n" herald "$r" "$hq" "$hu" "$hd" "$hl"
+  read -r _ nq nu nd nl ns nm < <(measure nsd "$nsd_port" "$nsd_pids")
+  printf "%-7s %5s %8s %13s %10s %6s %7s  %s\n" nsd "$r" "$nq" "$nu" "$nd" "$nl" "$ns" "$nm"
+  read -r _ hq hu hd hl hs hm < <(measure herald "$herald_port" "$herald_pids")
+  printf "%-7s %5s %8s %13s %10s %6s %7s  %s\n" herald "$r" "$hq" "$hu" "$hd" "$hl" "$hs" "$hm"
   awk -v hq="$hq" -v nq="$nq" -v hu="$hu" -v nu="$nu" \
     'BEGIN { printf "ratio   %5s   herald/nsd qps %.2f   cpu/query %.2f\n", "'"$r"'", hq / nq, hu / nu }'
 done
