@@ -277,9 +277,8 @@ void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, co
   if (!add(kAnswer, &nd.name, dn)) return;  // a DNAME loop
   // RFC 6672 §2.2: QNAME's labels above the DNAME owner, then the target.
   std::array<std::uint8_t, 128> at;
-  std::size_t ql = label_offsets(qname, at);
-  std::size_t prefix = at[labels_kept];
-  (void)ql;
+  (void)label_offsets(qname, at);
+  std::size_t prefix = at[labels_kept];  // octets of QNAME above the owner
   const Rdata& target = dn->rdatas.front();
   if (prefix + target.size() > kMaxNameWire) {
     rcode_ = static_cast<std::uint16_t>(Rcode::yxdomain);  // RFC 6672 §2.2

@@ -48,7 +48,9 @@ inline std::uint64_t siphash24(std::span<const std::uint8_t, 16> key,
     v0 ^= m;
   }
   std::uint8_t last[8] = {};
-  std::memcpy(last, in.data() + i, n - i);  // n - i < 8; in.data() is valid when n > i
+  // n - i < 8. An empty input may have no storage (data() null), and
+  // memcpy from null is undefined even for zero octets.
+  if (n > i) std::memcpy(last, in.data() + i, n - i);
   std::uint64_t b = load(last) | static_cast<std::uint64_t>(n & 0xFF) << 56;
   v3 ^= b;
   round();

@@ -58,10 +58,11 @@ KdigResult kdig(std::uint16_t port, std::vector<std::string> args) {
   std::vector<std::string> argv{KDIG_PATH, "@127.0.0.1", "-p",      std::to_string(port),
                                 "+norec",  "+time=5",    "+retry=3"};
   argv.insert(argv.end(), args.begin(), args.end());
-  herald::test::ChildProcess p(argv);
-  auto code = p.wait_exit(30s);
+  // run() waits for the output's end, not only for the exit.
+  herald::test::RunResult run = herald::test::run(argv, {}, 30s);
   KdigResult r;
-  r.text = p.output();
+  r.text = run.output;
+  int code = run.exit_code;
   EXPECT_EQ(code, 0) << r.text;
   // The last header wins (after a TC retry over TCP, kdig prints both).
   static const std::regex status(R"(status: (\w+);)");
@@ -309,10 +310,11 @@ TEST(DnsServer, AxfrWithKdigOnlyForAllowedClients) {
   EXPECT_NE(ixfr.text.find("_sip._tcp.example.com."), std::string::npos) << ixfr.text;
   // Not in the ACL (the default allows no one): REFUSED.
   DnsDaemon closed;
-  herald::test::ChildProcess p({KDIG_PATH, "@127.0.0.1", "-p", std::to_string(closed.port()),
-                                "example.com", "AXFR", "+time=5"});
-  (void)p.wait_exit(30s);
-  EXPECT_NE(p.output().find("REFUSED"), std::string::npos) << p.output();
+  herald::test::RunResult refused =
+      herald::test::run({KDIG_PATH, "@127.0.0.1", "-p", std::to_string(closed.port()),
+                         "example.com", "AXFR", "+time=5"},
+                        {}, 30s);
+  EXPECT_NE(refused.output.find("REFUSED"), std::string::npos) << refused.output;
 }
 
 TEST(DnsServer, TcpPipeliningAnswersInOrder) {
