@@ -116,7 +116,7 @@ measure() {  # name port "pids"
   # file must give the same mix from both servers.
   mix=$(echo "$out" | awk '/Response codes/ { $1 = ""; $2 = ""; gsub(/[(),]/, ""); print }' |
         awk '{ s = ""; for (i = 1; i <= NF; i += 3) s = s $i "=" $(i + 2) " "; print s }')
-  size=$(echo "$out" | awk '/Average packet size/ { print $6 }')
+  size=$(echo "$out" | awk '/Average packet size/ { print $7 }')
   echo "$1 $qps $us $n $lost $size $mix"
 }
 
