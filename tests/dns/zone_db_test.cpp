@@ -204,9 +204,8 @@ TEST(ZoneDb, TwentyThousandZones) {
 
 TEST(ZoneDb, DirectoryLoadLeavesBadZonesOutAndServesTheRest) {
   namespace fs = std::filesystem;
-  fs::path dir = fs::temp_directory_path() / ("herald_zone_db_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  test::TempDir tmp("herald-zone-db");
+  const fs::path& dir = tmp.path;
   auto write = [&](const std::string& file, const std::string& text) {
     std::ofstream(dir / file) << text;
   };
@@ -234,7 +233,6 @@ TEST(ZoneDb, DirectoryLoadLeavesBadZonesOutAndServesTheRest) {
   EXPECT_EQ(load.errors[1].file, (dir / "bad.example.zone").string());
   EXPECT_EQ(load.errors[1].line, 6u);
   EXPECT_NE(load.errors[1].message.find("beside a CNAME"), std::string::npos);
-  fs::remove_all(dir);
 }
 
 TEST(ZoneDb, StoreSwapsWholeDatabases) {

@@ -13,6 +13,7 @@
 #include <string>
 #include <thread>
 
+#include "../test_util.hpp"
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
 #include "dns/presentation.hpp"
@@ -322,9 +323,8 @@ TEST(NsdSecondary, TransfersFromHeralddAndAnswersTheSame) {
 // and NSD transfers the new version at once. The SOA refresh is an hour, so
 // only the NOTIFY can make NSD ask within the test's bound.
 TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
-  fs::path zones = fs::temp_directory_path() / ("herald-notify-" + std::to_string(::getpid()));
-  fs::remove_all(zones);
-  fs::create_directories(zones);
+  test::TempDir tmp("herald-notify");
+  const fs::path& zones = tmp.path;
   auto write_zone = [&](int serial, const char* address) {
     std::ofstream(zones / "n.test.zone")
         << "$TTL 60\n@ SOA ns hm " << serial << " 3600 600 86400 60\n@ NS ns\n"
@@ -367,7 +367,6 @@ TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
   ASSERT_TRUE(
       herald.proc->wait_for_line(std::regex("dns zones loaded zones=1 failed=0 changed=1"), 30s));
   EXPECT_TRUE(eventually("192.0.2.11")) << www() << "\n" << herald.proc->output();
-  fs::remove_all(zones);
 }
 
 }  // namespace

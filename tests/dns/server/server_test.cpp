@@ -10,6 +10,7 @@
 #include <set>
 #include <string>
 
+#include "../test_util.hpp"
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
 #include "dns_client.hpp"
@@ -389,9 +390,8 @@ TEST(DnsServer, MetricsCountQueriesByTypeAndRcode) {
 }
 
 TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
-  fs::path dir = fs::temp_directory_path() / ("herald-dns-reload-" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
+  test::TempDir tmp("herald-dns-reload");
+  const fs::path& dir = tmp.path;
   const std::string head = "$TTL 60\n@ SOA ns hm 1 2 3 4 5\n@ NS ns\nns A 192.0.2.1\n";
   std::ofstream(dir / "a.test.zone") << head << "www A 192.0.2.10\n";
   DnsDaemon dns({}, dir.string());
@@ -409,7 +409,6 @@ TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
   EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.11"), std::string::npos);
   EXPECT_NE(kdig(dns.port(), {"www.b.test", "A"}).text.find("192.0.2.20"), std::string::npos);
   EXPECT_EQ(kdig(dns.port(), {"www.c.test", "A"}).status, "REFUSED");
-  fs::remove_all(dir);
 }
 
 }  // namespace
