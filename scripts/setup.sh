@@ -18,8 +18,9 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
-  # DNS reference tools for tests
-  ldnsutils knot-dnsutils
+  # DNS reference tools for tests, and the reference server and load
+  # generator of the DNS differential test and benchmark (D1)
+  ldnsutils knot-dnsutils nsd dnsperf
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev

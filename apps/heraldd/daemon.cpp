@@ -4,12 +4,14 @@
 #include <boost/asio/signal_set.hpp>
 
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <system_error>
 
 #include "core/log.hpp"
 #include "core/metrics/process.hpp"
 #include "core/metrics/registry.hpp"
+#include "dns_service.hpp"
 #include "gateway/server.hpp"
 
 namespace herald::heraldd {
@@ -44,6 +46,28 @@ int run(const Settings& settings) {
                           {"shards", server.shard_count()},
                           {"version", HERALD_VERSION}});
 
+  // The DNS server, when enabled: zones load before it binds, so its first
+  // answer already comes from them; a zone that fails is logged and left out.
+  std::unique_ptr<DnsService> dns;
+  if (settings.dns.enabled) {
+    try {
+      dns = std::make_unique<DnsService>(settings.dns, server.local_endpoint(), registry);
+    } catch (const std::runtime_error& e) {
+      log::error("cannot start", {{"error", e.what()}});
+      server.shutdown();
+      return 2;
+    }
+    (void)dns->load();
+    try {
+      dns->start();
+    } catch (const std::system_error& e) {
+      log::error("cannot start",
+                 {{"error", e.what()}, {"hint", "choose another address with --dns.listen"}});
+      server.shutdown();
+      return 1;
+    }
+  }
+
   // Signals are caught on the main thread's own io_context, away from the
   // shards. After the first one the default action is restored, so a second
   // Ctrl-C ends the process at once if a drain takes too long.
@@ -55,8 +79,24 @@ int run(const Settings& settings) {
     caught = signo;
     boost::system::error_code ignored;
     signals.clear(ignored);
+    control.stop();
   });
+  // SIGHUP reloads the zones: a new database is built beside the serving one
+  // and swapped in; queries in flight finish on the old one.
+  boost::asio::signal_set hup(control, SIGHUP);
+  std::function<void()> wait_hup = [&] {
+    hup.async_wait([&](const boost::system::error_code& ec, int) {
+      if (ec) return;
+      if (dns) {
+        log::info("reloading zones", {{"signal", "SIGHUP"}});
+        (void)dns->load();
+      }
+      wait_hup();
+    });
+  };
+  wait_hup();
   control.run();
+  if (dns) dns->stop();
 
   log::info("shutting down", {{"signal", caught == SIGTERM ? "SIGTERM" : "SIGINT"},
                               {"connections", server.connections()},

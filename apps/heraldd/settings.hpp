@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/config/schema.hpp"
+#include "dns_service.hpp"
 #include "gateway/options.hpp"
 
 namespace herald::heraldd {
@@ -18,6 +19,7 @@ struct LogSettings {
 struct Settings {
   gateway::Options gateway;
   LogSettings log;
+  DnsSettings dns;
 };
 
 // Binds every key to a member of `settings`; the schema keeps references, so

@@ -110,9 +110,14 @@ Result<Message> decode_query(std::span<const std::uint8_t> wire) {
   if (op != Opcode::query && op != Opcode::notify) return make_error(Errc::bad_opcode, 2);
   if (h.tc) return make_error(Errc::tc_in_query, 2);
   if (h.qdcount != 1) return make_error(Errc::bad_qdcount, 4);
-  if (op == Opcode::query && (h.ancount != 0 || h.nscount != 0))
-    return make_error(Errc::records_in_query, 6);
-  return decode_body(r, std::move(m));
+  if (op == Opcode::query && h.ancount != 0) return make_error(Errc::records_in_query, 6);
+  // Authority records are refused too, except the SOA an IXFR query
+  // carries (RFC 1995 §3); the question has to be read to know.
+  const bool authority = op == Opcode::query && h.nscount != 0;
+  auto out = decode_body(r, std::move(m));
+  if (authority && out && out->questions.front().qtype != type::IXFR)
+    return make_error(Errc::records_in_query, 8);
+  return out;
 }
 
 }  // namespace herald::dns

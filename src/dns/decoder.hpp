@@ -19,7 +19,8 @@ Result<Message> decode(std::span<const std::uint8_t> wire);
 
 // A query arriving at a server: decode() plus QR and TC clear, an opcode we
 // implement (QUERY, NOTIFY; else NOTIMP), QDCOUNT 1 for QUERY and NOTIFY, no
-// answer or authority records in a QUERY. QR is checked before anything
+// answer or authority records in a QUERY (an IXFR query's SOA in authority
+// excepted, RFC 1995 §3). QR is checked before anything
 // past the header is read, so responses are dropped cheaply.
 Result<Message> decode_query(std::span<const std::uint8_t> wire);
 

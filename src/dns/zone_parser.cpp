@@ -45,6 +45,16 @@ class Parser {
       result_.errors.push_back({st.file, line, col, std::move(msg)});
     }
   }
+  // Index of `file` in result_.files, appended on first use (a zone has a
+  // handful of files, so a linear search is enough).
+  std::uint32_t file_index(const std::string& file) {
+    auto& files = result_.files;
+    for (std::size_t i = files.size(); i-- > 0;) {
+      if (files[i] == file) return static_cast<std::uint32_t>(i);
+    }
+    files.push_back(file);
+    return static_cast<std::uint32_t>(files.size() - 1);
+  }
   void error_at(const State& st, const detail::LexToken& t, std::string msg) {
     error(st, t.line, t.column, std::move(msg));
   }
@@ -266,6 +276,7 @@ bool Parser::record_tail(State& st, const detail::LogicalLine& ll, std::size_t i
   if (ttl) last_ttl_ = ttl;
   last_class_ = rclass;
   result_.records.push_back(Record{owner, *type, rclass, rttl, std::move(rdata.value())});
+  result_.sources.push_back({file_index(st.file), static_cast<std::uint32_t>(ll.line)});
   return true;
 }
 

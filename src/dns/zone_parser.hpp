@@ -49,8 +49,18 @@ struct ZoneOptions {
   std::size_t max_generate = 65536;  // records one $GENERATE may make
 };
 
+// Where a record came from: an index into ZoneResult::files and a 1-based
+// line (the first physical line of its logical line). Zone-level checks
+// (zone.hpp) report their errors with it.
+struct RecordSource {
+  std::uint32_t file = 0;
+  std::uint32_t line = 0;
+};
+
 struct ZoneResult {
-  std::vector<Record> records;  // in file order
+  std::vector<Record> records;        // in file order
+  std::vector<RecordSource> sources;  // parallel to records
+  std::vector<std::string> files;     // the top-level file, then $INCLUDEs
   std::vector<ZoneError> errors;
   bool ok() const noexcept { return errors.empty(); }
 };

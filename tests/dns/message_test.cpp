@@ -120,6 +120,8 @@ TEST(Decode, RefusalsSayWhyAndClassify) {
        Disposition::formerr},
       {"answer_in_query", q("1234 0100 0001 0001 0000 0000") + a_rr, true, Errc::records_in_query,
        Disposition::formerr},
+      {"authority_in_query", q("1234 0100 0001 0000 0001 0000") + a_rr, true,
+       Errc::records_in_query, Disposition::formerr},
       {"question_truncated", "1234 0100 0001 0000 0000 0000 076578616d70", true, Errc::truncated,
        Disposition::formerr},
       {"qtype_truncated", "1234 0100 0001 0000 0000 0000 00 0001", true, Errc::truncated,

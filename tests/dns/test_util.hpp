@@ -3,7 +3,11 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 #include "dns/detail/text_codecs.hpp"
@@ -15,6 +19,23 @@
 #include "dns/record.hpp"
 
 namespace herald::dns::test {
+
+// A fresh directory under the temporary directory, removed when the test
+// ends, passed or failed.
+struct TempDir {
+  std::filesystem::path path;
+  explicit TempDir(const std::string& name)
+      : path(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+};
 
 // Hex with spaces allowed (for readable tables).
 inline std::vector<std::uint8_t> unhex(std::string s) {

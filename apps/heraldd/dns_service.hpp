@@ -1,0 +1,77 @@
+// heraldd's DNS part: the [dns] settings, the zones they name (a directory,
+// a list, and the discovery zone listing this node), the dns::Server that
+// answers from them, its metrics, and reload (SIGHUP) by swapping a freshly
+// loaded database in (queries keep flowing; a zone that fails to load is
+// reported with file:line and left out, the rest serve).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+#include "core/config/schema.hpp"
+#include "core/config/values.hpp"
+#include "core/metrics/registry.hpp"
+#include "dns/server/notifier.hpp"
+#include "dns/server/server.hpp"
+
+namespace herald::heraldd {
+
+struct DnsSettings {
+  bool enabled = false;
+  config::Endpoint listen{"127.0.0.1", 5353};
+  int threads = 0;
+  std::string zones_dir;
+  std::string zones;  // "origin=path, origin=path"
+  std::chrono::milliseconds tcp_idle_timeout{10'000};
+  int max_tcp_connections = 1000;
+  int max_udp_payload = 1232;
+  int max_chain = 12;
+  std::string nsid;
+  std::string discovery_zone = "herald.internal.";
+  std::string node_name = "node1";
+  std::string transfer_allow;  // "192.0.2.7, 198.51.100.0/24"
+  std::string notify;          // secondaries: "192.0.2.7:53, [2001:db8::7]:53"
+  int rrl_rate = 0;            // responses per second per client network; 0: off
+  int rrl_slip = 2;
+  bool cookies = true;
+  std::string cookie_secret;  // 32 hex digits; empty: random per start
+};
+
+void register_dns_settings(config::Schema& schema, DnsSettings& s);
+
+// The discovery zone's master-file text: SOA and NS, the gateway as
+// _herald._tcp SRV, the node's A or AAAA (none when the gateway listens on a
+// wildcard address), and a TXT with the version and address. Public for tests.
+std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
+                                std::uint32_t serial);
+
+class DnsService {
+ public:
+  // Throws std::runtime_error naming the setting when one cannot be used
+  // (an unparsable dns.transfer_allow).
+  DnsService(const DnsSettings& settings, config::Endpoint gateway, metrics::Registry& registry);
+  ~DnsService();
+
+  // (Re)loads every zone and swaps the new database in. Errors are logged,
+  // one line per problem; returns the number of zones that failed.
+  std::size_t load();
+  // Binds and starts the shards; throws std::system_error on failure.
+  void start();
+  void stop();
+  std::uint16_t port() const;
+  std::size_t zone_count() const;
+
+ private:
+  DnsSettings settings_;
+  config::Endpoint gateway_;
+  dns::ZoneStore store_;
+  std::unique_ptr<dns::Server> server_;
+  std::unique_ptr<dns::Notifier> notifier_;
+  std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
+  std::uint32_t serial_ = 0;
+};
+
+}  // namespace herald::heraldd

@@ -1,0 +1,159 @@
+// The authoritative responder: a pure function from a query (wire octets)
+// and a zone database to the response (wire octets). No I/O, no clock, no
+// randomness: the server (server/) only moves octets, and every answer the
+// server gives can be produced and checked here, without sockets.
+//
+// How a query is answered (RFC 1034 §4.3.2, with RFC 4592 wildcards,
+// RFC 6672 DNAME, RFC 4035 §3.1 / RFC 5155 §7.2 DNSSEC, RFC 8482 ANY):
+//
+//   1. decode; a refusal is dropped or answered FORMERR / NOTIMP per its
+//      disposition (error.hpp); EDNS version > 0 gets BADVERS;
+//   2. the zone: the longest apex that is a suffix of QNAME (ZoneDb::find);
+//      none: REFUSED. A DS query at an apex moves to the parent zone when we
+//      serve it (DS lives on the parent side of a cut);
+//   3. walk down from the apex one label at a time: a cut (NS below the
+//      apex) gives a referral (AA clear, NS + DS or its denial, glue); a
+//      DNAME above QNAME synthesises a CNAME and restarts at its target;
+//   4. QNAME exists: its RRset (plus the zone's NS in authority and
+//      addresses of NS/MX/SRV targets in additional), or its CNAME followed
+//      through our zones, or NODATA (SOA in authority);
+//   5. QNAME does not exist: the wildcard "*.<closest encloser>" answers in
+//      its place, or NXDOMAIN (SOA in authority).
+//   With DO: RRSIGs beside each RRset, and NSEC or NSEC3 proofs for every
+//   denial and wildcard expansion.
+//
+// CNAME and DNAME chains are bounded (ResponderOptions::max_chain) and stop
+// at the first RRset already in the answer, so a loop ends the chain.
+//
+// A Responder holds reusable buffers (its plan and compression map): one per
+// thread; after the first queries it answers without allocating except in
+// the codec's query decoding.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dns/cookie.hpp"
+#include "dns/detail/compression.hpp"
+#include "dns/message.hpp"
+#include "dns/zone_db.hpp"
+
+namespace herald::dns {
+
+struct ResponderOptions {
+  // The largest UDP response, and the size we advertise in OPT: the client's
+  // EDNS size is clamped to it (DNS flag day 2020: 1232 avoids fragments).
+  std::uint16_t max_udp_payload = 1232;
+  // CNAME and DNAME steps followed within our zones before the answer stops.
+  std::size_t max_chain = 12;
+  // Our NSID (RFC 5001), sent to clients that ask; empty: never sent.
+  std::vector<std::uint8_t> nsid;
+  // DNS cookies (RFC 7873, server cookies per RFC 9018): a query with a
+  // COOKIE option gets its client cookie back with a fresh server cookie.
+  // Servers behind one address (anycast) share the secret.
+  bool cookies = true;
+  CookieSecret cookie_secret{};
+};
+
+// Who asked, and when: inputs of the answer like the query itself (the
+// responder reads no clock and no socket).
+struct Client {
+  std::span<const std::uint8_t> address;  // 4 or 16 octets; empty if unknown
+  std::uint32_t now = 0;                  // seconds since the epoch (cookies)
+};
+
+// What a query's COOKIE option held (RFC 7873 §5.2), for metrics.
+enum class CookieState : std::uint8_t { none, client_only, valid, invalid };
+
+enum class Transport : std::uint8_t { udp, tcp };
+
+// What happened, for metrics and logs.
+struct Outcome {
+  bool drop = false;  // nothing was written: send nothing
+  std::uint16_t rcode = 0;
+  RRType qtype{0};
+  bool truncated = false;
+  // A zone transfer: `out` holds its messages already framed for TCP (each
+  // after a 2-octet length), not one bare message.
+  bool framed = false;
+  CookieState cookie = CookieState::none;
+};
+
+// Extended DNS Error codes we send (RFC 8914 §4).
+namespace ede {
+inline constexpr std::uint16_t kProhibited = 18;
+inline constexpr std::uint16_t kNotAuthoritative = 20;
+inline constexpr std::uint16_t kNotSupported = 21;
+}  // namespace ede
+
+class Responder {
+ public:
+  explicit Responder(ResponderOptions opt = {});
+
+  // Answers `query` from `db` into `out` (replaced). With udp, the response
+  // fits the client's size (512 without EDNS, else its EDNS size clamped to
+  // [512, max_udp_payload]); what does not fit is dropped whole RRsets at a
+  // time and TC is set, except that additional-section RRsets are dropped
+  // silently (RFC 2181 §9). OPT is always kept.
+  //
+  // AXFR and IXFR are answered (with the full zone, transfer.hpp) only over
+  // TCP and only when the server's ACL let the client through
+  // (`transfer_allowed`); otherwise REFUSED with EDE 18 (Prohibited).
+  //
+  // A server cookie that is missing or not valid is not enforced: the query
+  // is answered, with a fresh server cookie (RFC 7873 §5.2.3 allows it).
+  Outcome respond(const ZoneDb& db, std::span<const std::uint8_t> query, Transport transport,
+                  std::vector<std::uint8_t>& out, bool transfer_allowed = false,
+                  const Client& client = {});
+
+  const ResponderOptions& options() const noexcept { return opt_; }
+
+ private:
+  enum Section : std::uint8_t { kAnswer = 0, kAuthority = 1, kAdditional = 2 };
+  struct Entry {
+    const Name* owner;
+    const RRset* set;
+    bool sigs_only;  // an RRSIG query: the signatures, not the records
+  };
+
+  void reset();
+  void lookup(const ZoneDb& db, const Name& qname, std::size_t depth);
+  void answer_in_zone(const ZoneDb& db, const Zone& zone, const Name& qname, std::size_t depth);
+  void answer_node(const ZoneDb& db, const Zone& zone, std::uint32_t node, const Name& owner,
+                   std::uint32_t wildcard_encloser, const Name& qname, std::size_t depth);
+  void referral(const Zone& zone, std::uint32_t cut, std::size_t depth);
+  void dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, const Name& qname,
+             std::size_t labels_kept, std::size_t depth);
+  void nodata(const Zone& zone, std::uint32_t node, std::uint32_t wildcard_encloser,
+              const Name& qname);
+  void nxdomain(const Zone& zone, std::uint32_t encloser, const Name& qname);
+
+  bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false);
+  bool contains(const RRset* set) const noexcept;
+  void add_targets(const Zone& zone, const RRset& set, bool glue);
+  void add_nsec(const Zone& zone, const Name& name);
+  void add_nsec3_match(const Zone& zone, const Name& name);
+  void add_nsec3_cover(const Zone& zone, const Name& name);
+  const Name* keep(const Name& n);
+  bool dnssec(const Zone& zone) const noexcept { return do_ && zone.signed_zone(); }
+
+  Outcome write_error(std::span<const std::uint8_t> query, std::uint16_t rcode,
+                      std::vector<std::uint8_t>& out);
+  void encode(const Message& query, std::size_t limit, std::vector<std::uint8_t>& out,
+              Outcome& outcome, const Client& client);
+
+  ResponderOptions opt_;
+  std::vector<Entry> sections_[3];
+  std::vector<Name> names_;   // synthesised names (capacity fixed: see keep)
+  std::vector<RRset> synth_;  // synthesised CNAMEs from DNAMEs (capacity fixed)
+  RRType qtype_{0};
+  bool do_ = false;
+  bool aa_ = false;
+  std::uint16_t rcode_ = 0;
+  std::uint16_t ede_ = 0xFFFF;  // none
+  detail::CompressionMap map_;
+};
+
+}  // namespace herald::dns

@@ -1,0 +1,147 @@
+// One authoritative zone, checked and indexed for answering.
+//
+// A zone is a tree of nodes (RFC 1034 §4.3.2), stored flat: one Node per
+// owner name, plus one per empty non-terminal (RFC 4592 §2.2.2: a name with
+// no records but with descendants exists, and answers NODATA), sorted in
+// canonical order (RFC 4034 §6.1), so node 0 is the apex and the NSEC that
+// covers a name is found by binary search. Every node knows its parent node,
+// so the responder walks from the apex down to the query name one label at a
+// time, looking each ancestor up in a case-insensitive hash index by its wire
+// suffix (no copy, no allocation).
+//
+// NSEC3 records live apart from the tree (their owners are hashes, not
+// names anyone queries), in a table sorted by the raw hash.
+//
+// A zone is immutable once built and shared between threads (read-only).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "dns/detail/name_index.hpp"
+#include "dns/name.hpp"
+#include "dns/record.hpp"
+#include "dns/zone_parser.hpp"
+
+namespace herald::dns {
+
+inline constexpr std::uint32_t kNoNode = 0xFFFFFFFF;
+
+using Rdata = std::vector<std::uint8_t>;
+
+// The records of one owner and type, with the RRSIGs that cover them.
+struct RRset {
+  RRType type;
+  std::uint32_t ttl = 0;  // the first record's (RFC 2181 §5.2 wants them equal)
+  std::vector<Rdata> rdatas;
+  std::vector<Rdata> sigs;  // RRSIG RDATA whose type covered is `type`
+  std::uint32_t sig_ttl = 0;
+  // NS, MX and SRV: the node each record's target names in this zone
+  // (kNoNode if none), resolved at load so that additional-section
+  // processing costs no lookup per query.
+  std::vector<std::uint32_t> targets;
+};
+
+struct Node {
+  Name name;  // case as written in the zone file
+  std::uint32_t parent = kNoNode;
+  std::vector<RRset> rrsets;         // ascending type; empty for an empty non-terminal
+  std::uint32_t wildcard = kNoNode;  // the node "*.<name>", if the zone has it
+  bool cut = false;                  // NS below the apex: a delegation point
+  bool occluded = false;             // below a cut or a DNAME: glue, never answered
+
+  const RRset* find(RRType t) const noexcept {
+    for (const RRset& s : rrsets) {
+      if (s.type == t) return &s;
+    }
+    return nullptr;
+  }
+};
+
+// NSEC3PARAM as the zone's NSEC3 chain uses it (RFC 5155 §4).
+struct Nsec3Params {
+  std::uint8_t algorithm = 1;
+  std::uint16_t iterations = 0;
+  std::vector<std::uint8_t> salt;
+};
+
+struct Nsec3Node {
+  std::vector<std::uint8_t> hash;  // the owner's first label, base32hex-decoded
+  Name name;
+  RRset nsec3;  // with its RRSIGs
+};
+
+class Zone {
+ public:
+  const Name& origin() const noexcept { return nodes_[0].name; }
+  const Node& apex() const noexcept { return nodes_[0]; }
+  const Node& node(std::uint32_t i) const noexcept { return nodes_[i]; }
+  std::size_t node_count() const noexcept { return nodes_.size(); }
+  const RRset& soa() const noexcept { return *soa_; }
+  // The SOA as negative answers carry it (RFC 2308 §5): its TTL, and its
+  // RRSIGs' TTL, lowered to the negative-caching TTL.
+  const RRset& negative_soa() const noexcept { return negative_soa_; }
+  // The SOA's MINIMUM field: the negative-caching TTL is min(SOA TTL, it).
+  std::uint32_t negative_ttl() const noexcept { return negative_ttl_; }
+  bool signed_zone() const noexcept { return apex().find(type::DNSKEY) != nullptr; }
+
+  // The node named by `wire` (the uncompressed wire form of a name, any
+  // case), or kNoNode. No allocation.
+  std::uint32_t find(std::span<const std::uint8_t> wire) const noexcept {
+    return index_.find(wire, detail::NameIndex::hash(wire),
+                       [this](std::uint32_t i) { return nodes_[i].name.wire(); });
+  }
+  std::uint32_t find(const Name& n) const noexcept { return find(n.wire()); }
+
+  // The node whose NSEC matches or covers `n`: the last node with an NSEC
+  // RRset at or before `n` in canonical order (the apex if none is before).
+  // kNoNode if the zone has no NSEC records.
+  std::uint32_t nsec_for(const Name& n) const noexcept;
+
+  bool has_nsec3() const noexcept { return !nsec3_.empty(); }
+  const Nsec3Params& nsec3_params() const noexcept { return nsec3_params_; }
+  // The NSEC3 record whose hash equals `hash`, or nullptr.
+  const Nsec3Node* nsec3_match(std::span<const std::uint8_t> hash) const noexcept;
+  // The NSEC3 record that covers `hash` (the last one before it, wrapping to
+  // the last of the chain), or the matching one if it matches.
+  const Nsec3Node* nsec3_cover(std::span<const std::uint8_t> hash) const noexcept;
+
+  std::size_t nsec3_count() const noexcept { return nsec3_.size(); }
+  const Nsec3Node& nsec3_at(std::size_t i) const noexcept { return nsec3_[i]; }
+
+  std::size_t record_count() const noexcept { return record_count_; }
+
+ private:
+  friend struct ZoneBuilder;
+  std::vector<Node> nodes_;
+  detail::NameIndex index_;
+  std::vector<std::uint32_t> nsec_nodes_;  // nodes with NSEC, canonical order
+  std::vector<Nsec3Node> nsec3_;           // ascending hash
+  Nsec3Params nsec3_params_;
+  const RRset* soa_ = nullptr;
+  RRset negative_soa_;
+  std::uint32_t negative_ttl_ = 0;
+  std::size_t record_count_ = 0;
+};
+
+struct ZoneLoad {
+  std::shared_ptr<const Zone> zone;  // null if any error was found
+  std::vector<ZoneError> errors;     // parse errors, then zone-level errors
+};
+
+// Checks parsed records as one zone and indexes them. Zone-level errors, each
+// with the file and line of the record at fault: a record outside the
+// origin or not of class IN; no SOA, or an SOA not at the apex, or more than
+// one; no NS at the apex; a CNAME beside other data (RFC 2181 §10.1, RRSIG and
+// NSEC excepted: RFC 4035 §2.5) or more than one CNAME or DNAME at a name; an
+// RRSIG covering a type the name does not have. Identical records are merged
+// (RFC 2181 §5). A zone with any error is not built.
+ZoneLoad build_zone(const Name& origin, ZoneResult parsed);
+
+// Reads, parses and builds a zone file.
+ZoneLoad load_zone_file(const std::string& path, const Name& origin);
+
+}  // namespace herald::dns

@@ -1,0 +1,415 @@
+// heraldd's DNS server as a real process, asked by a real client (kdig)
+// over UDP and TCP; hostile packets from the codec's fuzz corpus; reload by
+// SIGHUP with a bad zone; the TCP limits; the metrics.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <string>
+
+#include "../test_util.hpp"
+#include "dns/decoder.hpp"
+#include "dns/encoder.hpp"
+#include "dns_client.hpp"
+#include "support/daemon.hpp"
+#include "support/http_client.hpp"
+#include "support/process.hpp"
+
+namespace herald::dns {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+const std::string kZones = HERALD_DNS_TEST_DATA "/server";
+const std::regex kDnsListening(R"(dns listening addr=127\.0\.0\.1:(\d+))");
+
+struct DnsDaemon {
+  herald::test::Daemon d;
+  std::uint16_t http_port = 0;
+  explicit DnsDaemon(std::vector<std::string> extra = {}, std::string zones_dir = kZones)
+      : d(flags(std::move(extra), zones_dir), {}, kDnsListening) {
+    std::smatch m;
+    std::string out = d.proc->output();
+    static const std::regex http(R"(\blistening addr=127\.0\.0\.1:(\d+) shards)");
+    if (std::regex_search(out, m, http)) http_port = static_cast<std::uint16_t>(std::stoi(m[1]));
+  }
+  static std::vector<std::string> flags(std::vector<std::string> extra, const std::string& dir) {
+    std::vector<std::string> f{"--dns.enabled", "true",       "--dns.listen",    "127.0.0.1:0",
+                               "--dns.threads", "2",          "--dns.zones_dir", dir,
+                               "--dns.nsid",    "herald-test"};
+    f.insert(f.end(), extra.begin(), extra.end());
+    return f;
+  }
+  std::uint16_t port() const { return d.port; }
+};
+
+struct KdigResult {
+  std::string status;  // NOERROR, NXDOMAIN, ...
+  std::string flags;   // "qr aa"
+  int answer = -1, authority = -1, additional = -1;
+  bool retried_tcp = false;
+  std::string text;
+};
+
+KdigResult kdig(std::uint16_t port, std::vector<std::string> args) {
+  std::vector<std::string> argv{KDIG_PATH, "@127.0.0.1", "-p",      std::to_string(port),
+                                "+norec",  "+time=5",    "+retry=3"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  // run() waits for the output's end, not only for the exit.
+  herald::test::RunResult run = herald::test::run(argv, {}, 30s);
+  KdigResult r;
+  r.text = run.output;
+  int code = run.exit_code;
+  EXPECT_EQ(code, 0) << r.text;
+  // The last header wins (after a TC retry over TCP, kdig prints both).
+  static const std::regex status(R"(status: (\w+);)");
+  static const std::regex flags(
+      R"(;; Flags: ([a-z ]*); QUERY: \d+; ANSWER: (\d+); AUTHORITY: (\d+); ADDITIONAL: (\d+))");
+  for (std::sregex_iterator it(r.text.begin(), r.text.end(), status), end; it != end; ++it)
+    r.status = (*it)[1];
+  for (std::sregex_iterator it(r.text.begin(), r.text.end(), flags), end; it != end; ++it) {
+    r.flags = (*it)[1];
+    r.answer = std::stoi((*it)[2]);
+    r.authority = std::stoi((*it)[3]);
+    r.additional = std::stoi((*it)[4]);
+  }
+  r.retried_tcp = r.text.find("retrying over TCP") != std::string::npos;
+  return r;
+}
+
+struct KdigCase {
+  const char* name;
+  std::vector<std::string> args;
+  const char* status;
+  const char* flags;
+  int answer, authority, additional;  // kdig's counts (ADDITIONAL includes OPT)
+};
+
+// Counts as NSD 4.6 gives them for the same zones (see nsd_diff_test.cpp
+// for the record-by-record comparison).
+const std::vector<KdigCase> kKdigCases = {
+    {"exact", {"web.example.com", "A"}, "NOERROR", "qr aa", 1, 2, 2},
+    {"cname_chain", {"www.example.com", "A"}, "NOERROR", "qr aa", 2, 2, 2},
+    {"cname_loop", {"loop1.example.com", "A"}, "NOERROR", "qr aa", 2, 0, 0},
+    {"cname_other_zone", {"other.example.com", "A"}, "NOERROR", "qr aa", 2, 1, 0},
+    {"cname_out", {"ext.example.com", "A"}, "NOERROR", "qr aa", 1, 0, 0},
+    {"cname_dangling", {"dangling.example.com", "A"}, "NXDOMAIN", "qr aa", 1, 1, 0},
+    {"cname_nodata", {"www.example.com", "MX"}, "NOERROR", "qr aa", 1, 1, 0},
+    {"nodata", {"mail.example.com", "AAAA"}, "NOERROR", "qr aa", 0, 1, 0},
+    {"nxdomain", {"nope.example.com", "A"}, "NXDOMAIN", "qr aa", 0, 1, 0},
+    {"empty_non_terminal", {"ent.example.com", "A"}, "NOERROR", "qr aa", 0, 1, 0},
+    {"wildcard", {"foo.wild.example.com", "A"}, "NOERROR", "qr aa", 1, 2, 2},
+    {"wildcard_nodata", {"foo.wild.example.com", "MX"}, "NOERROR", "qr aa", 0, 1, 0},
+    {"wildcard_cname", {"foo.cwild.example.com", "A"}, "NOERROR", "qr aa", 3, 2, 2},
+    {"mx_additional", {"example.com", "MX"}, "NOERROR", "qr aa", 2, 2, 3},
+    {"srv_additional", {"_sip._tcp.example.com", "SRV"}, "NOERROR", "qr aa", 1, 2, 3},
+    {"apex_ns", {"example.com", "NS"}, "NOERROR", "qr aa", 2, 0, 2},
+    {"any_minimal", {"example.com", "ANY"}, "NOERROR", "qr aa", 1, 0, 0},
+    {"referral", {"www.sub.example.com", "A"}, "NOERROR", "qr", 0, 2, 3},
+    {"ds_at_cut", {"sub.example.com", "DS"}, "NOERROR", "qr aa", 1, 0, 0},
+    {"ds_at_child_apex", {"child.example.com", "DS"}, "NOERROR", "qr aa", 1, 0, 0},
+    {"child_apex_ns", {"child.example.com", "NS"}, "NOERROR", "qr aa", 1, 0, 1},
+    {"dname", {"x.dn.example.com", "A"}, "NOERROR", "qr aa", 3, 1, 0},
+    {"dname_nxdomain", {"nothere.dn.example.com", "A"}, "NXDOMAIN", "qr aa", 2, 1, 0},
+    {"refused", {"www.example.org", "A"}, "REFUSED", "qr", 0, 0, 0},
+    {"badvers", {"www.example.com", "A", "+edns=1"}, "BADVERS", "qr", 0, 0, 1},
+    {"tcp", {"www.example.com", "A", "+tcp"}, "NOERROR", "qr aa", 2, 2, 2},
+    // DNSSEC (kdig +dnssec sets DO; OPT counts in ADDITIONAL).
+    {"nsec_positive", {"web.signed.example", "A", "+dnssec"}, "NOERROR", "qr aa", 2, 2, 3},
+    {"nsec_nxdomain", {"nope.signed.example", "A", "+dnssec"}, "NXDOMAIN", "qr aa", 0, 6, 1},
+    {"nsec_nodata", {"web.signed.example", "AAAA", "+dnssec"}, "NOERROR", "qr aa", 0, 4, 1},
+    {"nsec_wildcard", {"x.wild.signed.example", "A", "+dnssec"}, "NOERROR", "qr aa", 2, 4, 3},
+    {"nsec_dnskey", {"signed.example", "DNSKEY", "+dnssec"}, "NOERROR", "qr aa", 3, 0, 1},
+    {"nsec_secure_referral",
+     {"www.secure.signed.example", "A", "+dnssec"},
+     "NOERROR",
+     "qr",
+     0,
+     3,
+     2},
+    {"nsec3_nxdomain",
+     {"nope.nsec3.example", "A", "+dnssec", "+tcp"},
+     "NXDOMAIN",
+     "qr aa",
+     0,
+     6,
+     1},
+    {"nsec3_nodata", {"web.nsec3.example", "AAAA", "+dnssec"}, "NOERROR", "qr aa", 0, 4, 1},
+    {"nsec3_wildcard", {"x.wild.nsec3.example", "A", "+dnssec"}, "NOERROR", "qr aa", 2, 4, 3},
+    {"nsec3_insecure_referral",
+     {"www.insecure.nsec3.example", "A", "+dnssec"},
+     "NOERROR",
+     "qr",
+     0,
+     3,
+     2},
+};
+
+TEST(DnsServer, KdigAnswersEveryCase) {
+  DnsDaemon dns;
+  ASSERT_NE(dns.port(), 0);
+  std::set<std::string> seen;
+  for (const KdigCase& c : kKdigCases) {
+    ASSERT_TRUE(seen.insert(c.name).second) << "duplicate case " << c.name;
+    SCOPED_TRACE(c.name);
+    KdigResult r = kdig(dns.port(), c.args);
+    EXPECT_EQ(r.status, c.status) << r.text;
+    EXPECT_EQ(r.flags, c.flags) << r.text;
+    EXPECT_EQ(r.answer, c.answer) << r.text;
+    EXPECT_EQ(r.authority, c.authority) << r.text;
+    EXPECT_EQ(r.additional, c.additional) << r.text;
+  }
+}
+
+TEST(DnsServer, TruncatedOverUdpThenFullOverTcp) {
+  DnsDaemon dns;
+  // Without EDNS the six TXT strings (> 512 octets) do not fit: kdig sees TC
+  // and retries over TCP by itself, where the whole answer comes.
+  KdigResult r = kdig(dns.port(), {"big.example.com", "TXT"});
+  EXPECT_TRUE(r.retried_tcp) << r.text;
+  EXPECT_EQ(r.status, "NOERROR");
+  EXPECT_EQ(r.answer, 6) << r.text;
+  // +ignore keeps the truncated UDP answer: TC set, and the OPT record kept.
+  KdigResult t = kdig(dns.port(), {"big.example.com", "TXT", "+ignore", "+bufsize=512"});
+  EXPECT_NE(t.flags.find("tc"), std::string::npos) << t.text;
+  EXPECT_NE(t.text.find("EDNS PSEUDOSECTION"), std::string::npos) << t.text;
+}
+
+TEST(DnsServer, NsidAndExtendedErrors) {
+  DnsDaemon dns;
+  KdigResult r = kdig(dns.port(), {"web.example.com", "A", "+nsid"});
+  EXPECT_NE(r.text.find("herald-test"), std::string::npos) << r.text;
+  KdigResult refused = kdig(dns.port(), {"www.example.org", "A", "+edns"});
+  EXPECT_NE(refused.text.find("EDE: 20"), std::string::npos) << refused.text;
+}
+
+TEST(DnsServer, CookiesWithKdig) {
+  DnsDaemon dns;
+  // kdig sends a client cookie, checks that the answer echoes it, and prints
+  // the server cookie it got (16 octets: RFC 9018's layout, version 1).
+  KdigResult r = kdig(dns.port(), {"web.example.com", "A", "+cookie"});
+  static const std::regex cookie(R"(COOKIE: ([0-9A-F]{16})([0-9A-F]{32}))", std::regex::icase);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(r.text, m, cookie)) << r.text;
+  EXPECT_EQ(std::string(m[2]).substr(0, 8), "01000000") << r.text;
+  EXPECT_EQ(r.text.find("WARNING"), std::string::npos) << r.text;
+  // The server cookie sent back is accepted: the answer is normal.
+  KdigResult again = kdig(
+      dns.port(), {"web.example.com", "A", "+cookie=" + std::string(m[1]) + std::string(m[2])});
+  EXPECT_EQ(again.status, "NOERROR") << again.text;
+  EXPECT_EQ(again.text.find("WARNING"), std::string::npos) << again.text;
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_NE(metrics.find("herald_dns_cookies_total{state=\"client_only\"} 1"), std::string::npos)
+      << metrics;
+  EXPECT_NE(metrics.find("herald_dns_cookies_total{state=\"valid\"} 1"), std::string::npos)
+      << metrics;
+}
+
+// Over the rate, answers are dropped or slipped (TC, question only); the
+// assertions hold however the burst falls across seconds: 40 queries at a
+// rate of 2 per second leave most of them over the limit.
+TEST(DnsServer, ResponseRateLimiting) {
+  DnsDaemon dns({"--dns.rrl_rate", "2", "--dns.rrl_slip", "2", "--dns.threads", "1"});
+  Message q;
+  q.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+  auto wire = encode(q).value();
+  test::Socket s(SOCK_DGRAM);
+  ASSERT_TRUE(s.connect(dns.port(), 500ms));
+  for (int i = 0; i < 40; ++i) ASSERT_GT(::send(s.fd(), wire.data(), wire.size(), 0), 0);
+  int full = 0, truncated = 0;
+  std::uint8_t buf[4096];
+  for (;;) {
+    ssize_t n = ::recv(s.fd(), buf, sizeof buf, 0);  // 500 ms receive timeout ends the loop
+    if (n <= 0) break;
+    auto m = decode({buf, static_cast<std::size_t>(n)});
+    ASSERT_TRUE(m);
+    if (m->header.tc) {
+      ++truncated;
+      EXPECT_TRUE(m->answers.empty());
+    } else {
+      ++full;
+    }
+  }
+  EXPECT_GE(full, 2);
+  EXPECT_LT(full, 20);
+  EXPECT_GE(truncated, 1);
+  EXPECT_LT(full + truncated, 40);  // some dropped
+  // A client whose answer was slipped gets it over TCP, unlimited.
+  EXPECT_EQ(kdig(dns.port(), {"web.example.com", "A", "+tcp"}).status, "NOERROR");
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_NE(metrics.find("herald_dns_rrl_dropped_total"), std::string::npos);
+  EXPECT_EQ(metrics.find("herald_dns_rrl_slipped_total 0\n"), std::string::npos) << metrics;
+}
+
+TEST(DnsServer, DiscoveryZoneListsThisNode) {
+  DnsDaemon dns;
+  KdigResult srv = kdig(dns.port(), {"_herald._tcp.herald.internal", "SRV"});
+  EXPECT_EQ(srv.status, "NOERROR");
+  EXPECT_NE(srv.text.find("SRV\t0 0 " + std::to_string(dns.http_port) + " node1.herald.internal."),
+            std::string::npos)
+      << srv.text;
+  KdigResult a = kdig(dns.port(), {"node1.herald.internal", "A"});
+  EXPECT_NE(a.text.find("127.0.0.1"), std::string::npos) << a.text;
+  KdigResult txt = kdig(dns.port(), {"node1.herald.internal", "TXT"});
+  EXPECT_NE(txt.text.find("\"version="), std::string::npos) << txt.text;
+}
+
+// Every file of the codec's fuzz corpus (and saved crashes), as a UDP
+// datagram and as a TCP message: the server neither crashes nor stalls, and
+// answers a good query afterwards on both transports.
+TEST(DnsServer, HostilePacketsNeitherCrashNorStall) {
+  DnsDaemon dns;
+  std::size_t sent = 0;
+  test::Socket u(SOCK_DGRAM);
+  ASSERT_TRUE(u.connect(dns.port(), 200ms));
+  for (const char* dir :
+       {HERALD_FUZZ_DIR "/corpus/dns_message", HERALD_FUZZ_DIR "/crashes/dns_message"}) {
+    if (!fs::exists(dir)) continue;
+    for (const auto& e : fs::directory_iterator(dir)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), {});
+      if (bytes.size() > 65535) bytes.resize(65535);
+      // UDP: sent without waiting; a reply, if any, is read and discarded
+      // below (the server drops what it cannot answer).
+      (void)::send(u.fd(), bytes.data(), bytes.size(), 0);
+      std::uint8_t reply[65535];
+      while (::recv(u.fd(), reply, sizeof reply, MSG_DONTWAIT) > 0) {
+      }
+      // TCP: one connection per message, so a message the server drops
+      // (it closes the stream) is seen as EOF, not waited for.
+      test::Socket t(SOCK_STREAM);
+      ASSERT_TRUE(t.connect(dns.port(), 5s));
+      (void)test::tcp_send(t, bytes);
+      (void)test::tcp_receive(t);
+      ++sent;
+    }
+  }
+  EXPECT_GT(sent, 10u);
+  EXPECT_FALSE(dns.d.proc->wait_exit(0ms).has_value()) << dns.d.proc->output();
+  EXPECT_EQ(kdig(dns.port(), {"web.example.com", "A"}).status, "NOERROR");
+  EXPECT_EQ(kdig(dns.port(), {"web.example.com", "A", "+tcp"}).status, "NOERROR");
+}
+
+TEST(DnsServer, AxfrWithKdigOnlyForAllowedClients) {
+  DnsDaemon allowed({"--dns.transfer_allow", "127.0.0.1"});
+  for (const char* zone : {"example.com", "signed.example", "nsec3.example"}) {
+    SCOPED_TRACE(zone);
+    KdigResult r = kdig(allowed.port(), {zone, "AXFR"});
+    // kdig checks the SOA framing itself and sums up the transfer.
+    static const std::regex summary(R"(;; Received \d+ B \((\d+) messages?, (\d+) records\))");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.text, m, summary)) << r.text;
+    EXPECT_GT(std::stoi(m[2]), 10) << r.text;
+    EXPECT_EQ(r.text.find("ERROR"), std::string::npos) << r.text;
+  }
+  // IXFR is answered with the full zone.
+  KdigResult ixfr = kdig(allowed.port(), {"example.com", "IXFR=1"});
+  EXPECT_NE(ixfr.text.find("_sip._tcp.example.com."), std::string::npos) << ixfr.text;
+  // Not in the ACL (the default allows no one): REFUSED.
+  DnsDaemon closed;
+  herald::test::RunResult refused =
+      herald::test::run({KDIG_PATH, "@127.0.0.1", "-p", std::to_string(closed.port()),
+                         "example.com", "AXFR", "+time=5"},
+                        {}, 30s);
+  EXPECT_NE(refused.output.find("REFUSED"), std::string::npos) << refused.output;
+}
+
+TEST(DnsServer, TcpPipeliningAnswersInOrder) {
+  DnsDaemon dns;
+  test::Socket s(SOCK_STREAM);
+  ASSERT_TRUE(s.connect(dns.port(), test::kTimeout));
+  // Ten queries written back to back before reading any answer (RFC 7766 §6.2.1.1).
+  const char* names[] = {"web.example.com.", "mail.example.com.", "nope.example.com."};
+  for (std::uint16_t id = 0; id < 10; ++id) {
+    Message q;
+    q.header.id = id;
+    q.questions.push_back({Name::from_text(names[id % 3]).value(), type::A, rrclass::IN});
+    ASSERT_TRUE(test::tcp_send(s, encode(q).value()));
+  }
+  for (std::uint16_t id = 0; id < 10; ++id) {
+    auto reply = test::tcp_receive(s);
+    ASSERT_TRUE(reply);
+    auto m = decode(*reply);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->header.id, id);
+    EXPECT_EQ(m->rcode(), id % 3 == 2 ? 3 : 0);
+  }
+}
+
+TEST(DnsServer, TcpIdleTimeoutAndConnectionLimit) {
+  DnsDaemon dns({"--dns.tcp_idle_timeout", "200ms", "--dns.max_tcp_connections", "2"});
+  test::Socket a(SOCK_STREAM), b(SOCK_STREAM), c(SOCK_STREAM);
+  ASSERT_TRUE(a.connect(dns.port(), 10s));
+  ASSERT_TRUE(b.connect(dns.port(), 10s));
+  // Both admitted: each answers a query.
+  Message q;
+  q.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+  auto wire = encode(q).value();
+  ASSERT_TRUE(test::tcp_send(a, wire));
+  ASSERT_TRUE(test::tcp_receive(a));
+  ASSERT_TRUE(test::tcp_send(b, wire));
+  ASSERT_TRUE(test::tcp_receive(b));
+  // The third is over the limit: closed on accept, so it reads EOF.
+  ASSERT_TRUE(c.connect(dns.port(), 10s));
+  (void)test::tcp_send(c, wire);
+  EXPECT_FALSE(test::tcp_receive(c));
+  // Silent past the idle timeout: the server closes a and b (EOF, not the
+  // 10 s receive timeout: the read returns once the server closes).
+  std::uint8_t byte;
+  EXPECT_EQ(::recv(a.fd(), &byte, 1, 0), 0);
+  EXPECT_EQ(::recv(b.fd(), &byte, 1, 0), 0);
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics");
+  EXPECT_NE(metrics.body.find("herald_dns_tcp_refused_total 1"), std::string::npos) << metrics.body;
+}
+
+TEST(DnsServer, MetricsCountQueriesByTypeAndRcode) {
+  DnsDaemon dns;
+  (void)kdig(dns.port(), {"web.example.com", "A"});
+  (void)kdig(dns.port(), {"nope.example.com", "AAAA"});
+  (void)kdig(dns.port(), {"www.example.org", "MX"});
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  for (const char* line :
+       {"herald_dns_queries_total{type=\"A\"} 1", "herald_dns_queries_total{type=\"AAAA\"} 1",
+        "herald_dns_queries_total{type=\"MX\"} 1",
+        "herald_dns_responses_total{rcode=\"NOERROR\"} 1",
+        "herald_dns_responses_total{rcode=\"NXDOMAIN\"} 1",
+        "herald_dns_responses_total{rcode=\"REFUSED\"} 1", "herald_dns_zones 6",
+        "herald_dns_response_seconds_bucket{shard=\"0\",le="}) {
+    EXPECT_NE(metrics.find(line), std::string::npos) << line << "\n" << metrics;
+  }
+  // Three queries timed, over the two shards.
+  std::uint64_t timed = 0;
+  static const std::regex count(R"(herald_dns_response_seconds_count\{shard="\d"\} (\d+))");
+  for (std::sregex_iterator it(metrics.begin(), metrics.end(), count), end; it != end; ++it)
+    timed += std::stoull((*it)[1]);
+  EXPECT_EQ(timed, 3u) << metrics;
+}
+
+TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
+  test::TempDir tmp("herald-dns-reload");
+  const fs::path& dir = tmp.path;
+  const std::string head = "$TTL 60\n@ SOA ns hm 1 2 3 4 5\n@ NS ns\nns A 192.0.2.1\n";
+  std::ofstream(dir / "a.test.zone") << head << "www A 192.0.2.10\n";
+  DnsDaemon dns({}, dir.string());
+  EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.10"), std::string::npos);
+  EXPECT_EQ(kdig(dns.port(), {"www.b.test", "A"}).status, "REFUSED");
+  // Change a.test, add b.test, and add a broken c.test (CNAME beside data).
+  std::ofstream(dir / "a.test.zone") << head << "www A 192.0.2.11\n";
+  std::ofstream(dir / "b.test.zone") << head << "www A 192.0.2.20\n";
+  std::ofstream(dir / "c.test.zone") << head << "www CNAME ns\nwww A 192.0.2.30\n";
+  dns.d.proc->signal(SIGHUP);
+  auto logged = dns.d.proc->wait_for_line(std::regex("dns zones loaded zones=3 failed=1"), 30s);
+  ASSERT_TRUE(logged) << dns.d.proc->output();
+  EXPECT_NE(dns.d.proc->output().find("c.test.zone:6:1: A beside a CNAME"), std::string::npos)
+      << dns.d.proc->output();
+  EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.11"), std::string::npos);
+  EXPECT_NE(kdig(dns.port(), {"www.b.test", "A"}).text.find("192.0.2.20"), std::string::npos);
+  EXPECT_EQ(kdig(dns.port(), {"www.c.test", "A"}).status, "REFUSED");
+}
+
+}  // namespace
+}  // namespace herald::dns
