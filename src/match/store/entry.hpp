@@ -17,6 +17,9 @@ enum class Action : std::uint8_t { reject, mask, flag };
 [[nodiscard]] std::optional<Action> parse_action(std::string_view name);
 
 struct Entry {
+  Entry() = default;
+  Entry(std::string k, Action a = Action::flag, std::string c = {})  // NOLINT: {"kw"} reads well
+      : keyword(std::move(k)), action(a), category(std::move(c)) {}
   std::string keyword;
   Action action = Action::flag;
   std::string category;
