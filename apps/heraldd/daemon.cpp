@@ -22,9 +22,17 @@ int run(const Settings& settings) {
   metrics::register_process_metrics(registry);
   registry.gauge("herald_build_info", "Build information", {{"version", HERALD_VERSION}}).set(1);
 
+  // Declared before the server so that it outlives it: the keyword API
+  // holds a reference.
+  std::unique_ptr<match::store::Store> keywords = match::store::make_store(settings.keywords);
+  log::info("keyword store", {{"store", settings.keywords.store},
+                              {"redis", settings.keywords.store == "redis"
+                                            ? settings.keywords.redis_address.to_string()
+                                            : std::string("-")}});
   std::unique_ptr<gateway::Server> server_ptr;
   try {
     server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);
+    server_ptr->add_keyword_api(*keywords);
   } catch (const std::runtime_error& e) {
     log::error("cannot start", {{"error", e.what()}});
     return 2;

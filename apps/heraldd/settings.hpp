@@ -7,6 +7,7 @@
 
 #include "core/config/schema.hpp"
 #include "gateway/options.hpp"
+#include "match/store/settings.hpp"
 
 namespace herald::heraldd {
 
@@ -17,6 +18,7 @@ struct LogSettings {
 
 struct Settings {
   gateway::Options gateway;
+  match::store::Settings keywords;
   LogSettings log;
 };
 

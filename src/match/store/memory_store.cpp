@@ -10,12 +10,12 @@ WriteResult MemoryStore::commit(const std::string& name, Dict& d, std::size_t ch
   }
   std::string error;
   std::shared_ptr<Slot> slot = table_.get_or_add(name, error);
-  if (!slot) return WriteResult{error, d.version, 0};
+  if (!slot) return WriteResult{.error = error, .version = d.version};
   std::vector<Entry> entries;
   entries.reserve(d.entries.size());
   for (const auto& [k, e] : d.entries) entries.push_back(e);
   auto compiled = build(d.version + 1, std::move(entries), error);
-  if (!compiled) return WriteResult{"rebuild failed: " + error, d.version, 0};
+  if (!compiled) return WriteResult{.error = "rebuild failed: " + error, .version = d.version};
   d.version += 1;
   slot->engine.store(std::move(compiled), std::memory_order_release);
   r.version = d.version;
@@ -73,7 +73,7 @@ void MemoryStore::flush(std::string dict, WriteFn done) {
 }
 
 void MemoryStore::load(std::string dict, EngineFn done) {
-  if (auto e = dictionary_name_error(dict)) return done(EngineResult{*e, nullptr});
+  if (auto e = dictionary_name_error(dict)) return done(EngineResult{.error = *e});
   EngineResult r;
   {
     std::lock_guard lock(mutex_);

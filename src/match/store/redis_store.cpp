@@ -121,16 +121,16 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
                           done = std::move(done), apply = std::move(apply)]() mutable {
     client_->execute({std::move(command)}, [this, dict, done = std::move(done),
                                             apply = std::move(apply)](redis::Result r) {
-      if (!r.ok()) return done(WriteResult{r.error});
+      if (!r.ok()) return done(WriteResult{.error = r.error, .unavailable = true});
       std::string error;
       auto w = schema::parse_write(r.replies[0], error);
-      if (!w) return done(WriteResult{error});
-      WriteResult result{"", w->version, static_cast<std::size_t>(w->changed)};
+      if (!w) return done(WriteResult{.error = error});
+      WriteResult result{.version = w->version, .changed = static_cast<std::size_t>(w->changed)};
       auto it = dicts_.find(dict);
       // Not loaded here: nothing to refresh; a later load reads the write.
       if (w->changed == 0 || it == dicts_.end() || stopping_) return done(result);
       Dict& d = it->second;
-      auto finish = [done, result](const std::string&) { done(result); };
+      auto finish = [done, result](const LoadError&) { done(result); };
       std::shared_ptr<const Compiled> current = d.slot->engine.load(std::memory_order_acquire);
       if (current && !d.loading && current->version() == w->old_version) {
         // Our copy is exactly the version the write started from: apply the
@@ -148,16 +148,17 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
 }
 
 void RedisStore::load(std::string dict, EngineFn done) {
-  if (auto e = dictionary_name_error(dict)) return done(EngineResult{*e, nullptr});
+  if (auto e = dictionary_name_error(dict)) return done(EngineResult{.error = *e});
   boost::asio::post(io_, [this, dict = std::move(dict), done = std::move(done)] {
     std::string error;
     Dict* d = dict_state(dict, error);
-    if (d == nullptr) return done(EngineResult{error, nullptr});
+    if (d == nullptr) return done(EngineResult{.error = error});
     if (auto e = d->slot->engine.load(std::memory_order_acquire))
-      return done(EngineResult{"", std::move(e)});
-    auto waiter = [done, slot = d->slot](const std::string& err) {
-      if (auto e = slot->engine.load(std::memory_order_acquire)) return done(EngineResult{"", e});
-      done(EngineResult{err.empty() ? "dictionary could not be loaded" : err, nullptr});
+      return done(EngineResult{.engine = std::move(e)});
+    auto waiter = [done, slot = d->slot](const LoadError& err) {
+      if (auto e = slot->engine.load(std::memory_order_acquire))
+        return done(EngineResult{.engine = e});
+      done(EngineResult{.error = err.message, .unavailable = err.unavailable});
     };
     if (d->loading) {
       d->in_flight.push_back(std::move(waiter));  // any snapshot will do for a cold load
@@ -180,12 +181,12 @@ void RedisStore::start_load(const std::string& name) {
   d.next.clear();
   client_->execute(schema::read(schema::keys(options_.key_prefix, name)),
                    [this, name](redis::Result r) {
-                     if (!r.ok()) return install(name, nullptr, r.error);
+                     if (!r.ok()) return install(name, nullptr, {r.error, true});
                      std::string error;
                      auto snap = schema::parse_read(r.replies, error);
                      if (!snap) {
                        stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
-                       return install(name, nullptr, error);
+                       return install(name, nullptr, {error, false});
                      }
                      compile(name, snap->version, std::move(snap->entries));
                    });
@@ -197,13 +198,13 @@ void RedisStore::compile(const std::string& name, std::uint64_t version,
     std::string error;
     auto engine = build(version, std::move(entries), error);
     boost::asio::post(io_, [this, name, engine = std::move(engine), error] {
-      install(name, engine, error.empty() ? error : "rebuild failed: " + error);
+      install(name, engine, {error.empty() ? error : "rebuild failed: " + error, false});
     });
   });
 }
 
 void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled> engine,
-                         const std::string& error) {
+                         const LoadError& error) {
   Dict& d = dicts_.at(name);
   d.loading = false;
   auto waiters = std::move(d.in_flight);
@@ -218,7 +219,7 @@ void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled
           std::max<std::int64_t>(0, unix_ms_now() - d.invalidated_ms), std::memory_order_relaxed);
       d.invalidated_ms = 0;
     }
-    for (auto& w : waiters) w("");
+    for (auto& w : waiters) w(LoadError{});
     if (d.reload_again) {
       d.reload_again = false;
       start_load(name);
@@ -229,7 +230,7 @@ void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled
   if (!stopping_)
     log::warn("keyword dictionary not refreshed",
               {{"dict", name},
-               {"error", error},
+               {"error", error.message},
                {"serving_version", current ? current->version() : std::uint64_t{0}},
                {"serving", current ? "last good engine" : "nothing (not loaded)"}});
   // Redis may be down: do not retry in a loop; the backstop and the

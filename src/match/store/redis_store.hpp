@@ -72,13 +72,17 @@ class RedisStore final : public Store {
   [[nodiscard]] const std::string& origin() const { return origin_; }
 
  private:
+  struct LoadError {
+    std::string message;       // empty: no error
+    bool unavailable = false;  // Redis could not be reached
+  };
   // Control state of one dictionary; touched on the store's thread only.
   struct Dict {
     std::shared_ptr<Slot> slot;
     bool loading = false;       // a read or a build is in flight
     bool reload_again = false;  // something changed while it was
     // Handlers for the load in flight, and for the next one to start.
-    std::vector<std::function<void(const std::string&error)>> in_flight, next;
+    std::vector<std::function<void(const LoadError&)>> in_flight, next;
     std::int64_t invalidated_ms = 0;  // the writer's time of the newest unapplied invalidation
     std::uint64_t announced = 0;      // the newest version announced while a load was in flight
   };
@@ -89,7 +93,7 @@ class RedisStore final : public Store {
   void start_load(const std::string& name);
   void compile(const std::string& name, std::uint64_t version, std::vector<Entry> entries);
   void install(const std::string& name, std::shared_ptr<const Compiled> engine,
-               const std::string& error);
+               const LoadError& error);
   void on_invalidation(std::string_view payload);
   void check_versions();
   void arm_backstop();

@@ -13,7 +13,7 @@ std::shared_ptr<const Compiled> Store::warm(std::string_view dict) const {
 void Store::engine(std::string dict, EngineFn done) {
   if (auto e = warm(dict)) {
     stats_.hits.fetch_add(1, std::memory_order_relaxed);
-    return done(EngineResult{"", std::move(e)});
+    return done(EngineResult{.engine = std::move(e)});
   }
   stats_.misses.fetch_add(1, std::memory_order_relaxed);
   load(std::move(dict), std::move(done));

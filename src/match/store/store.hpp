@@ -37,15 +37,17 @@ struct Limits {
 };
 
 struct WriteResult {
-  std::string error;          // empty on success
+  std::string error{};        // empty on success
+  bool unavailable = false;   // the error is Redis being unreachable: retry later
   std::uint64_t version = 0;  // the dictionary's version after the write
   std::size_t changed = 0;    // entries added, updated or removed
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
 struct EngineResult {
-  std::string error;
-  std::shared_ptr<const Compiled> engine;
+  std::string error{};
+  bool unavailable = false;  // as in WriteResult
+  std::shared_ptr<const Compiled> engine{};
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
