@@ -43,10 +43,13 @@
 
 namespace herald::match::store {
 
+inline constexpr std::string_view kDefaultKeyPrefix = "herald:kw:";
+inline constexpr std::string_view kDefaultChannel = "herald:kw:invalidate";
+
 struct RedisStoreOptions {
   redis::Options redis;
-  std::string key_prefix = "herald:kw:";
-  std::string channel = "herald:kw:invalidate";
+  std::string key_prefix{kDefaultKeyPrefix};
+  std::string channel{kDefaultChannel};
   // How often loaded dictionaries' versions are polled; the staleness bound
   // when pub/sub loses a message.
   std::chrono::milliseconds backstop_interval{5000};
