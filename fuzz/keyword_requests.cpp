@@ -2,13 +2,14 @@
 // and the Redis store's invalidation messages and metadata
 // (match/store/redis_schema, entry). The first byte picks the parser. Must
 // never crash; a refusal must say why; what is accepted must round-trip.
+#include "gateway/api/keyword_requests.hpp"
+
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "gateway/api/keyword_requests.hpp"
 #include "match/store/entry.hpp"
 #include "match/store/redis_schema.hpp"
 
