@@ -70,6 +70,9 @@ int run(const Settings& settings) {
                               {"connections", server.connections()},
                               {"timeout_ms", settings.gateway.shutdown_timeout.count()}});
   bool clean = server.shutdown();
+  // The store's thread may still answer a request it had in flight by
+  // posting to a shard: end it while the (stopped) shards still exist.
+  keywords.reset();
   log::info("stopped", {{"clean", clean}});
   return 0;
 }
