@@ -11,6 +11,7 @@
 #include "core/metrics/process.hpp"
 #include "core/metrics/registry.hpp"
 #include "gateway/server.hpp"
+#include "match/store/redis_store.hpp"
 
 namespace herald::heraldd {
 
@@ -29,6 +30,14 @@ int run(const Settings& settings) {
                               {"redis", settings.keywords.store == "redis"
                                             ? settings.keywords.redis_address.to_string()
                                             : std::string("-")}});
+  if (auto* redis = dynamic_cast<match::store::RedisStore*>(keywords.get())) {
+    // Give Redis one connect timeout before serving, so the first requests
+    // find it ready; serve anyway if it is down (searches of dictionaries
+    // not loaded yet and writes fail with 503 until it is back).
+    if (!redis->wait_connected(settings.keywords.redis.redis.connect_timeout))
+      log::warn("serving without redis for now: keyword writes fail until it is reachable",
+                {{"redis", settings.keywords.redis_address.to_string()}});
+  }
   std::unique_ptr<gateway::Server> server_ptr;
   try {
     server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);

@@ -108,12 +108,15 @@ TEST(KeywordApi, TwoDaemonsShareADictionaryThroughRedis) {
                                           "--keywords.redis.backstop_interval",
                                           "500ms"};
   Daemon a(flags), b(flags);
-  // Both are up; b loads the (empty) dictionary before a writes.
-  ASSERT_TRUE(eventually(
-      [&] {
-        return call(b.port, "POST", "/api/keywords/mod/match", R"({"text":"x"})").status == 200;
-      },
-      10s));
+  // Both are connected (heraldd waits for Redis up to its connect timeout
+  // before serving); b loads the (empty) dictionary before a writes.
+  for (const Daemon* d : {&a, &b}) {
+    ASSERT_TRUE(eventually(
+        [&] {
+          return call(d->port, "POST", "/api/keywords/mod/match", R"({"text":"x"})").status == 200;
+        },
+        10s));
+  }
   auto r = call(a.port, "POST", "/api/keywords/mod/add",
                 R"({"keywords":[{"keyword":"casino","action":"mask"}]})");
   ASSERT_EQ(r.status, 200) << r.body;

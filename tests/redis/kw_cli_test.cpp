@@ -44,6 +44,7 @@ TEST(KwCli, AgainstRedisSharedWithHeraldd) {
   EXPECT_THAT(r.output, HasSubstr("changed 1"));
   // heraldd pointed at the same Redis sees it.
   Daemon d({"--keywords.store", "redis", "--keywords.redis.address", redis});
+  ASSERT_TRUE(d.proc->wait_for_line(std::regex("redis ready"), std::chrono::seconds(10)));
   r = kw({"--server", "127.0.0.1:" + std::to_string(d.port), "match", "mod", "a casino"});
   EXPECT_EQ(r.output, "2\t8\tcasino\tmask\t\nverdict mask\n") << r.output;
   r = kw({"--redis", redis, "ls", "mod"});
