@@ -17,7 +17,7 @@ WriteResult MemoryStore::commit(const std::string& name, Dict& d, std::size_t ch
   auto compiled = build(d.version + 1, std::move(entries), error);
   if (!compiled) return WriteResult{.error = "rebuild failed: " + error, .version = d.version};
   d.version += 1;
-  slot->engine.store(std::move(compiled), std::memory_order_release);
+  slot->engine.store(std::move(compiled));
   r.version = d.version;
   r.changed = changed;
   return r;
@@ -79,10 +79,10 @@ void MemoryStore::load(std::string dict, EngineFn done) {
     std::lock_guard lock(mutex_);
     std::shared_ptr<Slot> slot = table_.get_or_add(dict, r.error);
     if (slot) {
-      r.engine = slot->engine.load(std::memory_order_acquire);
+      r.engine = slot->engine.load();
       // Never written: the empty dictionary, version 0.
       if (!r.engine) r.engine = build(0, {}, r.error);
-      if (r.engine) slot->engine.store(r.engine, std::memory_order_release);
+      if (r.engine) slot->engine.store(r.engine);
     }
   }
   done(std::move(r));

@@ -1,7 +1,7 @@
 // The embedded store: dictionaries in this process only (heraldd's default,
 // with nothing else running). A write applies under one mutex, rebuilds the
 // engine and swaps it in before returning, so the handler runs inline with
-// the write visible to every later search. Searches take no lock.
+// the write visible to every later search. Searches never wait for a build.
 #pragma once
 
 #include <map>

@@ -131,7 +131,7 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
       if (w->changed == 0 || it == dicts_.end() || stopping_) return done(result);
       Dict& d = it->second;
       auto finish = [done, result](const LoadError&) { done(result); };
-      std::shared_ptr<const Compiled> current = d.slot->engine.load(std::memory_order_acquire);
+      std::shared_ptr<const Compiled> current = d.slot->engine.load();
       if (current && !d.loading && current->version() == w->old_version) {
         // Our copy is exactly the version the write started from: apply the
         // write to it here, with no round trip. Our own echo is ignored.
@@ -153,11 +153,9 @@ void RedisStore::load(std::string dict, EngineFn done) {
     std::string error;
     Dict* d = dict_state(dict, error);
     if (d == nullptr) return done(EngineResult{.error = error});
-    if (auto e = d->slot->engine.load(std::memory_order_acquire))
-      return done(EngineResult{.engine = std::move(e)});
+    if (auto e = d->slot->engine.load()) return done(EngineResult{.engine = std::move(e)});
     auto waiter = [done, slot = d->slot](const LoadError& err) {
-      if (auto e = slot->engine.load(std::memory_order_acquire))
-        return done(EngineResult{.engine = e});
+      if (auto e = slot->engine.load()) return done(EngineResult{.engine = e});
       done(EngineResult{.error = err.message, .unavailable = err.unavailable});
     };
     if (d->loading) {
@@ -211,7 +209,7 @@ void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled
   d.in_flight.clear();
   if (engine) {
     // The one atomic step that publishes the new engine to searches.
-    d.slot->engine.store(engine, std::memory_order_release);
+    d.slot->engine.store(engine);
     if (d.announced > engine->version()) d.reload_again = true;
     d.announced = 0;
     if (d.invalidated_ms > 0 && !d.reload_again) {
@@ -226,7 +224,7 @@ void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled
     }
     return;
   }
-  auto current = d.slot->engine.load(std::memory_order_acquire);
+  auto current = d.slot->engine.load();
   if (!stopping_)
     log::warn("keyword dictionary not refreshed",
               {{"dict", name},
@@ -251,7 +249,7 @@ void RedisStore::on_invalidation(std::string_view payload) {
   auto it = dicts_.find(inv->dict);
   if (it == dicts_.end()) return;  // not loaded here: a later load reads it fresh
   Dict& d = it->second;
-  auto current = d.slot->engine.load(std::memory_order_acquire);
+  auto current = d.slot->engine.load();
   // Versions only grow (redis_schema.hpp), so an announced version at or
   // below ours is already served.
   if (!d.loading && current && current->version() >= inv->version) return;
@@ -281,7 +279,7 @@ void RedisStore::check_versions() {
       auto version = schema::parse_version(r.replies[i]);
       if (!version) continue;
       Dict& d = dicts_.at(names[i]);
-      auto current = d.slot->engine.load(std::memory_order_acquire);
+      auto current = d.slot->engine.load();
       if (!current && !d.loading) continue;  // never loaded (a failed cold load): nothing stale
       if (current && !d.loading && current->version() == *version) continue;
       stats_.invalidations.fetch_add(1, std::memory_order_relaxed);

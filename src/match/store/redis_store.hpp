@@ -6,7 +6,8 @@
 // handler live there, so control state takes no lock. Engines are compiled
 // on a second thread (the builder) so a large build never stalls Redis I/O;
 // the result is posted back and swapped in. Searches run on the caller's
-// threads and only read the EngineTable (lock-free).
+// threads and only read the EngineTable (a pointer copy; never a wait
+// for a build).
 //
 // Freshness. A process learns of a peer's write
 //   1. by pub/sub: the write's invalidation names the new version; if it

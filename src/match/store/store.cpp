@@ -7,7 +7,7 @@ namespace herald::match::store {
 std::shared_ptr<const Compiled> Store::warm(std::string_view dict) const {
   std::shared_ptr<Slot> slot = table_.find(dict);
   if (!slot) return nullptr;
-  return slot->engine.load(std::memory_order_acquire);
+  return slot->engine.load();
 }
 
 void Store::engine(std::string dict, EngineFn done) {

@@ -10,7 +10,8 @@
 //   atomically with a version bump. A write that changes nothing keeps the
 //   version. The write's handler runs once the writer's own engine includes
 //   the write, when this process has that dictionary loaded.
-// - warm() returns the current engine with no I/O and no lock; searching
+// - warm() returns the current engine with no I/O and without waiting for
+//   any build (engine_table.hpp); searching
 //   it is 0 round trips. load() fetches a cold dictionary (RedisStore: one
 //   round trip) and compiles it.
 // - Handlers run on the store's own thread (RedisStore) or the caller's
@@ -77,7 +78,7 @@ class Store {
     remove_many(std::move(dict), {std::move(keyword)}, std::move(done));
   }
 
-  // The warm engine of `dict`, or nullptr: no I/O, no lock, never waits.
+  // The warm engine of `dict`, or nullptr: no I/O, never waits for a build.
   [[nodiscard]] std::shared_ptr<const Compiled> warm(std::string_view dict) const;
   // warm() when it can (a hit, answered inline), else load() (a miss).
   void engine(std::string dict, EngineFn done);
