@@ -5,6 +5,15 @@ option(HERALD_BUILD_TESTS "Build tests" ON)
 option(HERALD_BUILD_BENCH "Build benchmarks" ON)
 option(HERALD_FUZZ "Build libFuzzer binaries (clang only)" OFF)
 set(HERALD_SANITIZE "" CACHE STRING "Sanitizers: '', 'address,undefined' or 'thread'")
+# asio's io_uring backend (liburing) in place of epoll for every socket. It
+# changes the io_context's implementation, so every target must agree: a
+# global switch, off by default and experimental (G2 in docs/benchmarks.md
+# measures both and lists what still fails on this build).
+option(HERALD_IO_URING "Build asio with its io_uring backend instead of epoll" OFF)
+if(HERALD_IO_URING)
+  add_compile_definitions(BOOST_ASIO_HAS_IO_URING=1 BOOST_ASIO_DISABLE_EPOLL=1)
+  link_libraries(uring)
+endif()
 
 find_program(CCACHE_PROGRAM ccache)
 if(CCACHE_PROGRAM)

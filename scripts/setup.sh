@@ -25,6 +25,10 @@ PACKAGES=(
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev
+  # the optional io_uring build of the gateway (cmake -DHERALD_IO_URING=ON)
+  liburing-dev
+  # browser tests of the web app (headless, driven by playwright-core)
+  chromium
 )
 
 # Node.js runs the WebSocket client tests (tests/node). A machine that has
@@ -55,10 +59,12 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages, pinned by each folder's package-lock.json: the Node.js
-# client tests and the benchmark's reference server.
+# client tests, the benchmark's reference server, and playwright-core for the
+# browser tests (which drive Debian's chromium: no browser download).
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-for dir in tests/node bench/gateway; do
-  if [[ ! -d "$ROOT/$dir/node_modules/ws" ]]; then
+for pkg in tests/node:ws bench/gateway:ws tests/browser:playwright-core; do
+  dir="${pkg%%:*}"
+  if [[ ! -d "$ROOT/$dir/node_modules/${pkg#*:}" ]]; then
     echo "setup: installing npm packages for $dir"
     (cd "$ROOT/$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi

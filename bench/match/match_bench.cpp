@@ -158,10 +158,11 @@ const Corpus& corpus(bool korean) {
   return korean ? ko : en;
 }
 
-void K2(benchmark::State& state, bool korean, Preset preset, MatchKind kind) {
+void K2(benchmark::State& state, bool korean, Preset preset, MatchKind kind, bool interleave) {
   const Corpus& c = corpus(korean);
   const auto& dict = c.dicts.at(static_cast<int>(state.range(0)));
-  const auto m = Matcher::build(dict, Options{.preset = preset, .kind = kind});
+  const auto m =
+      Matcher::build(dict, Options{.preset = preset, .kind = kind, .interleave = interleave});
   std::vector<Match> out;
   for (auto _ : state) {
     m.find(c.haystack, out);
@@ -269,13 +270,23 @@ const int registered = [] {
       for (const MatchKind k :
            {MatchKind::Overlapping, MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
         benchmark::RegisterBenchmark(
-            ("K2_" + lang + "/" + preset_name(p) + "/" + kind_name(k)).c_str(), K2, korean, p, k)
+            ("K2_" + lang + "/" + preset_name(p) + "/" + kind_name(k)).c_str(), K2, korean, p, k,
+            true)
             ->Arg(1000)
             ->Arg(10000)
             ->Arg(100000)
             ->Iterations(3)
             ->Unit(benchmark::kMillisecond);
       }
+      // The plain twin of the interleaved overlapping scan (one walk).
+      benchmark::RegisterBenchmark(
+          ("K2_" + lang + "/" + preset_name(p) + "/OverlappingPlain").c_str(), K2, korean, p,
+          MatchKind::Overlapping, false)
+          ->Arg(1000)
+          ->Arg(10000)
+          ->Arg(100000)
+          ->Iterations(3)
+          ->Unit(benchmark::kMillisecond);
     }
 #ifdef HERALD_BENCH_HYPERSCAN
     benchmark::RegisterBenchmark(("K2_" + lang + "/Hyperscan").c_str(), K2Hyperscan, korean)

@@ -104,6 +104,8 @@ void register_options(config::Schema& s, Options& o) {
   s.add_string("api.key", o.api.key,
                "Key for the HTTP server API (Authorization: apikey KEY); empty: API only in dev "
                "mode");
+  s.add_bool("web.enabled", o.web.enabled,
+             "Serve the web app (chat demo and room list) at / from the binary");
 }
 
 }  // namespace herald::gateway

@@ -51,6 +51,10 @@ struct AuthOptions {
   std::string dev_mode = "auto";
 };
 
+struct WebOptions {
+  bool enabled = true;  // serve the web app (web/, embedded) at "/"
+};
+
 struct ApiOptions {
   std::string key;  // "Authorization: apikey <key>" on /api/*; empty: dev mode only
 };
@@ -66,6 +70,7 @@ struct Options {
   std::map<std::string, RoomOptions, std::less<>> namespaces;
   AuthOptions auth;
   ApiOptions api;
+  WebOptions web;
 
   // threads, with 0 resolved to the number of cores (at least 1).
   [[nodiscard]] unsigned shard_count() const;

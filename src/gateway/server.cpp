@@ -19,6 +19,7 @@
 #include "gateway/http_session.hpp"
 #include "gateway/shard_pool.hpp"
 #include "gateway/ws/ws_session.hpp"
+#include "web/assets.hpp"
 
 namespace herald::gateway {
 namespace asio = boost::asio;
@@ -108,7 +109,7 @@ Server::Server(Options options, metrics::Registry& registry)
         auto& rooms = st.shards[shard]->rooms;
         auto it = rooms.find(room);
         if (it == rooms.end()) return;
-        for (WsSession* s : it->second) s->enqueue(frame);
+        for (WsSession* s : it->second) s->deliver(frame);
       },
       registry);
   st.broker = impl_->broker.get();
@@ -139,6 +140,19 @@ Server::Server(Options options, metrics::Registry& registry)
                               "text/plain; version=0.0.4; charset=utf-8", req.version());
   });
   register_api(st.router, st);
+  if (impl_->options.web.enabled) {
+    // The web app, from memory (web/assets.hpp); index.html also at "/".
+    for (const web::Asset& a : web::assets()) {
+      const auto serve = [&a](const HttpRequest& req) {
+        auto res = make_text_response(http::status::ok, std::string(a.body), a.content_type,
+                                      req.version());
+        res.set(http::field::cache_control, "no-cache");
+        return res;
+      };
+      st.router.add(http::verb::get, std::string(a.path), serve);
+      if (a.path == "/index.html") st.router.add(http::verb::get, "/", serve);
+    }
+  }
 }
 
 Server::~Server() {

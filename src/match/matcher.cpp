@@ -5,6 +5,7 @@
 #include "match/matcher.hpp"
 
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -223,6 +224,37 @@ bool Matcher::leftmost_at(std::string_view text, std::size_t from, Match& out) c
 
 void Matcher::overlapping_into(std::string_view text, std::size_t from, std::size_t to,
                                std::size_t min_end, std::vector<Match>& out) const {
+  // Lanes pay when the walk is bound by table loads: the DFA's (one load a
+  // step; the NFAs branch), not in Unicode mode (decoding dominates), not when the
+  // start-byte prefilter skips most of the text, not on short texts.
+  const bool lanes = e_->options.interleave && !e_->spec.unicode && !e_->prefilter.enabled() &&
+                     to - from >= std::max(detail::kLanesMinBytes, 16 * e_->max_match_bytes);
+  if (lanes && std::holds_alternative<detail::DFA>(e_->automaton)) {
+    // Lane 0 writes to out; lanes 1-3 to per-thread scratch, appended in
+    // lane order after each block (lanes own consecutive ranges of ends).
+    thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
+    const auto& dfa = std::get<detail::DFA>(e_->automaton);
+    for (std::size_t b = from; b < to;) {
+      const std::size_t e =
+          to - b < 2 * detail::kLanesBlockBytes ? to : b + detail::kLanesBlockBytes;
+      detail::scan_overlapping_lanes(dfa, e_->spec, text, from, b, e, e_->max_match_bytes,
+                                     [&](std::size_t lane, const detail::Found& f) {
+                                       if (f.end <= min_end) return;
+                                       auto& dst = lane == 0 ? out : scratch[lane - 1];
+                                       dst.push_back(Match{f.pattern, f.start, f.end});
+                                     });
+      for (auto& v : scratch) {
+        out.insert(out.end(), v.begin(), v.end());
+        v.clear();
+      }
+      b = e;
+    }
+    // Do not hoard a pathological block's memory in every searching thread.
+    for (auto& v : scratch) {
+      if (v.capacity() > (1u << 16)) std::vector<Match>().swap(v);
+    }
+    return;
+  }
   std::visit(
       [&](const auto& a) {
         detail::scan_overlapping(a, e_->spec, text, from, to, [&](const detail::Found& f) {

@@ -28,6 +28,22 @@ TEST(MatchAllocations, FindWithNoMatchAllocatesNothing) {
   }
 }
 
+// Long texts take the DFA's interleaved lanes (detail/search.hpp), whose
+// per-lane buffers are touched only by matches.
+TEST(MatchAllocations, LongTextWithNoMatchAllocatesNothing) {
+  const std::vector<std::string> words = {"keyword1", "zebra", "quux", "cat"};
+  std::string text;
+  while (text.size() < 200'000) text += "the quick brown fox jumps over the lazy dog ";
+  for (const Options& o : testing::all_options()) {
+    const auto m = Matcher::build(words, o);
+    std::vector<Match> out;
+    herald::test::AllocationScope scope;
+    m.find(text, out);
+    EXPECT_EQ(scope.count(), 0u) << testing::describe(o);
+    EXPECT_TRUE(out.empty());
+  }
+}
+
 TEST(MatchAllocations, ReusedBufferAllocatesNothingOnceGrown) {
   const std::vector<std::string> words = {"keyword50", "keyword99"};
   std::string text;

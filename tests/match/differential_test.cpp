@@ -169,6 +169,59 @@ TEST(MatchDifferential, ParallelAndStreamEqualFindAtEveryChunkSize) {
   }
 }
 
+// The interleaved lanes of the DFA's overlapping scan (4 KiB texts and
+// longer, byte mode) against the plain single walk they replace, on texts
+// around every size where the cutting changes: the lanes' threshold, one
+// block, the last block's merge (under two blocks), several blocks. Long
+// keywords make the warm-up (max_match bytes) reach across chunks; results
+// are also checked by find_parallel, whose chunks scan from an offset.
+TEST(MatchDifferential, InterleavedLanesEqualThePlainWalk) {
+  std::mt19937_64 rng(4242);
+  const std::size_t block = 64u << 10;
+  const std::size_t sizes[] = {4095,  4096,          4097,      9000,           block - 1,
+                               block, 2 * block - 1, 2 * block, 3 * block + 777};
+  for (int round = 0; round < 6; ++round) {
+    auto dict = random_dictionary(rng, 2 + rng() % (round < 3 ? 8 : 400));
+    if (round % 2 == 1) dict.push_back(std::string(120 + rng() % 100, 'a') + "b");
+    std::string piece_text;
+    while (piece_text.size() < 3 * block + 1000) piece_text += testing::random_text(rng, 64);
+    for (const CaseFold fold : {CaseFold::None, CaseFold::Ascii}) {
+      for (const bool whole_word : {false, true}) {
+        const Options lanes{Preset::Speed, MatchKind::Overlapping, fold, whole_word, true};
+        Options plain = lanes;
+        plain.interleave = false;
+        const auto m = Matcher::build(dict, lanes);
+        const auto twin = Matcher::build(dict, plain);
+        for (const std::size_t n : sizes) {
+          const std::string_view text = std::string_view(piece_text).substr(0, n);
+          const auto want = twin.find(text);
+          const auto got = m.find(text);
+          ASSERT_EQ(got.size(), want.size()) << "round " << round << " n=" << n;
+          ASSERT_TRUE(got == want) << "round " << round << " n=" << n << ' ' << describe(lanes);
+        }
+        const std::string_view all(piece_text);
+        ASSERT_TRUE(m.find_parallel(all, 3, 4096) == twin.find(all)) << "round " << round;
+      }
+    }
+  }
+}
+
+// The plain walk itself against the naive reference on a text long enough
+// for lanes, so the twin is checked too (a small dictionary keeps the naive
+// matcher quick).
+TEST(MatchDifferential, LongTextsAgreeWithNaive) {
+  std::mt19937_64 rng(777);
+  const auto dict = random_dictionary(rng, 12);
+  std::string text;
+  while (text.size() < 20'000) text += testing::random_text(rng, 64);
+  for (const bool interleave : {true, false}) {
+    const Options o{Preset::Speed, MatchKind::Overlapping, CaseFold::Ascii, false, interleave};
+    const auto m = Matcher::build(dict, o);
+    EXPECT_EQ(describe(m.find(text)), describe(NaiveMatcher(dict, o).find(text)))
+        << "interleave=" << interleave;
+  }
+}
+
 // Found by the fuzzer: with a long keyword (M = 12), a leftmost candidate
 // near the window's end ("b" at 15) is not final, and an occurrence cut off
 // by the window ("abc" at 14) starts before it; the stream must resume

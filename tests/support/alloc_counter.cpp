@@ -1,7 +1,14 @@
 // Replaces the global allocation functions with malloc/free plus a counter.
 // Every form of operator new counts once; deletes only free. Sanitizers still
 // see every block, since they intercept malloc and free underneath.
+//
+// aligned_alloc is counted too: asio allocates its operations with
+// std::aligned_alloc (boost/asio/detail/memory.hpp, aligned_new), not with
+// operator new, and the gateway's fan-out pin must see those. The wrapper
+// forwards to the next definition (the sanitizer's interceptor, or libc's).
 #include "support/alloc_counter.hpp"
+
+#include <dlfcn.h>
 
 #include <atomic>
 #include <cstddef>
@@ -12,21 +19,34 @@ namespace {
 
 std::atomic<std::uint64_t> g_allocations{0};
 std::atomic<std::uint64_t> g_bytes{0};
+// constinit: a plain thread-local integer needs no dynamic initialisation
+// (which could itself allocate inside operator new).
+constinit thread_local std::uint64_t t_allocations = 0;
 
 void* counted(std::size_t size) {
+  ++t_allocations;
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   g_bytes.fetch_add(size, std::memory_order_relaxed);
   if (void* p = std::malloc(size == 0 ? 1 : size)) return p;
   throw std::bad_alloc();
 }
 
+using AlignedAllocFn = void* (*)(std::size_t, std::size_t);
+
+AlignedAllocFn real_aligned_alloc() {
+  // Safety: dlsym returns the address of a function with this signature.
+  static const auto fn = reinterpret_cast<AlignedAllocFn>(dlsym(RTLD_NEXT, "aligned_alloc"));
+  return fn;
+}
+
 void* counted_aligned(std::size_t size, std::align_val_t align) {
+  ++t_allocations;
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   g_bytes.fetch_add(size, std::memory_order_relaxed);
   const auto a = static_cast<std::size_t>(align);
   // aligned_alloc wants a size that is a multiple of the alignment.
   const std::size_t rounded = (size + a - 1) / a * a;
-  if (void* p = std::aligned_alloc(a, rounded == 0 ? a : rounded)) return p;
+  if (void* p = real_aligned_alloc()(a, rounded == 0 ? a : rounded)) return p;
   throw std::bad_alloc();
 }
 
@@ -38,6 +58,9 @@ std::uint64_t allocation_count() {
 }
 std::uint64_t allocated_bytes() {
   return g_bytes.load(std::memory_order_relaxed);
+}
+std::uint64_t thread_allocation_count() {
+  return t_allocations;
 }
 }  // namespace herald::test
 
@@ -104,3 +127,10 @@ void operator delete[](void* p, const std::nothrow_t&) noexcept {
   std::free(p);
 }
 #pragma GCC diagnostic pop
+
+extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
+  ++t_allocations;
+  g_allocations.fetch_add(1, std::memory_order_relaxed);
+  g_bytes.fetch_add(size, std::memory_order_relaxed);
+  return real_aligned_alloc()(align, size);
+}

@@ -11,6 +11,9 @@ namespace herald::test {
 
 [[nodiscard]] std::uint64_t allocation_count();
 [[nodiscard]] std::uint64_t allocated_bytes();
+// Allocations made by the calling thread only: a test that drives an
+// in-process server from its own thread subtracts these to see the server's.
+[[nodiscard]] std::uint64_t thread_allocation_count();
 
 // Allocations (and bytes) since construction.
 class AllocationScope {

@@ -120,6 +120,50 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     body = std::move(c);
   } else if (method == "ping") {
     body = PingCmd{};
+  } else if (method == "rooms.watch") {
+    RoomsWatchCmd c;
+    std::string sort = "activity";
+    std::optional<std::uint64_t> page;
+    if (!r.string(params, "sort", sort, false) ||
+        !r.uint(params, "page_size", page, kMaxRoomPageSize))
+      return false;
+    if (sort == "activity") {
+      c.sort = RoomsWatchCmd::Sort::activity;
+    } else if (sort == "name") {
+      c.sort = RoomsWatchCmd::Sort::name;
+    } else {
+      return r.fail("sort", "\"activity\" or \"name\"");
+    }
+    if (page) {
+      if (*page == 0) return r.fail("page_size", "an integer from 1 to 1000");
+      c.page_size = static_cast<std::uint32_t>(*page);
+    }
+    dom::element f;
+    if (params["filter"].get(f) == simdjson::SUCCESS) {
+      dom::object filter;
+      if (f.get(filter) != simdjson::SUCCESS) return r.fail("filter", "an object");
+      Reader fr{"rooms.watch.filter", &error};
+      if (!fr.boolean(filter, "unread", c.unread) || !fr.boolean(filter, "mentions", c.mentions) ||
+          !fr.boolean(filter, "favourite", c.favourite) ||
+          !fr.string(filter, "name", c.name, false))
+        return false;
+    }
+    body = std::move(c);
+  } else if (method == "rooms.page") {
+    RoomsPageCmd c;
+    if (!r.boolean(params, "more", c.more) || !r.boolean(params, "reset", c.reset)) return false;
+    if (c.more == c.reset) return r.fail("more", "exactly one of more: true or reset: true");
+    body = c;
+  } else if (method == "rooms.read") {
+    RoomsReadCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    body = std::move(c);
+  } else if (method == "rooms.tag") {
+    RoomsTagCmd c;
+    if (!r.string(params, "room", c.room, true) || !r.boolean(params, "favourite", c.favourite) ||
+        !r.boolean(params, "low_priority", c.low_priority))
+      return false;
+    body = std::move(c);
   } else {
     error.code = ErrorCode::unknown_command;
     error.message = "unknown command '" + std::string(method) + "'";

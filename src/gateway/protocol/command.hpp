@@ -56,8 +56,35 @@ struct PresenceStatsCmd {
 };
 struct PingCmd {};
 
-using CommandBody = std::variant<ConnectCmd, SubscribeCmd, UnsubscribeCmd, PublishCmd, HistoryCmd,
-                                 PresenceCmd, PresenceStatsCmd, PingCmd>;
+// The room list (docs/protocol.md, "Room lists").
+struct RoomsWatchCmd {
+  enum class Sort : std::uint8_t { activity, name };
+  Sort sort = Sort::activity;
+  bool unread = false;     // filter.unread
+  bool mentions = false;   // filter.mentions
+  bool favourite = false;  // filter.favourite
+  std::string name;        // filter.name: the name contains it (case-insensitive)
+  std::uint32_t page_size = 20;
+};
+struct RoomsPageCmd {
+  bool more = false;   // one more page
+  bool reset = false;  // back to one page
+};
+struct RoomsReadCmd {
+  std::string room;
+};
+struct RoomsTagCmd {
+  std::string room;
+  bool favourite = false;
+  bool low_priority = false;
+};
+
+// Limit of rooms.watch page_size: a page is pushed as one message.
+inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
+
+using CommandBody =
+    std::variant<ConnectCmd, SubscribeCmd, UnsubscribeCmd, PublishCmd, HistoryCmd, PresenceCmd,
+                 PresenceStatsCmd, PingCmd, RoomsWatchCmd, RoomsPageCmd, RoomsReadCmd, RoomsTagCmd>;
 
 struct Command {
   std::uint32_t id = 0;

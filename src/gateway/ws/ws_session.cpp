@@ -1,15 +1,18 @@
 #include "gateway/ws/ws_session.hpp"
 
+#include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/beast/websocket/error.hpp>
 
 #include <random>
+#include <span>
 
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
+#include "gateway/shard_pool.hpp"
 
 namespace herald::gateway {
 namespace beast = boost::beast;
@@ -36,6 +39,12 @@ std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(
              std::chrono::system_clock::now().time_since_epoch())
       .count();
+}
+
+std::uint64_t unix_now_ms() {
+  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                        std::chrono::system_clock::now().time_since_epoch())
+                                        .count());
 }
 
 }  // namespace
@@ -162,6 +171,14 @@ void WsSession::handle(protocol::Command& cmd) {
           on_presence(id, p, true);
         } else if constexpr (std::is_same_v<T, protocol::PingCmd>) {
           reply(id, "{}");
+        } else if constexpr (std::is_same_v<T, protocol::RoomsWatchCmd>) {
+          on_rooms_watch(id, body);
+        } else if constexpr (std::is_same_v<T, protocol::RoomsPageCmd>) {
+          on_rooms_page(id, body);
+        } else if constexpr (std::is_same_v<T, protocol::RoomsReadCmd>) {
+          on_rooms_read(id, body);
+        } else if constexpr (std::is_same_v<T, protocol::RoomsTagCmd>) {
+          on_rooms_tag(id, body);
         }
       },
       cmd.body);
@@ -270,6 +287,13 @@ void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
         it->second = SubState::active;
         self->shard_state_.rooms[room].push_back(self.get());
         self->state_.gw.subscriptions->add(1);
+        if (self->room_list_) {
+          self->room_list_->add_room(room);
+          const std::uint64_t now = unix_now_ms();
+          for (const FramePtr& p : r.publications) {
+            self->room_list_->on_publication(protocol::publication_in_push(p->text), now);
+          }
+        }
         self->reply(id, protocol::subscribe_result(r));
       });
 }
@@ -288,7 +312,60 @@ void WsSession::on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd) 
     subscriptions_.erase(it);
     state_.gw.subscriptions->sub(1);
     state_.broker->unsubscribe(shard_, cmd.room, client_id_);
+    if (room_list_) room_list_->remove_room(cmd.room);
   }
+  reply(id, "{}");
+}
+
+void WsSession::on_rooms_watch(std::uint32_t id, const protocol::RoomsWatchCmd& cmd) {
+  if (!room_list_) {
+    room_list_ = std::make_unique<RoomListFeed>(user_);
+    for (const auto& [room, st] : subscriptions_) {
+      if (st == SubState::active) room_list_->add_room(room);
+    }
+  }
+  RoomListQuery q;
+  q.sort = cmd.sort == protocol::RoomsWatchCmd::Sort::name ? RoomListQuery::Sort::name
+                                                           : RoomListQuery::Sort::activity;
+  q.unread_only = cmd.unread;
+  q.mentions_only = cmd.mentions;
+  q.favourites_only = cmd.favourite;
+  q.name = cmd.name;
+  q.page_size = cmd.page_size;
+  room_list_->watch(q);
+  reply(id, "{}");  // the Reset follows in the same flush
+}
+
+void WsSession::on_rooms_page(std::uint32_t id, const protocol::RoomsPageCmd& cmd) {
+  if (!room_list_) {
+    return reply_error(id, ErrorCode::bad_request, "rooms.page: send rooms.watch first");
+  }
+  if (cmd.more) {
+    room_list_->page_more();
+  } else {
+    room_list_->page_reset();
+  }
+  reply(id, "{}");
+}
+
+bool WsSession::is_active_subscription(std::uint32_t id, const std::string& room) {
+  const auto it = subscriptions_.find(room);
+  if (it == subscriptions_.end() || it->second != SubState::active) {
+    reply_error(id, ErrorCode::not_subscribed, "not subscribed to '" + room + "'");
+    return false;
+  }
+  return true;
+}
+
+void WsSession::on_rooms_read(std::uint32_t id, const protocol::RoomsReadCmd& cmd) {
+  if (!is_active_subscription(id, cmd.room)) return;
+  if (room_list_) room_list_->mark_read(cmd.room);
+  reply(id, "{}");
+}
+
+void WsSession::on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd) {
+  if (!is_active_subscription(id, cmd.room)) return;
+  if (room_list_) room_list_->set_tags(cmd.room, cmd.favourite, cmd.low_priority);
   reply(id, "{}");
 }
 
@@ -376,10 +453,23 @@ void WsSession::enqueue(const FramePtr& frame) {
               {{"client", client_id_}, {"user", user_}, {"backlog_bytes", backlog_bytes_}});
     return close_now(DisconnectCode::slow_consumer);
   }
+  append_to_queue(frame);
+  schedule_flush();
+}
+
+void WsSession::append_to_queue(const FramePtr& frame) {
   queue_.push_back(frame);
+  const auto size = static_cast<std::int64_t>(frame->text.size() + 1);
   backlog_bytes_ += size;
   shard_state_.queued_bytes.fetch_add(size, std::memory_order_relaxed);
-  schedule_flush();
+}
+
+void WsSession::deliver(const FramePtr& frame) {
+  enqueue(frame);
+  // published_ns marks publications (join/leave pushes carry 0).
+  if (room_list_ && frame->published_ns != 0 && state_kind_ == State::connected) {
+    room_list_->on_publication(protocol::publication_in_push(frame->text), unix_now_ms());
+  }
 }
 
 void WsSession::schedule_flush() {
@@ -387,23 +477,38 @@ void WsSession::schedule_flush() {
   flush_scheduled_ = true;
   if (state_.options.client.write_delay.count() > 0) {
     write_timer_.expires_after(state_.options.client.write_delay);
-    write_timer_.async_wait([self = shared_from_this()](beast::error_code) { self->flush(); });
+    write_timer_.async_wait(
+        asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                             [self = shared_from_this()](beast::error_code) { self->flush(); }));
   } else {
     // Next loop turn: everything enqueued by the handlers running now (a
     // burst of deliveries, several replies) goes out in one write.
-    asio::post(ws_.get_executor(), [self = shared_from_this()] { self->flush(); });
+    // To the shard's io_context executor, not the stream's type-erased one:
+    // through any_io_executor a post allocates twice more (its function
+    // wrapper and the operation) from asio's recycling cache.
+    asio::post((*state_.pool)[shard_].ctx.get_executor(),
+               asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                                    [self = shared_from_this()] { self->flush(); }));
   }
 }
 
 void WsSession::flush() {
   flush_scheduled_ = false;
   if (writing_ || state_kind_ == State::closed) return;
+  if (room_list_ && state_kind_ == State::connected) {
+    // Everything the room list saw since the last flush, as one diff batch
+    // after the publications that caused it.
+    std::string diffs = room_list_->drain();
+    if (!diffs.empty()) append_to_queue(make_frame(std::move(diffs)));
+  }
   if (queue_.empty()) {
     if (close_after_flush_) close_now(*close_after_flush_);
     return;
   }
-  inflight_.assign(std::make_move_iterator(queue_.begin()), std::make_move_iterator(queue_.end()));
-  queue_.clear();
+  // inflight_ is empty here (on_write cleared it): swapping hands the queued
+  // frames over and leaves queue_ with inflight_'s capacity, so a steady
+  // flow allocates no queue storage.
+  inflight_.swap(queue_);
   inflight_buffers_.clear();
   inflight_buffers_.reserve(inflight_.size() * 2);
   static constexpr char kNewline = '\n';
@@ -413,10 +518,16 @@ void WsSession::flush() {
   }
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(inflight_buffers_,
-                  [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
-                    self->on_write(ec, bytes);
-                  });
+  // A span, not the vector: Beast copies the buffer sequence into each layer
+  // of its write operation, and a vector copy allocates (about 20 heap
+  // allocations per write, pinned by gateway_fanout_test); inflight_buffers_
+  // outlives the write.
+  ws_.async_write(
+      std::span<const asio::const_buffer>(inflight_buffers_),
+      asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                           [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
+                             self->on_write(ec, bytes);
+                           }));
 }
 
 void WsSession::on_write(beast::error_code ec, std::size_t bytes) {

@@ -18,7 +18,6 @@
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
-#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +29,8 @@
 #include "gateway/frame.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/rooms/room_list_feed.hpp"
+#include "gateway/ws/handler_memory.hpp"
 
 namespace herald::gateway {
 
@@ -45,6 +46,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
   // Queues a frame for this client (a push from the hub, or a reply).
   void enqueue(const FramePtr& frame);
+  // A push from the hub: enqueued, and a publication also updates the room
+  // list when the client watches it.
+  void deliver(const FramePtr& frame);
   // Sends a disconnect push (unless the queue is being dropped), then a
   // close frame with the code, and ends the connection.
   void disconnect(protocol::DisconnectCode code);
@@ -65,6 +69,14 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void on_publish(std::uint32_t id, protocol::PublishCmd& cmd);
   void on_history(std::uint32_t id, protocol::HistoryCmd& cmd);
   void on_presence(std::uint32_t id, protocol::PresenceCmd& cmd, bool stats);
+  void on_rooms_watch(std::uint32_t id, const protocol::RoomsWatchCmd& cmd);
+  void on_rooms_page(std::uint32_t id, const protocol::RoomsPageCmd& cmd);
+  void on_rooms_read(std::uint32_t id, const protocol::RoomsReadCmd& cmd);
+  void on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd);
+  // Replies not_subscribed and returns false unless `room` is subscribed.
+  bool is_active_subscription(std::uint32_t id, const std::string& room);
+  // Appends to the outbound queue with its byte accounting (no flush).
+  void append_to_queue(const FramePtr& frame);
   // Checks name and permission; on failure replies and returns false.
   bool check_room(std::uint32_t id, const std::string& room);
   bool take_publish_token();
@@ -86,13 +98,14 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   State state_kind_ = State::handshake;
 
   // Outbound.
-  std::deque<FramePtr> queue_;
+  std::vector<FramePtr> queue_;  // swapped with inflight_: both keep their capacity
   std::vector<FramePtr> inflight_;
   std::vector<boost::asio::const_buffer> inflight_buffers_;
   std::int64_t backlog_bytes_ = 0;  // queue_ + inflight_
   bool writing_ = false;
   bool flush_scheduled_ = false;
   std::optional<protocol::DisconnectCode> close_after_flush_;
+  HandlerMemory write_memory_;  // the flush post, the write and its completion
   boost::asio::steady_timer write_timer_;
   boost::asio::steady_timer connect_timer_;
 
@@ -102,6 +115,9 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   std::string info_json_;
   std::optional<auth::Claims> claims_;
   std::unordered_map<std::string, SubState> subscriptions_;
+  // The live room list, from the first rooms.watch on (null before: a
+  // client that does not watch pays nothing for it).
+  std::unique_ptr<RoomListFeed> room_list_;
 
   // Publish rate: a token bucket refilled at client.publish_rate per second.
   double publish_tokens_ = 0;

@@ -1,0 +1,144 @@
+// The web app served by heraldd, in Debian's headless Chromium driven by
+// playwright-core (no browser download): two users chat, the room list
+// moves and counts unread messages, the filter box narrows the list, and a
+// cut connection recovers exactly what was missed. Each test saves a
+// screenshot to $HERALD_ARTIFACTS (default: a temporary directory).
+// Run by ctest: node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium } from 'playwright-core';
+
+const HERALDD = process.env.HERALDD;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const ARTIFACTS = process.env.HERALD_ARTIFACTS || join(tmpdir(), 'herald-browser');
+mkdirSync(ARTIFACTS, { recursive: true });
+
+let heraldd;
+let base;
+let browser;
+
+function startHeraldd() {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(HERALDD, ['--server.listen', '127.0.0.1:0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`heraldd did not start:\n${out}`)), 20000);
+    const onData = (chunk) => {
+      out += chunk;
+      const m = out.match(/listening addr=127\.0\.0\.1:(\d+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ proc, port: Number(m[1]) });
+      }
+    };
+    proc.stdout.on('data', onData);
+    proc.stderr.on('data', onData);
+    proc.on('exit', (code) => reject(new Error(`heraldd exited with ${code}:\n${out}`)));
+  });
+}
+
+before(async () => {
+  const d = await startHeraldd();
+  heraldd = d.proc;
+  base = `http://127.0.0.1:${d.port}`;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (heraldd) heraldd.kill('SIGTERM');
+});
+
+async function signIn(name) {
+  const page = await (await browser.newContext()).newPage();
+  page.on('pageerror', (e) => { throw e; });
+  await page.goto(base + '/');
+  await page.fill('#name', name);
+  await page.click('#signin button');
+  await page.waitForSelector('#status[data-state="connected"]');
+  assert.equal(await page.isVisible('#signin'), false, 'the sign-in form is gone');
+  await page.waitForSelector('#room-list li[data-room="chat:lobby"]');
+  return page;
+}
+
+const roomOrder = (page) => page.$$eval('#room-list li', (lis) => lis.map((li) => li.dataset.room));
+const unreadOf = (page, room) =>
+  page.$eval(`#room-list li[data-room="${room}"]`, (li) => li.querySelector('.unread')?.textContent || '0');
+const texts = (page) => page.$$eval('#messages li:not(.pending) .text', (xs) => xs.map((x) => x.textContent));
+
+async function waitFor(what, fn, timeoutMs = 5000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last === true) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+test('two users chat; the room list moves the room to the top with an unread count', async () => {
+  const alice = await signIn('alice');
+  const bob = await signIn('bob');
+  await bob.click('#room-list li[data-room="chat:random"]');
+  await alice.click('#room-list li[data-room="chat:lobby"]');
+  await alice.fill('#text', 'hello bob');
+  await alice.click('#send button');
+
+  await waitFor('lobby first in bob\'s list', async () => (await roomOrder(bob))[0] === 'chat:lobby');
+  assert.equal(await unreadOf(bob, 'chat:lobby'), '1');
+  await bob.screenshot({ path: join(ARTIFACTS, 'room-list-unread.png') });
+
+  await bob.click('#room-list li[data-room="chat:lobby"]');
+  await waitFor('bob sees the message', async () => (await texts(bob)).includes('hello bob'));
+  await waitFor('unread cleared', async () => (await unreadOf(bob, 'chat:lobby')) === '0');
+  await waitFor('alice sees her own message confirmed', async () => (await texts(alice)).includes('hello bob'));
+  await alice.screenshot({ path: join(ARTIFACTS, 'chat.png') });
+  await alice.context().close();
+  await bob.context().close();
+});
+
+test('the filter box narrows the room list', async () => {
+  const carol = await signIn('carol');
+  await carol.fill('#join-room', 'team:ops');
+  await carol.click('#join button');
+  await waitFor('three rooms', async () => (await roomOrder(carol)).length === 3);
+  await carol.fill('#filter', 'rand');
+  await waitFor('only chat:random', async () => JSON.stringify(await roomOrder(carol)) === '["chat:random"]');
+  await carol.screenshot({ path: join(ARTIFACTS, 'filter.png') });
+  await carol.fill('#filter', '');
+  await waitFor('all three again', async () => (await roomOrder(carol)).length === 3);
+  await carol.context().close();
+});
+
+test('a cut connection recovers exactly the messages it missed', async () => {
+  const dave = await signIn('dave');
+  const erin = await signIn('erin');
+  await dave.click('#room-list li[data-room="chat:random"]');
+  await erin.click('#room-list li[data-room="chat:random"]');
+  await dave.fill('#text', 'before');
+  await dave.click('#send button');
+  await waitFor('erin sees "before"', async () => (await texts(erin)).includes('before'));
+
+  await erin.evaluate(() => window.heraldApp.client.disconnectFor(1500));
+  await erin.waitForSelector('#status[data-state="reconnecting"]');
+  for (const t of ['missed 1', 'missed 2', 'missed 3']) {
+    await dave.fill('#text', t);
+    await dave.click('#send button');
+  }
+  await waitFor('dave\'s three confirmed', async () => (await texts(dave)).filter((x) => x.startsWith('missed')).length === 3);
+  await erin.screenshot({ path: join(ARTIFACTS, 'reconnecting.png') });
+
+  await erin.waitForSelector('#status[data-state="connected"]', { timeout: 10000 });
+  await waitFor('erin has the three, once each', async () => {
+    const got = (await texts(erin)).filter((x) => x !== 'hello bob');
+    return JSON.stringify(got) === JSON.stringify(['before', 'missed 1', 'missed 2', 'missed 3']) || got;
+  });
+  await waitFor('a recovery notice', async () => (await erin.textContent('#notice')).includes('3 missed messages recovered'));
+  await erin.screenshot({ path: join(ARTIFACTS, 'recovered.png') });
+  await dave.context().close();
+  await erin.context().close();
+});

@@ -1,0 +1,101 @@
+// Structural pin of the fan-out path (docs/ARCHITECTURE.md, "marshal once"):
+// delivering a publication to one more subscriber costs the server no heap
+// allocation. The frame is encoded once per publication and shared; each
+// recipient only queues a reference and writes it.
+//
+// The server runs in this process (one shard) and the clients on the test
+// thread, so the server's allocations are all allocations minus the test
+// thread's own. Two rooms differ only in subscriber count (10 and 60); after
+// a warm-up round (queues and asio's handler memory reach their steady
+// size), the same number of publications goes to each, and the difference
+// in server allocations, divided by the extra deliveries, is the cost per
+// recipient. Allocations that come with each publication (its frame, the
+// publisher's reply, the history entry) cancel out in the difference.
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/metrics/registry.hpp"
+#include "gateway/options.hpp"
+#include "gateway/server.hpp"
+#include "support/alloc_counter.hpp"
+#include "ws_common.hpp"
+
+namespace herald::test {
+namespace {
+
+constexpr int kPublications = 100;
+
+struct Room {
+  std::string name;
+  std::unique_ptr<WsClient> publisher;
+  std::vector<std::unique_ptr<WsClient>> subscribers;
+};
+
+Room make_room(std::uint16_t port, const std::string& name, int subscribers) {
+  Room r{name, connect_as(port, name + "-pub"), {}};
+  for (int i = 0; i < subscribers; ++i) {
+    r.subscribers.push_back(connect_as(port, name + "-sub" + std::to_string(i)));
+    subscribe(*r.subscribers.back(), 2, name);
+  }
+  return r;
+}
+
+// Publishes kPublications to the room and has every subscriber read them
+// all. Returns the allocations made by threads other than this one.
+std::uint64_t round_trip(Room& r, std::uint32_t& id) {
+  const std::uint64_t all_before = allocation_count();
+  const std::uint64_t mine_before = thread_allocation_count();
+  for (int i = 0; i < kPublications; ++i) {
+    ++id;
+    const std::string reply =
+        publish(*r.publisher, id, r.name, R"({"n":)" + std::to_string(i) + "}");
+    EXPECT_TRUE(json_has(reply, "/result")) << reply;
+  }
+  for (auto& s : r.subscribers) {
+    for (int i = 0; i < kPublications; ++i) {
+      const auto m = s->next();
+      EXPECT_TRUE(m.has_value()) << "a subscriber of " << r.name << " missed publication " << i;
+      if (!m) return 0;
+    }
+  }
+  return (allocation_count() - all_before) - (thread_allocation_count() - mine_before);
+}
+
+TEST(FanoutAllocations, NoHeapAllocationPerRecipient) {
+  gateway::Options options;
+  options.listen = config::Endpoint{"127.0.0.1", 0};
+  options.threads = 1;
+  options.client.publish_rate = 1'000'000;  // the test publishes in bursts
+  metrics::Registry registry;
+  gateway::Server server(options, registry);
+  server.start();
+  const std::uint16_t port = server.local_endpoint().port;
+
+  Room small = make_room(port, "fan-small", 10);
+  Room large = make_room(port, "fan-large", 60);
+  std::uint32_t id = 10;
+  round_trip(small, id);  // warm-up
+  round_trip(large, id);
+  const std::uint64_t a_small = round_trip(small, id);
+  const std::uint64_t a_large = round_trip(large, id);
+
+  const double extra_deliveries = 50.0 * kPublications;
+  const double per_recipient =
+      (static_cast<double>(a_large) - static_cast<double>(a_small)) / extra_deliveries;
+  RecordProperty("server_allocations_per_publication_10", std::to_string(a_small / kPublications));
+  RecordProperty("server_allocations_per_publication_60", std::to_string(a_large / kPublications));
+  // Zero in steady state; the bound leaves room for a rare buffer growing
+  // (one allocation in 50 deliveries would fail it).
+  EXPECT_LT(per_recipient, 0.02) << "server allocations per publication: "
+                                 << a_small / kPublications << " with 10 subscribers, "
+                                 << a_large / kPublications << " with 60";
+  small = Room{};  // clients close before the server stops
+  large = Room{};
+  EXPECT_TRUE(server.shutdown());
+}
+
+}  // namespace
+}  // namespace herald::test

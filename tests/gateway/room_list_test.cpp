@@ -1,0 +1,316 @@
+// The live room list over the protocol (rooms.watch and friends), against a
+// real heraldd: a watcher applies every diff batch it receives to its own
+// copy of the list, and after each step the copy must equal the list
+// recomputed from a model of what happened (activity order, unread and
+// mention counts, names, tags, filter, paging). Steps are drawn with a fixed
+// seed: publications by another user (some mentioning the watcher, some
+// renaming the room), the watcher's own publications, read markers, tags,
+// paging, leaving and re-joining rooms, and re-watching with a filter.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <random>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/daemon.hpp"
+#include "support/json.hpp"
+#include "support/ws_client.hpp"
+#include "ws_common.hpp"
+
+namespace herald::test {
+namespace {
+
+struct Entry {
+  std::string room, name, preview;
+  std::uint64_t unread = 0, mentions = 0;
+  bool favourite = false;
+  friend bool operator==(const Entry&, const Entry&) = default;
+};
+
+std::ostream& operator<<(std::ostream& os, const Entry& e) {
+  return os << e.room << "(" << e.name << ", unread " << e.unread << ", mentions " << e.mentions
+            << (e.favourite ? ", fav" : "") << ", '" << e.preview << "')";
+}
+
+Entry entry_at(const std::string& msg, const std::string& ptr) {
+  Entry e;
+  e.room = json_str(msg, ptr + "/room").value_or("?");
+  e.name = json_str(msg, ptr + "/name").value_or("?");
+  e.preview = json_str(msg, ptr + "/preview").value_or("?");
+  e.unread = json_uint(msg, ptr + "/unread").value_or(999);
+  e.mentions = json_uint(msg, ptr + "/mentions").value_or(999);
+  e.favourite = json_bool(msg, ptr + "/favourite").value_or(false);
+  return e;
+}
+
+// Applies one {"rooms":{"diffs":[...]}} push; fails the test on a diff that
+// does not fit the list (an index out of range is a server bug).
+void apply_diffs(const std::string& msg, std::vector<Entry>& list) {
+  const std::size_t n = json_size(msg, "/rooms/diffs").value_or(0);
+  ASSERT_GT(n, 0u) << "an empty diff batch was pushed: " << msg;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string d = "/rooms/diffs/" + std::to_string(i);
+    const std::string op = json_str(msg, d + "/op").value_or("?");
+    if (op == "reset" || op == "append") {
+      if (op == "reset") list.clear();
+      const std::size_t m = json_size(msg, d + "/values").value_or(0);
+      for (std::size_t k = 0; k < m; ++k)
+        list.push_back(entry_at(msg, d + "/values/" + std::to_string(k)));
+    } else if (op == "clear") {
+      list.clear();
+    } else if (op == "push_front") {
+      list.insert(list.begin(), entry_at(msg, d + "/value"));
+    } else if (op == "push_back") {
+      list.push_back(entry_at(msg, d + "/value"));
+    } else if (op == "pop_front") {
+      ASSERT_FALSE(list.empty()) << msg;
+      list.erase(list.begin());
+    } else if (op == "pop_back") {
+      ASSERT_FALSE(list.empty()) << msg;
+      list.pop_back();
+    } else if (op == "insert") {
+      const auto at = json_uint(msg, d + "/index").value_or(1u << 30);
+      ASSERT_LE(at, list.size()) << msg;
+      list.insert(list.begin() + static_cast<std::ptrdiff_t>(at), entry_at(msg, d + "/value"));
+    } else if (op == "set") {
+      const auto at = json_uint(msg, d + "/index").value_or(1u << 30);
+      ASSERT_LT(at, list.size()) << msg;
+      list[at] = entry_at(msg, d + "/value");
+    } else if (op == "remove") {
+      const auto at = json_uint(msg, d + "/index").value_or(1u << 30);
+      ASSERT_LT(at, list.size()) << msg;
+      list.erase(list.begin() + static_cast<std::ptrdiff_t>(at));
+    } else if (op == "truncate") {
+      const auto len = json_uint(msg, d + "/length").value_or(1u << 30);
+      ASSERT_LE(len, list.size()) << msg;
+      list.resize(len);
+    } else {
+      FAIL() << "unknown op " << op << " in " << msg;
+    }
+  }
+}
+
+// What the server should show: the model of every joined room.
+struct ModelRoom {
+  std::string name, preview;
+  std::uint64_t unread = 0, mentions = 0, stamp = 0;
+  bool favourite = false;
+};
+
+struct Query {
+  bool unread_only = false;
+  std::string name;  // contains
+  std::size_t page_size = 3;
+};
+
+std::vector<Entry> expected(const std::map<std::string, ModelRoom>& rooms, const Query& q,
+                            std::size_t pages) {
+  std::vector<std::pair<std::string, const ModelRoom*>> v;
+  for (const auto& [room, m] : rooms) {
+    if (q.unread_only && m.unread == 0) continue;
+    if (!q.name.empty() && m.name.find(q.name) == std::string::npos) continue;
+    v.emplace_back(room, &m);
+  }
+  // Most recent activity first (never active last), then by name.
+  std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) {
+    if (a.second->stamp != b.second->stamp) return a.second->stamp > b.second->stamp;
+    return a.second->name < b.second->name;
+  });
+  std::vector<Entry> out;
+  for (const auto& [room, m] : v) {
+    if (out.size() == q.page_size * pages) break;
+    out.push_back(Entry{room, m->name, m->preview, m->unread, m->mentions, m->favourite});
+  }
+  return out;
+}
+
+class Watcher {
+ public:
+  explicit Watcher(std::uint16_t port) : c_(connect_as(port, "alice")) {}
+  WsClient& client() { return *c_; }
+  std::vector<Entry>& list() { return list_; }
+
+  // Sends cmd (with a fresh id) and reads through its reply, applying every
+  // room-list push on the way; returns the reply.
+  std::string command(const std::string& name, const std::string& params) {
+    const std::uint32_t id = ++id_;
+    c_->send(R"({"id":)" + std::to_string(id) + ",\"" + name + "\":" + params + "}");
+    return read_until_reply(id);
+  }
+  // Reads until a pub push for `room` arrives (applying pushes on the way).
+  void await_pub(const std::string& room) {
+    for (;;) {
+      if (const auto it = pubs_.find(room); it != pubs_.end()) {
+        pubs_.erase(it);
+        return;
+      }
+      auto m = c_->next();
+      ASSERT_TRUE(m) << "no publication in " << room;
+      take(*m);
+    }
+  }
+  // A ping settles the step: every change so far is drained by the flush
+  // that carries the ping's reply, into the same frame (so it is already
+  // buffered when the reply is read).
+  void settle() {
+    command("ping", "{}");
+    while (auto m = c_->next(std::chrono::milliseconds(30))) take(*m);
+  }
+
+ private:
+  std::string read_until_reply(std::uint32_t id) {
+    for (;;) {
+      auto m = c_->next();
+      if (!m) {
+        ADD_FAILURE() << "no reply to command " << id;
+        return {};
+      }
+      take(*m);
+      if (json_uint(*m, "/id") == id) return *m;
+    }
+  }
+  // Applies a room-list push; remembers a publication (its own publish's
+  // push may come before or after the reply).
+  void take(const std::string& m) {
+    if (json_has(m, "/rooms")) apply_diffs(m, list_);
+    if (auto room = json_str(m, "/pub/room")) pubs_.insert(*room);
+  }
+  std::unique_ptr<WsClient> c_;
+  std::vector<Entry> list_;
+  std::multiset<std::string> pubs_;  // publications seen and not yet awaited
+  std::uint32_t id_ = 100;
+};
+
+TEST(RoomList, DiffsMatchARecomputedListAfterEveryStep) {
+  Daemon d({"--client.publish_rate", "100000"});
+  Watcher w(d.port);
+  auto bob = connect_as(d.port, "bob");
+  std::uint32_t bob_id = 10;
+
+  const int kRooms = 8;
+  std::map<std::string, ModelRoom> model;
+  const auto room_name = [](int i) { return "rl:r" + std::to_string(i); };
+  for (int i = 0; i < kRooms; ++i) {
+    ASSERT_TRUE(json_has(w.command("subscribe", R"({"room":")" + room_name(i) + "\"}"), "/result"));
+    model[room_name(i)].name = room_name(i);
+  }
+  Query q;
+  std::size_t pages = 1;
+  ASSERT_TRUE(json_has(w.command("rooms.watch", R"({"page_size":3})"), "/result"));
+  w.settle();
+  ASSERT_EQ(w.list(), expected(model, q, pages));
+
+  std::mt19937 rng(20261130);
+  std::uint64_t clock = 0;
+  int renames = 0;
+  for (int step = 0; step < 160; ++step) {
+    const std::string room = room_name(static_cast<int>(rng() % kRooms));
+    const bool joined = model.contains(room);
+    const unsigned kind = rng() % 100;
+    std::string what;
+    if (kind < 40 && joined) {  // bob writes, sometimes to alice
+      const bool mention = rng() % 4 == 0;
+      const std::string text = "m" + std::to_string(step) + (mention ? " @alice" : "");
+      what = "bob writes '" + text + "' in " + room;
+      publish(*bob, ++bob_id, room, R"({"text":")" + text + "\"}");
+      w.await_pub(room);
+      auto& m = model[room];
+      m.stamp = ++clock, m.preview = text, ++m.unread;
+      if (mention) ++m.mentions;
+    } else if (kind < 47 && joined) {  // bob renames the room
+      const std::string name = "name" + std::to_string(++renames);
+      what = "bob renames " + room + " to " + name;
+      publish(*bob, ++bob_id, room, R"({"rename":")" + name + "\"}");
+      w.await_pub(room);
+      auto& m = model[room];
+      m.stamp = ++clock, m.name = name, m.preview = "renamed the room to " + name;
+    } else if (kind < 57 && joined) {  // alice writes: activity, not unread
+      what = "alice writes in " + room;
+      const std::string reply =
+          w.command("publish", R"({"room":")" + room + R"(","data":{"text":"mine"}})");
+      ASSERT_TRUE(json_has(reply, "/result")) << reply;
+      w.await_pub(room);
+      auto& m = model[room];
+      m.stamp = ++clock, m.preview = "mine";
+    } else if (kind < 70 && joined) {
+      what = "alice reads " + room;
+      ASSERT_TRUE(json_has(w.command("rooms.read", R"({"room":")" + room + "\"}"), "/result"));
+      model[room].unread = 0, model[room].mentions = 0;
+    } else if (kind < 77 && joined) {
+      auto& m = model[room];
+      m.favourite = !m.favourite;
+      what = std::string("alice tags ") + room + (m.favourite ? " favourite" : " plain");
+      ASSERT_TRUE(json_has(w.command("rooms.tag", R"({"room":")" + room + R"(","favourite":)" +
+                                                      (m.favourite ? "true" : "false") + "}"),
+                           "/result"));
+    } else if (kind < 83) {
+      what = "alice pages";
+      if (rng() % 2 == 0 && pages < 3) {
+        ++pages;
+        ASSERT_TRUE(json_has(w.command("rooms.page", R"({"more":true})"), "/result"));
+      } else {
+        pages = 1;
+        ASSERT_TRUE(json_has(w.command("rooms.page", R"({"reset":true})"), "/result"));
+      }
+    } else if (kind < 90) {  // leave a joined room, or join it again (fresh state)
+      if (joined) {
+        what = "alice leaves " + room;
+        ASSERT_TRUE(json_has(w.command("unsubscribe", R"({"room":")" + room + "\"}"), "/result"));
+        model.erase(room);
+      } else {
+        what = "alice joins " + room + " again";
+        ASSERT_TRUE(json_has(w.command("subscribe", R"({"room":")" + room + "\"}"), "/result"));
+        model[room].name = room;
+      }
+    } else {  // a new query: a Reset of one page
+      q.unread_only = rng() % 2 == 0;
+      q.name = rng() % 3 == 0 ? std::string("r") + std::to_string(rng() % kRooms) : "";
+      pages = 1;
+      what = "alice watches again (unread " + std::to_string(q.unread_only) + ", name '" + q.name +
+             "')";
+      std::string params = R"({"page_size":3,"filter":{"unread":)" +
+                           std::string(q.unread_only ? "true" : "false") + R"(,"name":")" + q.name +
+                           "\"}}";
+      ASSERT_TRUE(json_has(w.command("rooms.watch", params), "/result"));
+    }
+    if (what.empty()) continue;
+    w.settle();
+    const auto want = expected(model, q, pages);
+    ASSERT_EQ(w.list(), want) << "after step " << step << ": " << what;
+  }
+}
+
+TEST(RoomList, CommandsNeedAWatchOrASubscription) {
+  Daemon d;
+  auto c = connect_as(d.port, "carol");
+  auto r = request(*c, 2, R"({"id":2,"rooms.page":{"more":true}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json_uint(*r, "/error/code"), 107u) << *r;
+  r = request(*c, 3, R"({"id":3,"rooms.read":{"room":"nowhere"}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json_uint(*r, "/error/code"), 110u) << *r;
+  r = request(*c, 4, R"({"id":4,"rooms.watch":{"page_size":0}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json_uint(*r, "/error/code"), 107u) << *r;
+  r = request(*c, 5, R"({"id":5,"rooms.watch":{"sort":"size"}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json_str(*r, "/error/message"), R"(rooms.watch.sort: expected "activity" or "name")");
+  // An empty list is still a Reset.
+  c->send(R"({"id":6,"rooms.watch":{}})");
+  bool reset = false;
+  for (int i = 0; i < 2; ++i) {
+    auto m = c->next();
+    ASSERT_TRUE(m);
+    if (json_str(*m, "/rooms/diffs/0/op") == "reset") {
+      reset = true;
+      EXPECT_EQ(json_size(*m, "/rooms/diffs/0/values"), 0u);
+    }
+  }
+  EXPECT_TRUE(reset);
+}
+
+}  // namespace
+}  // namespace herald::test

@@ -1,0 +1,272 @@
+// herald.js: a small browser client for Herald's WebSocket protocol
+// (docs/protocol.md). No dependencies; an ES module.
+//
+//   import { HeraldClient } from './herald.js';
+//   const client = new HeraldClient('ws://127.0.0.1:8080/ws', { user: 'alice' });
+//   client.addEventListener('publication', (e) => console.log(e.detail));
+//   client.start();
+//   await client.subscribe('chat:lobby');
+//   await client.publish('chat:lobby', { text: 'hello' });
+//
+// What it does for you:
+// - Frames: commands issued in the same tick go out as one frame (one line
+//   each); every received frame is split on '\n'.
+// - Reconnects with exponential backoff and jitter after any close the
+//   server marks as retryable (codes 3000-3499 and network failures), then
+//   resubscribes every room with `since` = the last publication seen, so the
+//   gap is recovered exactly; publications are deduplicated by offset.
+//   A `recovery` event says, per room, whether the gap was recovered
+//   (`recovered: false` means messages were lost: reload with history()).
+// - Room lists: watchRooms() sends rooms.watch and keeps `client.rooms`
+//   (an array of entries) up to date by applying each diff batch; a
+//   `rooms` event fires after each batch. The watch is renewed after a
+//   reconnect.
+// - Commands return promises that settle with the reply's result, or reject
+//   with a HeraldError {code, message}. A command issued while disconnected
+//   waits for the connection (publish included: a publish whose reply was
+//   lost to a disconnect is not retried, and the promise rejects).
+//
+// Events (EventTarget): 'state' {state}, 'publication' {room, offset, epoch,
+// data, info}, 'recovery' {room, recovered, missed}, 'rooms' {rooms},
+// 'push' {message} for other pushes (join, leave), 'disconnect' {code,
+// reason, reconnect}.
+
+export class HeraldError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.code = code;
+  }
+}
+
+// Applies one diff batch ({op, ...} objects) to `list` in place; throws on a
+// diff that does not fit (a bug on one side).
+export function applyRoomDiffs(list, diffs) {
+  for (const d of diffs) {
+    const at = (i, max) => {
+      if (!(Number.isInteger(i) && i >= 0 && i <= max)) throw new Error(`diff ${d.op}: index ${i} out of range`);
+      return i;
+    };
+    switch (d.op) {
+      case 'reset': list.splice(0, list.length, ...d.values); break;
+      case 'append': list.push(...d.values); break;
+      case 'clear': list.length = 0; break;
+      case 'push_front': list.unshift(d.value); break;
+      case 'push_back': list.push(d.value); break;
+      case 'pop_front': at(0, list.length - 1); list.shift(); break;
+      case 'pop_back': at(0, list.length - 1); list.pop(); break;
+      case 'insert': list.splice(at(d.index, list.length), 0, d.value); break;
+      case 'set': list[at(d.index, list.length - 1)] = d.value; break;
+      case 'remove': list.splice(at(d.index, list.length - 1), 1); break;
+      case 'truncate': list.length = at(d.length, list.length); break;
+      default: throw new Error(`unknown diff op ${d.op}`);
+    }
+  }
+  return list;
+}
+
+export class HeraldClient extends EventTarget {
+  constructor(url, { user = '', token = '', minDelayMs = 250, maxDelayMs = 5000 } = {}) {
+    super();
+    this.url = url;
+    this.credentials = token ? { token } : { user };
+    this.minDelayMs = minDelayMs;
+    this.maxDelayMs = maxDelayMs;
+    this.state = 'idle';      // idle, connecting, connected, reconnecting, closed
+    this.rooms = [];          // the watched room list (see watchRooms)
+    this.user = user;
+    this._ws = null;
+    this._nextId = 1;
+    this._pending = new Map(); // id -> {resolve, reject, line}
+    this._outbox = [];         // ids of commands waiting for the connection
+    this._frame = [];          // lines of the frame being batched this tick
+    this._subs = new Map();    // room -> {epoch, offset} | null (no position yet)
+    this._watch = null;        // the last rooms.watch params
+    this._attempt = 0;
+    this._holdUntil = 0;
+    this._timer = null;
+  }
+
+  start() {
+    if (this.state === 'idle' || this.state === 'closed') this._open();
+  }
+
+  close() {
+    this._setState('closed');
+    clearTimeout(this._timer);
+    if (this._ws) this._ws.close(1000);
+    this._failPending(new HeraldError(0, 'client closed'), true);
+  }
+
+  // Cuts the connection as a network failure would and stays offline for
+  // `ms` before the usual reconnect (for demos and tests of recovery).
+  disconnectFor(ms) {
+    this._holdUntil = Date.now() + ms;
+    if (this._ws) this._ws.close(4000, 'simulated outage');
+  }
+
+  command(name, params = {}) {
+    const id = this._nextId++;
+    const line = JSON.stringify({ id, [name]: params });
+    return new Promise((resolve, reject) => {
+      const now = this.state === 'connected' || name === 'connect';
+      this._pending.set(id, { resolve, reject, line, sent: now });
+      if (now) this._send(line);
+      else this._outbox.push(id);
+    });
+  }
+
+  async subscribe(room) {
+    this._subs.set(room, null);
+    const r = await this.command('subscribe', { room });
+    this._subs.set(room, { epoch: r.epoch, offset: r.offset });
+    return r;
+  }
+
+  async unsubscribe(room) {
+    this._subs.delete(room);
+    return this.command('unsubscribe', { room });
+  }
+
+  publish(room, data) { return this.command('publish', { room, data }); }
+  history(room, opts = {}) { return this.command('history', { room, ...opts }); }
+  readMarker(room) { return this.command('rooms.read', { room }); }
+  tagRoom(room, tags) { return this.command('rooms.tag', { room, ...tags }); }
+  morePages() { return this.command('rooms.page', { more: true }); }
+  resetPages() { return this.command('rooms.page', { reset: true }); }
+
+  // Starts (or changes) the room-list watch: {sort, filter, page_size}.
+  watchRooms(params = {}) {
+    this._watch = params;
+    return this.command('rooms.watch', params);
+  }
+
+  // ---- internals
+
+  _setState(state) {
+    if (this.state === state) return;
+    this.state = state;
+    this.dispatchEvent(new CustomEvent('state', { detail: { state } }));
+  }
+
+  _open() {
+    this._setState(this._attempt === 0 ? 'connecting' : 'reconnecting');
+    const ws = new WebSocket(this.url);
+    this._ws = ws;
+    ws.onopen = () => this._onOpen();
+    ws.onmessage = (e) => {
+      for (const line of String(e.data).split('\n')) {
+        if (line) this._onMessage(JSON.parse(line));
+      }
+    };
+    ws.onclose = (e) => this._onClose(e.code, e.reason);
+  }
+
+  async _onOpen() {
+    let r;
+    try {
+      r = await this.command('connect', this.credentials);
+    } catch (err) {
+      return; // the server closes the connection; _onClose decides
+    }
+    this.user = r.user;
+    this._attempt = 0;
+    // Resubscribe first (from the last position seen), then flush what
+    // waited, then renew the room-list watch.
+    const resubs = [];
+    for (const [room, pos] of this._subs) resubs.push(this._resubscribe(room, pos));
+    this._setState('connected');
+    for (const id of this._outbox.splice(0)) {
+      const p = this._pending.get(id);
+      if (!p) continue;
+      p.sent = true;
+      this._send(p.line);
+    }
+    if (this._watch) this.command('rooms.watch', this._watch).catch(() => {});
+    await Promise.allSettled(resubs);
+  }
+
+  async _resubscribe(room, pos) {
+    const params = { room };
+    if (pos) params.since = pos;
+    const id = this._nextId++;
+    const line = JSON.stringify({ id, subscribe: params });
+    const r = await new Promise((resolve, reject) => {
+      this._pending.set(id, { resolve, reject, line, sent: true });
+      this._send(line);
+    });
+    if (!this._subs.has(room)) return;
+    let missed = 0;
+    for (const p of r.publications) if (this._deliver(p)) ++missed;
+    if (pos) {
+      this.dispatchEvent(new CustomEvent('recovery', { detail: { room, recovered: r.recovered, missed } }));
+    }
+    if (!r.recovered) this._subs.set(room, { epoch: r.epoch, offset: r.offset });
+  }
+
+  // Delivers a publication unless it was seen already; returns whether new.
+  _deliver(p) {
+    const pos = this._subs.get(p.room);
+    if (pos && pos.epoch === p.epoch && p.offset <= pos.offset) return false;
+    if (this._subs.has(p.room)) this._subs.set(p.room, { epoch: p.epoch, offset: p.offset });
+    this.dispatchEvent(new CustomEvent('publication', { detail: p }));
+    return true;
+  }
+
+  _onMessage(m) {
+    if (m.id !== undefined) {
+      const p = this._pending.get(m.id);
+      if (!p) return;
+      this._pending.delete(m.id);
+      if (m.error) p.reject(new HeraldError(m.error.code, m.error.message));
+      else p.resolve(m.result);
+    } else if (m.pub) {
+      this._deliver(m.pub);
+    } else if (m.rooms) {
+      applyRoomDiffs(this.rooms, m.rooms.diffs);
+      this.dispatchEvent(new CustomEvent('rooms', { detail: { rooms: this.rooms } }));
+    } else if (m.disconnect) {
+      this.dispatchEvent(new CustomEvent('disconnect', { detail: m.disconnect }));
+    } else {
+      this.dispatchEvent(new CustomEvent('push', { detail: { message: m } }));
+    }
+  }
+
+  _onClose(code) {
+    this._ws = null;
+    // Commands in flight are lost with the connection.
+    this._failPending(new HeraldError(0, 'disconnected'));
+    if (this.state === 'closed') return;
+    const retry = !(code >= 3500 && code <= 3999) && code !== 1009;
+    if (!retry) {
+      this._setState('closed');
+      this._failPending(new HeraldError(code, 'connection closed for good'), true);
+      return;
+    }
+    this._attempt += 1;
+    this._setState('reconnecting');
+    const backoff = Math.min(this.maxDelayMs, this.minDelayMs * 2 ** (this._attempt - 1));
+    const delay = Math.max(backoff * (0.5 + Math.random() / 2), this._holdUntil - Date.now());
+    this._timer = setTimeout(() => this._open(), delay);
+  }
+
+  // Rejects the commands that were sent (their replies are lost), or all of
+  // them (including those waiting for the connection) when `all`.
+  _failPending(err, all = false) {
+    for (const [id, p] of this._pending) {
+      if (!all && !p.sent) continue;
+      p.reject(err);
+      this._pending.delete(id);
+    }
+    if (all) this._outbox.length = 0;
+  }
+
+  _send(line) {
+    this._frame.push(line);
+    if (this._frame.length === 1) {
+      queueMicrotask(() => {
+        const frame = this._frame.splice(0).join('\n');
+        if (this._ws && this._ws.readyState === WebSocket.OPEN) this._ws.send(frame);
+      });
+    }
+  }
+}
