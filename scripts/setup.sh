@@ -18,6 +18,8 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
+  # a real Redis for the Redis client and shared dictionary tests (tests/redis)
+  redis-server
   # DNS reference tools for tests, and the reference server and load
   # generator of the DNS differential test and benchmark (D1)
   ldnsutils knot-dnsutils nsd dnsperf

@@ -13,6 +13,7 @@
 #include "core/metrics/registry.hpp"
 #include "dns_service.hpp"
 #include "gateway/server.hpp"
+#include "match/store/redis_store.hpp"
 
 namespace herald::heraldd {
 
@@ -24,9 +25,25 @@ int run(const Settings& settings) {
   metrics::register_process_metrics(registry);
   registry.gauge("herald_build_info", "Build information", {{"version", HERALD_VERSION}}).set(1);
 
+  // Declared before the server so that it outlives it: the keyword API
+  // holds a reference.
+  std::unique_ptr<match::store::Store> keywords = match::store::make_store(settings.keywords);
+  log::info("keyword store", {{"store", settings.keywords.store},
+                              {"redis", settings.keywords.store == "redis"
+                                            ? settings.keywords.redis_address.to_string()
+                                            : std::string("-")}});
+  if (auto* redis = dynamic_cast<match::store::RedisStore*>(keywords.get())) {
+    // Give Redis one connect timeout before serving, so the first requests
+    // find it ready; serve anyway if it is down (searches of dictionaries
+    // not loaded yet and writes fail with 503 until it is back).
+    if (!redis->wait_connected(settings.keywords.redis.redis.connect_timeout))
+      log::warn("serving without redis for now: keyword writes fail until it is reachable",
+                {{"redis", settings.keywords.redis_address.to_string()}});
+  }
   std::unique_ptr<gateway::Server> server_ptr;
   try {
     server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);
+    server_ptr->add_keyword_api(*keywords);
   } catch (const std::runtime_error& e) {
     log::error("cannot start", {{"error", e.what()}});
     return 2;
@@ -102,6 +119,9 @@ int run(const Settings& settings) {
                               {"connections", server.connections()},
                               {"timeout_ms", settings.gateway.shutdown_timeout.count()}});
   bool clean = server.shutdown();
+  // The store's thread may still answer a request it had in flight by
+  // posting to a shard: end it while the (stopped) shards still exist.
+  keywords.reset();
   log::info("stopped", {{"clean", clean}});
   return 0;
 }

@@ -4,6 +4,7 @@ namespace herald::heraldd {
 
 void register_settings(config::Schema& schema, Settings& s) {
   gateway::register_options(schema, s.gateway);
+  match::store::register_settings(schema, s.keywords);
   schema.add_choice("log.level", s.log.level, {"trace", "debug", "info", "warn", "error", "off"},
                     "Least severe log level written");
   schema.add_choice("log.format", s.log.format, {"text", "json"},

@@ -8,6 +8,7 @@
 #include "core/config/schema.hpp"
 #include "dns_service.hpp"
 #include "gateway/options.hpp"
+#include "match/store/settings.hpp"
 
 namespace herald::heraldd {
 
@@ -18,6 +19,7 @@ struct LogSettings {
 
 struct Settings {
   gateway::Options gateway;
+  match::store::Settings keywords;
   LogSettings log;
   DnsSettings dns;
 };

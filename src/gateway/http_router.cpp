@@ -27,6 +27,38 @@ HttpResponse make_text_response(http::status status, std::string body,
   return res;
 }
 
+namespace {
+
+// Whether `path` fits `pattern`, segment by segment; "{...}" fits any
+// non-empty segment.
+bool path_matches(std::string_view pattern, std::string_view path) {
+  if (pattern.find('{') == std::string_view::npos) return pattern == path;
+  for (;;) {
+    const std::size_t ps = pattern.find('/'), ts = path.find('/');
+    std::string_view pseg = pattern.substr(0, ps), tseg = path.substr(0, ts);
+    const bool wildcard = pseg.size() >= 2 && pseg.front() == '{' && pseg.back() == '}';
+    if (wildcard ? tseg.empty() : pseg != tseg) return false;
+    if (ps == std::string_view::npos || ts == std::string_view::npos) {
+      return ps == std::string_view::npos && ts == std::string_view::npos;
+    }
+    pattern.remove_prefix(ps + 1);
+    path.remove_prefix(ts + 1);
+  }
+}
+
+}  // namespace
+
+std::string_view path_segment(std::string_view target, std::size_t index) {
+  std::string_view path = target.substr(0, target.find('?'));
+  if (path.starts_with('/')) path.remove_prefix(1);
+  for (std::size_t i = 0;; ++i) {
+    const std::size_t slash = path.find('/');
+    if (i == index) return path.substr(0, slash);
+    if (slash == std::string_view::npos) return {};
+    path.remove_prefix(slash + 1);
+  }
+}
+
 void HttpRouter::add(http::verb method, std::string path, Handler handler) {
   add_async(method, std::move(path),
             [handler = std::move(handler)](const HttpRequest& req, unsigned, Respond respond) {
@@ -43,7 +75,7 @@ void HttpRouter::dispatch(const HttpRequest& request, unsigned shard, Respond re
   std::string_view path = target.substr(0, target.find('?'));
   std::string allow;
   for (const Route& r : routes_) {
-    if (r.path != path) continue;
+    if (!path_matches(r.path, path)) continue;
     if (r.method == request.method()) return r.handler(request, shard, std::move(respond));
     if (!allow.empty()) allow += ", ";
     allow += http::to_string(r.method);

@@ -1,4 +1,6 @@
-// Routes HTTP requests by exact path and method. Unknown paths get 404,
+// Routes HTTP requests by path and method. A path is exact, except that a
+// segment written "{name}" matches any one non-empty segment (handlers read
+// it with path_segment). Unknown paths get 404,
 // known paths with another method get 405 with an Allow header; both carry
 // the JSON error body every Herald API error uses:
 //   {"error":{"code":"not_found","message":"no route for GET /x"}}
@@ -24,6 +26,10 @@ using HttpResponse = boost::beast::http::response<boost::beast::http::string_bod
                                                unsigned version = 11);
 [[nodiscard]] HttpResponse make_text_response(boost::beast::http::status status, std::string body,
                                               std::string_view content_type, unsigned version);
+
+// Segment `index` (0-based) of the request target's path, without the query:
+// for "/api/keywords/chat/add", index 2 is "chat". Empty when absent.
+[[nodiscard]] std::string_view path_segment(std::string_view target, std::size_t index);
 
 class HttpRouter {
  public:

@@ -13,6 +13,7 @@
 
 #include "core/log.hpp"
 #include "gateway/api/http_api.hpp"
+#include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_session.hpp"
@@ -160,6 +161,10 @@ Server::~Server() {
 
 HttpRouter& Server::router() {
   return impl_->state.router;
+}
+void Server::add_keyword_api(match::store::Store& store) {
+  register_keyword_api(impl_->state.router, impl_->state, store);
+  register_keyword_metrics(impl_->state.registry, store);
 }
 unsigned Server::shard_count() const {
   return impl_->pool.size();

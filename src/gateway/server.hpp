@@ -14,6 +14,7 @@
 #include "core/metrics/registry.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/options.hpp"
+#include "match/store/store.hpp"
 
 namespace herald::gateway {
 
@@ -28,6 +29,9 @@ class Server {
 
   // Add routes before start(); the router is read-only once serving.
   HttpRouter& router();
+  // Serves /api/keywords/* from `store` and exports its statistics; call
+  // before start(). `store` must outlive the server.
+  void add_keyword_api(match::store::Store& store);
 
   // Binds and starts the shard threads. Throws std::system_error whose
   // what() names the address and the reason (e.g. address already in use).

@@ -83,7 +83,30 @@ struct Body {
   }
 };
 
-bool authorized(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+// Wraps a handler with the API key check and body parsing.
+template <class F>
+HttpRouter::AsyncHandler api(detail::ServerState& state, F handler) {
+  return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
+    if (!api_authorized(state, req, respond)) return;
+    auto body = std::make_shared<Body>();
+    if (!body->parse(req.body())) return respond(bad_request(body->error));
+    handler(body, shard, std::move(respond));
+  };
+}
+
+bool check_data_size(const detail::ServerState& state, const std::string& room,
+                     const std::string& data, Respond& respond) {
+  const auto limit = state.options.room_options(room).max_publication_bytes;
+  if (data.size() <= limit) return true;
+  respond(make_error_response(http::status::payload_too_large, "limit_exceeded",
+                              "data is " + std::to_string(data.size()) +
+                                  " bytes; max_publication_bytes is " + std::to_string(limit)));
+  return false;
+}
+
+}  // namespace
+
+bool api_authorized(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
   const std::string& key = state.options.api.key;
   if (key.empty()) {
     if (state.dev_mode) return true;
@@ -103,29 +126,6 @@ bool authorized(const detail::ServerState& state, const HttpRequest& req, Respon
   }
   return ok;
 }
-
-// Wraps a handler with the API key check and body parsing.
-template <class F>
-HttpRouter::AsyncHandler api(detail::ServerState& state, F handler) {
-  return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
-    if (!authorized(state, req, respond)) return;
-    auto body = std::make_shared<Body>();
-    if (!body->parse(req.body())) return respond(bad_request(body->error));
-    handler(body, shard, std::move(respond));
-  };
-}
-
-bool check_data_size(const detail::ServerState& state, const std::string& room,
-                     const std::string& data, Respond& respond) {
-  const auto limit = state.options.room_options(room).max_publication_bytes;
-  if (data.size() <= limit) return true;
-  respond(make_error_response(http::status::payload_too_large, "limit_exceeded",
-                              "data is " + std::to_string(data.size()) +
-                                  " bytes; max_publication_bytes is " + std::to_string(limit)));
-  return false;
-}
-
-}  // namespace
 
 void register_api(HttpRouter& router, detail::ServerState& state) {
   router.add_async(

@@ -11,4 +11,9 @@ namespace herald::gateway {
 
 void register_api(HttpRouter& router, detail::ServerState& state);
 
+// The API key check every /api/* route makes: true when the request may
+// proceed; otherwise it has answered 401 (wrong key) or 403 (API off).
+bool api_authorized(const detail::ServerState& state, const HttpRequest& req,
+                    HttpRouter::Respond& respond);
+
 }  // namespace herald::gateway

@@ -1,0 +1,91 @@
+#include "match/store/memory_store.hpp"
+
+namespace herald::match::store {
+
+WriteResult MemoryStore::commit(const std::string& name, Dict& d, std::size_t changed) {
+  WriteResult r;
+  if (changed == 0) {
+    r.version = d.version;
+    return r;
+  }
+  std::string error;
+  std::shared_ptr<Slot> slot = table_.get_or_add(name, error);
+  if (!slot) return WriteResult{.error = error, .version = d.version};
+  std::vector<Entry> entries;
+  entries.reserve(d.entries.size());
+  for (const auto& [k, e] : d.entries) entries.push_back(e);
+  auto compiled = build(d.version + 1, std::move(entries), error);
+  if (!compiled) return WriteResult{.error = "rebuild failed: " + error, .version = d.version};
+  d.version += 1;
+  slot->engine.store(std::move(compiled));
+  r.version = d.version;
+  r.changed = changed;
+  return r;
+}
+
+void MemoryStore::add_many(std::string dict, std::vector<Entry> entries, WriteFn done) {
+  if (auto e = check_add(dict, entries)) return done(WriteResult{*e});
+  WriteResult r;
+  {
+    std::lock_guard lock(mutex_);
+    // A copy, so that a failed rebuild leaves the dictionary as it was.
+    Dict next = dicts_[dict];
+    std::size_t changed = 0;
+    for (Entry& e : entries) {
+      auto [it, added] = next.entries.try_emplace(e.keyword, e);
+      if (added || !(it->second == e)) {
+        it->second = std::move(e);
+        ++changed;
+      }
+    }
+    r = commit(dict, next, changed);
+    if (r.ok()) dicts_[dict] = std::move(next);
+  }  // handlers run without the lock: they may write again
+  done(std::move(r));
+}
+
+void MemoryStore::remove_many(std::string dict, std::vector<std::string> keywords, WriteFn done) {
+  if (auto e = check_remove(dict, keywords)) return done(WriteResult{*e});
+  WriteResult r;
+  {
+    std::lock_guard lock(mutex_);
+    Dict next = dicts_[dict];
+    std::size_t changed = 0;
+    for (const std::string& k : keywords) changed += next.entries.erase(k);
+    r = commit(dict, next, changed);
+    if (r.ok()) dicts_[dict] = std::move(next);
+  }  // handlers run without the lock: they may write again
+  done(std::move(r));
+}
+
+void MemoryStore::flush(std::string dict, WriteFn done) {
+  if (auto e = dictionary_name_error(dict)) return done(WriteResult{*e});
+  WriteResult r;
+  {
+    std::lock_guard lock(mutex_);
+    Dict next = dicts_[dict];
+    const std::size_t changed = next.entries.size();
+    next.entries.clear();
+    r = commit(dict, next, changed);
+    if (r.ok()) dicts_[dict] = std::move(next);
+  }  // handlers run without the lock: they may write again
+  done(std::move(r));
+}
+
+void MemoryStore::load(std::string dict, EngineFn done) {
+  if (auto e = dictionary_name_error(dict)) return done(EngineResult{.error = *e});
+  EngineResult r;
+  {
+    std::lock_guard lock(mutex_);
+    std::shared_ptr<Slot> slot = table_.get_or_add(dict, r.error);
+    if (slot) {
+      r.engine = slot->engine.load();
+      // Never written: the empty dictionary, version 0.
+      if (!r.engine) r.engine = build(0, {}, r.error);
+      if (r.engine) slot->engine.store(r.engine);
+    }
+  }
+  done(std::move(r));
+}
+
+}  // namespace herald::match::store

@@ -1,0 +1,301 @@
+#include "match/store/redis_store.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include <random>
+
+#include "core/log.hpp"
+
+namespace herald::match::store {
+namespace {
+
+std::int64_t unix_ms_now() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string random_origin() {
+  std::random_device rd;
+  const std::uint64_t v = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+}  // namespace
+
+RedisStore::RedisStore(RedisStoreOptions options)
+    : Store(options.limits),
+      options_(std::move(options)),
+      origin_(random_origin()),
+      work_(io_.get_executor()),
+      client_(std::make_unique<redis::Client>(io_, options_.redis)),
+      backstop_(io_) {
+  client_->subscribe(options_.channel,
+                     [this](std::string_view payload) { on_invalidation(payload); });
+  // After every (re)connect: the subscription is live again, so any write
+  // from now on will be announced; a write we missed meanwhile shows up as
+  // a version that differs from ours.
+  client_->on_ready([this] { check_versions(); });
+  boost::asio::post(io_, [this] {
+    client_->start();
+    arm_backstop();
+  });
+  thread_ = std::thread([this] { io_.run(); });
+}
+
+RedisStore::~RedisStore() {
+  boost::asio::post(io_, [this] {
+    stopping_ = true;
+    backstop_.cancel();
+    client_->stop();
+    work_.reset();
+  });
+  // A build in flight finishes and posts its result, which is dropped.
+  builder_.join();
+  thread_.join();
+}
+
+bool RedisStore::wait_connected(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!connected()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+schema::Origin RedisStore::make_origin() const {
+  return schema::Origin{options_.channel, origin_, unix_ms_now()};
+}
+
+RedisStore::Dict* RedisStore::dict_state(const std::string& name, std::string& error) {
+  auto it = dicts_.find(name);
+  if (it != dicts_.end()) return &it->second;
+  std::shared_ptr<Slot> slot = table_.get_or_add(name, error);
+  if (!slot) return nullptr;
+  Dict& d = dicts_[name];
+  d.slot = std::move(slot);
+  return &d;
+}
+
+void RedisStore::add_many(std::string dict, std::vector<Entry> entries, WriteFn done) {
+  if (auto e = check_add(dict, entries)) return done(WriteResult{*e});
+  redis::Command cmd =
+      schema::add(schema::keys(options_.key_prefix, dict), make_origin(), dict, entries);
+  write(std::move(dict), std::move(cmd), std::move(done),
+        [entries = std::move(entries)](const Compiled& current) {
+          std::vector<Entry> next = entries;  // first: Compiled::build keeps the first of equals
+          next.insert(next.end(), current.entries().begin(), current.entries().end());
+          return next;
+        });
+}
+
+void RedisStore::remove_many(std::string dict, std::vector<std::string> keywords, WriteFn done) {
+  if (auto e = check_remove(dict, keywords)) return done(WriteResult{*e});
+  redis::Command cmd =
+      schema::remove(schema::keys(options_.key_prefix, dict), make_origin(), dict, keywords);
+  write(std::move(dict), std::move(cmd), std::move(done),
+        [keywords = std::move(keywords)](const Compiled& current) {
+          std::vector<std::string> gone = keywords;
+          std::sort(gone.begin(), gone.end());
+          std::vector<Entry> next;
+          for (const Entry& e : current.entries()) {
+            if (!std::binary_search(gone.begin(), gone.end(), e.keyword)) next.push_back(e);
+          }
+          return next;
+        });
+}
+
+void RedisStore::flush(std::string dict, WriteFn done) {
+  if (auto e = dictionary_name_error(dict)) return done(WriteResult{*e});
+  redis::Command cmd = schema::flush(schema::keys(options_.key_prefix, dict), make_origin(), dict);
+  write(std::move(dict), std::move(cmd), std::move(done),
+        [](const Compiled&) { return std::vector<Entry>{}; });
+}
+
+void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
+                       std::function<std::vector<Entry>(const Compiled&)> apply) {
+  boost::asio::post(io_, [this, dict = std::move(dict), command = std::move(command),
+                          done = std::move(done), apply = std::move(apply)]() mutable {
+    client_->execute({std::move(command)}, [this, dict, done = std::move(done),
+                                            apply = std::move(apply)](redis::Result r) {
+      if (!r.ok()) return done(WriteResult{.error = r.error, .unavailable = true});
+      std::string error;
+      auto w = schema::parse_write(r.replies[0], error);
+      if (!w) return done(WriteResult{.error = error});
+      WriteResult result{.version = w->version, .changed = static_cast<std::size_t>(w->changed)};
+      auto it = dicts_.find(dict);
+      // Not loaded here: nothing to refresh; a later load reads the write.
+      if (w->changed == 0 || it == dicts_.end() || stopping_) return done(result);
+      Dict& d = it->second;
+      auto finish = [done, result](const LoadError&) { done(result); };
+      std::shared_ptr<const Compiled> current = d.slot->engine.load();
+      if (current && !d.loading && current->version() == w->old_version) {
+        // Our copy is exactly the version the write started from: apply the
+        // write to it here, with no round trip. Our own echo is ignored.
+        d.loading = true;
+        d.in_flight.push_back(std::move(finish));
+        compile(dict, w->version, apply(*current));
+      } else {
+        // A peer wrote in between (or a load is in flight): read it all.
+        d.next.push_back(std::move(finish));
+        start_load(dict);
+      }
+    });
+  });
+}
+
+void RedisStore::load(std::string dict, EngineFn done) {
+  if (auto e = dictionary_name_error(dict)) return done(EngineResult{.error = *e});
+  boost::asio::post(io_, [this, dict = std::move(dict), done = std::move(done)] {
+    std::string error;
+    Dict* d = dict_state(dict, error);
+    if (d == nullptr) return done(EngineResult{.error = error});
+    if (auto e = d->slot->engine.load()) return done(EngineResult{.engine = std::move(e)});
+    auto waiter = [done, slot = d->slot](const LoadError& err) {
+      if (auto e = slot->engine.load()) return done(EngineResult{.engine = e});
+      done(EngineResult{.error = err.message, .unavailable = err.unavailable});
+    };
+    if (d->loading) {
+      d->in_flight.push_back(std::move(waiter));  // any snapshot will do for a cold load
+    } else {
+      d->next.push_back(std::move(waiter));
+      start_load(dict);
+    }
+  });
+}
+
+void RedisStore::start_load(const std::string& name) {
+  Dict& d = dicts_.at(name);
+  if (d.loading) {
+    d.reload_again = true;
+    return;
+  }
+  if (stopping_) return;
+  d.loading = true;
+  for (auto& w : d.next) d.in_flight.push_back(std::move(w));
+  d.next.clear();
+  client_->execute(schema::read(schema::keys(options_.key_prefix, name)),
+                   [this, name](redis::Result r) {
+                     if (!r.ok()) return install(name, nullptr, {r.error, true});
+                     std::string error;
+                     auto snap = schema::parse_read(r.replies, error);
+                     if (!snap) {
+                       stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
+                       return install(name, nullptr, {error, false});
+                     }
+                     compile(name, snap->version, std::move(snap->entries));
+                   });
+}
+
+void RedisStore::compile(const std::string& name, std::uint64_t version,
+                         std::vector<Entry> entries) {
+  boost::asio::post(builder_, [this, name, version, entries = std::move(entries)]() mutable {
+    std::string error;
+    auto engine = build(version, std::move(entries), error);
+    boost::asio::post(io_, [this, name, engine = std::move(engine), error] {
+      install(name, engine, {error.empty() ? error : "rebuild failed: " + error, false});
+    });
+  });
+}
+
+void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled> engine,
+                         const LoadError& error) {
+  Dict& d = dicts_.at(name);
+  d.loading = false;
+  auto waiters = std::move(d.in_flight);
+  d.in_flight.clear();
+  if (engine) {
+    // The one atomic step that publishes the new engine to searches.
+    d.slot->engine.store(engine);
+    if (d.announced > engine->version()) d.reload_again = true;
+    d.announced = 0;
+    if (d.invalidated_ms > 0 && !d.reload_again) {
+      stats_.last_invalidation_lag_ms.store(
+          std::max<std::int64_t>(0, unix_ms_now() - d.invalidated_ms), std::memory_order_relaxed);
+      d.invalidated_ms = 0;
+    }
+    for (auto& w : waiters) w(LoadError{});
+    if (d.reload_again) {
+      d.reload_again = false;
+      start_load(name);
+    }
+    return;
+  }
+  auto current = d.slot->engine.load();
+  if (!stopping_)
+    log::warn("keyword dictionary not refreshed",
+              {{"dict", name},
+               {"error", error.message},
+               {"serving_version", current ? current->version() : std::uint64_t{0}},
+               {"serving", current ? "last good engine" : "nothing (not loaded)"}});
+  // Redis may be down: do not retry in a loop; the backstop and the
+  // reconnect check retry. Whoever waited for a fresh load hears why now.
+  d.reload_again = false;
+  for (auto& w : d.next) waiters.push_back(std::move(w));
+  d.next.clear();
+  for (auto& w : waiters) w(error);
+}
+
+void RedisStore::on_invalidation(std::string_view payload) {
+  auto inv = schema::parse_invalidation(payload);
+  if (!inv) {
+    log::warn("malformed keyword invalidation ignored", {{"payload", payload}});
+    return;
+  }
+  if (inv->origin == origin_) return;  // our own write, applied when it committed
+  auto it = dicts_.find(inv->dict);
+  if (it == dicts_.end()) return;  // not loaded here: a later load reads it fresh
+  Dict& d = it->second;
+  auto current = d.slot->engine.load();
+  // Versions only grow (redis_schema.hpp), so an announced version at or
+  // below ours is already served.
+  if (!d.loading && current && current->version() >= inv->version) return;
+  d.invalidated_ms = inv->unix_ms;
+  stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+  if (d.loading) {
+    // The load in flight may have read before or after this write; install()
+    // compares its version with the announced one and reloads only if older.
+    d.announced = std::max(d.announced, inv->version);
+    return;
+  }
+  start_load(inv->dict);
+}
+
+void RedisStore::check_versions() {
+  if (stopping_ || !client_->ready() || dicts_.empty()) return;
+  std::vector<std::string> names;
+  std::vector<redis::Command> pipeline;
+  for (const auto& [name, d] : dicts_) {
+    names.push_back(name);
+    pipeline.push_back({"GET", schema::keys(options_.key_prefix, name).version});
+  }
+  // One round trip for every loaded dictionary: only version keys are read.
+  client_->execute(std::move(pipeline), [this, names = std::move(names)](redis::Result r) {
+    if (!r.ok()) return;  // the client logs and reconnects; on_ready checks again
+    for (std::size_t i = 0; i < names.size(); ++i) {
+      auto version = schema::parse_version(r.replies[i]);
+      if (!version) continue;
+      Dict& d = dicts_.at(names[i]);
+      auto current = d.slot->engine.load();
+      if (!current && !d.loading) continue;  // never loaded (a failed cold load): nothing stale
+      if (current && !d.loading && current->version() == *version) continue;
+      stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+      start_load(names[i]);
+    }
+  });
+}
+
+void RedisStore::arm_backstop() {
+  if (stopping_) return;
+  backstop_.expires_after(options_.backstop_interval);
+  backstop_.async_wait([this](boost::system::error_code ec) {
+    if (ec || stopping_) return;
+    check_versions();
+    arm_backstop();
+  });
+}
+
+}  // namespace herald::match::store

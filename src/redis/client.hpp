@@ -1,0 +1,110 @@
+// The Redis client every Herald module uses: two hiredis connections (one
+// for commands, one in subscriber mode, since a subscribed connection may
+// not send other commands), reconnect with exponential backoff, pipelines,
+// and the one place where commands cross the process boundary.
+//
+// Round trips: send() is that one place. Each call writes its whole
+// pipeline in one loop turn (hiredis flushes it in one write) and then waits
+// for the replies, so it counts as ONE round trip whatever the number of
+// commands; a MULTI/EXEC transaction is a pipeline. SUBSCRIBE on (re)connect
+// goes through send() too. Tests pin per-operation counts on this counter
+// (tests/redis/round_trip_claims_test.cpp).
+//
+// Threading: the client belongs to one io_context run by one thread; call
+// every member except round_trips() and ready() on that thread. Handlers
+// run on that thread and are never called from inside execute().
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redis/options.hpp"
+#include "redis/reply.hpp"
+
+namespace herald::redis {
+
+class Connection;
+
+using Command = std::vector<std::string>;
+
+struct Result {
+  std::string error;           // empty on success: the pipeline was answered
+  std::vector<Reply> replies;  // one per command, in order (a reply may be a Redis error)
+  [[nodiscard]] bool ok() const { return error.empty(); }
+};
+
+class Client {
+ public:
+  using Done = std::function<void(Result)>;
+  using MessageFn = std::function<void(std::string_view payload)>;
+
+  Client(boost::asio::io_context& io, Options options);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // Channels to subscribe to; set before start(). Resubscribed on every
+  // reconnect, before on_ready runs.
+  void subscribe(std::string channel, MessageFn on_message);
+  // Called each time both connections are up and subscribed (after the
+  // first connect and after every reconnect).
+  void on_ready(std::function<void()> fn) { on_ready_ = std::move(fn); }
+  // Called when the connection is lost (with the reason), once per loss.
+  void on_down(std::function<void(const std::string&)> fn) { on_down_ = std::move(fn); }
+
+  void start();
+  void stop();
+
+  // Sends the pipeline as one round trip. When the client is not ready the
+  // handler gets an error at once (posted): writes fail fast while Redis is
+  // down instead of queueing without bound.
+  void execute(std::vector<Command> pipeline, Done done);
+
+  [[nodiscard]] std::uint64_t round_trips() const {
+    return round_trips_.load(std::memory_order_relaxed);
+  }
+  [[nodiscard]] bool ready() const { return ready_.load(std::memory_order_relaxed); }
+  [[nodiscard]] std::string address() const;
+  // Why the client is not ready (the last connection error), for messages.
+  [[nodiscard]] const std::string& last_error() const { return last_error_; }
+
+ private:
+  struct Subscription {
+    std::string channel;
+    MessageFn on_message;
+  };
+  void connect();
+  void connected_one();
+  void lost(const std::string& reason);
+  void schedule_reconnect();
+  // The one place commands are sent; counts one round trip per call.
+  // With on_message, the pipeline is one SUBSCRIBE whose later replies are
+  // messages for on_message.
+  void send(Connection& conn, std::vector<Command> pipeline, Done done,
+            MessageFn on_message = nullptr);
+
+  boost::asio::io_context& io_;
+  Options options_;
+  std::vector<Subscription> subscriptions_;
+  std::function<void()> on_ready_;
+  std::function<void(const std::string&)> on_down_;
+  std::shared_ptr<Connection> cmd_, sub_;
+  boost::asio::steady_timer retry_timer_;
+  std::chrono::milliseconds backoff_{0};
+  std::uint64_t generation_ = 0;  // bumped per connect attempt; stale callbacks compare it
+  int pending_ = 0;               // connect steps left in this attempt
+  bool running_ = false;
+  std::string last_error_ = "not connected yet";
+  std::atomic<bool> ready_{false};
+  std::atomic<std::uint64_t> round_trips_{0};
+};
+
+}  // namespace herald::redis

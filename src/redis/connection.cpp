@@ -1,0 +1,200 @@
+#include "redis/connection.hpp"
+
+#include <boost/asio/post.hpp>
+#include <hiredis/async.h>
+#include <hiredis/hiredis.h>
+
+#include <vector>
+
+namespace herald::redis {
+namespace {
+
+// One registered reply handler; hiredis holds it as privdata until the reply
+// (or, persistent, until the connection ends) and on_reply deletes it.
+struct Pending {
+  Connection::ReplyFn fn;
+  bool persistent = false;
+};
+
+Connection* self_of(const redisAsyncContext* ac) {
+  return static_cast<Connection*>(ac->data);
+}
+
+}  // namespace
+
+std::shared_ptr<Connection> Connection::create(boost::asio::io_context& io, std::string host,
+                                               std::uint16_t port, LostFn on_lost) {
+  return std::shared_ptr<Connection>(new Connection(io, std::move(host), port, std::move(on_lost)));
+}
+
+Connection::Connection(boost::asio::io_context& io, std::string host, std::uint16_t port,
+                       LostFn on_lost)
+    : io_(io),
+      host_(std::move(host)),
+      port_(port),
+      on_lost_(std::move(on_lost)),
+      socket_(io),
+      connect_timer_(io) {}
+
+Connection::~Connection() {
+  closing_ = true;
+  if (ctx_ != nullptr) redisAsyncFree(ctx_);  // runs cleanup(), which clears ctx_
+}
+
+void Connection::connect(std::chrono::milliseconds timeout, ConnectFn done) {
+  on_connected_ = std::move(done);
+  // hiredis resolves a host name with a blocking getaddrinfo; configured
+  // addresses are normally IP literals, which resolve without I/O.
+  ctx_ = redisAsyncConnect(host_.c_str(), port_);
+  if (ctx_ == nullptr || ctx_->err != 0) {
+    std::string why = ctx_ != nullptr ? ctx_->errstr : "out of memory";
+    if (ctx_ != nullptr) redisAsyncFree(ctx_);  // no hooks attached yet
+    ctx_ = nullptr;
+    return finish_connect("cannot connect: " + why);
+  }
+  ctx_->data = this;
+  // Safety: the descriptor borrows hiredis's fd; cleanup() releases it
+  // before hiredis closes the fd, so asio never closes it.
+  socket_.assign(ctx_->c.fd);
+  ctx_->ev.data = this;
+  ctx_->ev.addRead = &Connection::add_read;
+  ctx_->ev.delRead = &Connection::del_read;
+  ctx_->ev.addWrite = &Connection::add_write;
+  ctx_->ev.delWrite = &Connection::del_write;
+  ctx_->ev.cleanup = &Connection::cleanup;
+  redisAsyncSetDisconnectCallback(ctx_, &Connection::on_disconnect);
+  // Registers interest in writability: the first writable event completes
+  // the non-blocking connect and calls on_connect.
+  redisAsyncSetConnectCallback(ctx_, &Connection::on_connect);
+
+  connect_timer_.expires_after(timeout);
+  connect_timer_.async_wait([self = shared_from_this(), timeout](boost::system::error_code ec) {
+    if (ec || self->connected_ || self->ctx_ == nullptr) return;
+    self->closing_ = true;
+    redisAsyncFree(self->ctx_);
+    self->finish_connect("connect timed out after " + std::to_string(timeout.count()) + " ms");
+  });
+}
+
+void Connection::finish_connect(std::optional<std::string> error) {
+  connect_timer_.cancel();
+  if (!on_connected_) return;
+  ConnectFn fn = std::move(on_connected_);
+  on_connected_ = nullptr;
+  // Posted, never called from inside a hiredis callback, so the handler may
+  // close or destroy this connection.
+  boost::asio::post(io_, [self = shared_from_this(), fn = std::move(fn), error = std::move(error)] {
+    fn(error);
+  });
+}
+
+bool Connection::command(std::span<const std::string> argv, ReplyFn fn, bool persistent) {
+  if (!connected()) return false;
+  std::vector<const char*> args;
+  std::vector<std::size_t> lens;
+  args.reserve(argv.size());
+  lens.reserve(argv.size());
+  for (const std::string& a : argv) {
+    args.push_back(a.data());
+    lens.push_back(a.size());
+  }
+  auto* pending = new Pending{std::move(fn), persistent};
+  if (redisAsyncCommandArgv(ctx_, &Connection::on_reply, pending, static_cast<int>(args.size()),
+                            args.data(), lens.data()) != REDIS_OK) {
+    delete pending;
+    return false;
+  }
+  return true;
+}
+
+void Connection::close() {
+  connect_timer_.cancel();
+  if (ctx_ != nullptr) {
+    closing_ = true;
+    redisAsyncFree(ctx_);
+  }
+  finish_connect("connection closed");
+}
+
+void Connection::on_reply(redisAsyncContext* /*ac*/, void* reply, void* privdata) {
+  auto* pending = static_cast<Pending*>(privdata);
+  pending->fn(static_cast<const redisReply*>(reply));
+  if (!pending->persistent || reply == nullptr) delete pending;
+}
+
+void Connection::on_connect(const redisAsyncContext* ac, int status) {
+  Connection* self = self_of(ac);
+  if (status != REDIS_OK) {
+    // hiredis frees the context right after this callback.
+    self->finish_connect(std::string("cannot connect: ") + (ac->errstr ? ac->errstr : "error"));
+    return;
+  }
+  self->connected_ = true;
+  self->finish_connect(std::nullopt);
+}
+
+void Connection::on_disconnect(const redisAsyncContext* ac, int status) {
+  Connection* self = self_of(ac);
+  self->connected_ = false;
+  if (self->closing_ || !self->on_lost_) return;
+  std::string reason = status == REDIS_OK                                 ? "disconnected"
+                       : (ac->errstr != nullptr && ac->errstr[0] != '\0') ? ac->errstr
+                                                                          : "connection lost";
+  boost::asio::post(self->io_, [keep = self->shared_from_this(), fn = self->on_lost_,
+                                reason = std::move(reason)] { fn(reason); });
+}
+
+void Connection::add_read(void* p) {
+  auto* self = static_cast<Connection*>(p);
+  self->want_read_ = true;
+  self->arm_read();
+}
+void Connection::del_read(void* p) {
+  static_cast<Connection*>(p)->want_read_ = false;
+}
+void Connection::add_write(void* p) {
+  auto* self = static_cast<Connection*>(p);
+  self->want_write_ = true;
+  self->arm_write();
+}
+void Connection::del_write(void* p) {
+  static_cast<Connection*>(p)->want_write_ = false;
+}
+
+void Connection::cleanup(void* p) {
+  auto* self = static_cast<Connection*>(p);
+  self->want_read_ = self->want_write_ = false;
+  self->connected_ = false;
+  // release() cancels the pending waits (their handlers see operation_aborted)
+  // and gives the fd back without closing it: hiredis closes it next.
+  if (self->socket_.is_open()) (void)self->socket_.release();
+  self->ctx_ = nullptr;
+}
+
+// A wait is one-shot; hiredis's "add" means "until del", so each handler
+// re-arms while interest remains and the context is alive.
+void Connection::arm_read() {
+  if (reading_ || ctx_ == nullptr) return;
+  reading_ = true;
+  socket_.async_wait(boost::asio::posix::stream_descriptor::wait_read,
+                     [self = shared_from_this()](boost::system::error_code ec) {
+                       self->reading_ = false;
+                       if (ec || self->ctx_ == nullptr || !self->want_read_) return;
+                       redisAsyncHandleRead(self->ctx_);  // may free the context
+                       if (self->ctx_ != nullptr && self->want_read_) self->arm_read();
+                     });
+}
+
+void Connection::arm_write() {
+  if (writing_ || ctx_ == nullptr) return;
+  writing_ = true;
+  socket_.async_wait(boost::asio::posix::stream_descriptor::wait_write,
+                     [self = shared_from_this()](boost::system::error_code ec) {
+                       self->writing_ = false;
+                       if (ec || self->ctx_ == nullptr || !self->want_write_) return;
+                       redisAsyncHandleWrite(self->ctx_);  // may free the context
+                       if (self->ctx_ != nullptr && self->want_write_) self->arm_write();
+                     });
+}
+
+}  // namespace herald::redis

@@ -1,0 +1,51 @@
+// HttpRouter: exact paths, "{name}" segments, 404/405, path_segment.
+#include <gtest/gtest.h>
+
+#include "gateway/http_router.hpp"
+
+namespace herald::gateway {
+namespace {
+
+namespace http = boost::beast::http;
+
+struct Routed {
+  HttpRouter router;
+  std::string hit;
+  unsigned status(http::verb method, std::string target) {
+    HttpRequest req{method, target, 11};
+    unsigned got = 0;
+    hit.clear();
+    router.dispatch(req, 0, [&](HttpResponse res) { got = res.result_int(); });
+    return got;
+  }
+};
+
+TEST(HttpRouter, PatternSegmentsMatchOneNonEmptySegment) {
+  Routed r;
+  for (const char* path : {"/api/keywords/{dict}", "/api/keywords/{dict}/add", "/api/publish"}) {
+    r.router.add(http::verb::post, path, [&r, path](const HttpRequest&) {
+      r.hit = path;
+      return make_text_response(http::status::ok, "", "text/plain", 11);
+    });
+  }
+  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/chat/add?x=1"), 200u);
+  EXPECT_EQ(r.hit, "/api/keywords/{dict}/add");
+  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/chat"), 200u);
+  EXPECT_EQ(r.hit, "/api/keywords/{dict}");
+  EXPECT_EQ(r.status(http::verb::post, "/api/publish"), 200u);
+  EXPECT_EQ(r.status(http::verb::post, "/api/keywords//add"), 404u);     // empty segment
+  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/"), 404u);         // empty last segment
+  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/a/add/x"), 404u);  // one segment too many
+  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/a/remove"), 404u);
+  EXPECT_EQ(r.status(http::verb::get, "/api/keywords/a"), 405u);
+}
+
+TEST(HttpRouter, PathSegment) {
+  EXPECT_EQ(path_segment("/api/keywords/chat/add", 2), "chat");
+  EXPECT_EQ(path_segment("/api/keywords/chat?x=/y", 2), "chat");
+  EXPECT_EQ(path_segment("/api/keywords/chat", 3), "");
+  EXPECT_EQ(path_segment("/", 0), "");
+}
+
+}  // namespace
+}  // namespace herald::gateway

@@ -1,0 +1,191 @@
+// The asio adapter over hiredis, against a real redis-server: pipelines,
+// pub/sub, failing fast while Redis is away, reconnecting with backoff,
+// connect and command timeouts. Single-threaded: the client runs on the
+// test's own io_context.
+#include "redis/client.hpp"
+
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <optional>
+
+#include "redis_server.hpp"
+
+namespace herald::test {
+namespace {
+
+using namespace std::chrono_literals;
+
+struct Harness {
+  explicit Harness(redis::Options o) : client(io, std::move(o)) {}
+  // Runs the loop until `pred` holds; false after `timeout` (a generous bound).
+  bool run_until(const std::function<bool()>& pred, std::chrono::milliseconds timeout = 10s) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!pred()) {
+      if (std::chrono::steady_clock::now() >= deadline) return false;
+      io.run_one_for(20ms);
+    }
+    return true;
+  }
+  redis::Result exec(std::vector<redis::Command> pipeline) {
+    std::optional<redis::Result> out;
+    client.execute(std::move(pipeline), [&](redis::Result r) { out = std::move(r); });
+    EXPECT_TRUE(run_until([&] { return out.has_value(); }));
+    return out.value_or(redis::Result{"no answer", {}});
+  }
+  boost::asio::io_context io;
+  redis::Client client;
+};
+
+redis::Options options(std::uint16_t port) {
+  redis::Options o;
+  o.port = port;
+  o.reconnect_min = 10ms;
+  o.reconnect_max = 100ms;
+  return o;
+}
+
+TEST(RedisClient, PipelineRepliesInOrder) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  auto r = h.exec(
+      {{"SET", "a", "1"}, {"INCR", "a"}, {"GET", "a"}, {"GET", "missing"}, {"HGET", "a", "x"}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.replies.size(), 5u);
+  EXPECT_EQ(r.replies[0].type, redis::Reply::Type::status);
+  EXPECT_EQ(r.replies[1].integer, 2);
+  EXPECT_EQ(r.replies[2].str, "2");
+  EXPECT_TRUE(r.replies[3].is_nil());
+  // A command Redis refuses is a reply of its own, not a failed pipeline.
+  EXPECT_TRUE(r.replies[4].is_error());
+  EXPECT_NE(r.replies[4].str.find("WRONGTYPE"), std::string::npos);
+}
+
+TEST(RedisClient, BinarySafeArguments) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  const std::string value("a\0b\r\nc", 6);
+  auto r = h.exec({{"SET", "bin", value}, {"GET", "bin"}});
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.replies[1].str, value);
+}
+
+TEST(RedisClient, SubscriptionDeliversMessages) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  std::vector<std::string> got;
+  h.client.subscribe("chan", [&](std::string_view m) { got.emplace_back(m); });
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  // Ready means subscribed: a message published now is delivered.
+  EXPECT_EQ(server.command({"PUBLISH", "chan", "hello"}).integer, 1);
+  EXPECT_EQ(server.command({"PUBLISH", "other", "x"}).integer, 0);
+  ASSERT_TRUE(h.run_until([&] { return got.size() == 1; }));
+  EXPECT_EQ(got[0], "hello");
+}
+
+TEST(RedisClient, FailsFastWhileDownAndReconnectsWithResubscribe) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  int messages = 0, downs = 0, readies = 0;
+  std::string down_reason;
+  h.client.subscribe("chan", [&](std::string_view) { ++messages; });
+  h.client.on_down([&](const std::string& why) {
+    ++downs;
+    down_reason = why;
+  });
+  h.client.on_ready([&] { ++readies; });
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+
+  server.kill();
+  ASSERT_TRUE(h.run_until([&] { return !h.client.ready(); }));
+  EXPECT_EQ(downs, 1);
+  EXPECT_FALSE(down_reason.empty());
+  auto r = h.exec({{"PING"}});
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("redis unavailable at 127.0.0.1:" + std::to_string(server.port())),
+            std::string::npos)
+      << r.error;
+
+  server.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  EXPECT_EQ(readies, 2);
+  EXPECT_TRUE(h.exec({{"PING"}}).ok());
+  server.command({"PUBLISH", "chan", "again"});
+  EXPECT_TRUE(h.run_until([&] { return messages == 1; }));
+}
+
+TEST(RedisClient, ConnectionRefusedSaysWhereAndWhy) {
+  // A port with nothing listening: take a free one from a server we stop.
+  std::uint16_t port;
+  {
+    RedisServer server;
+    port = server.port();
+  }
+  Harness h(options(port));
+  h.client.start();
+  h.run_until([] { return false; }, 200ms);
+  EXPECT_FALSE(h.client.ready());
+  auto r = h.exec({{"PING"}});
+  EXPECT_NE(r.error.find("127.0.0.1:" + std::to_string(port)), std::string::npos) << r.error;
+  EXPECT_NE(r.error.find("onnect"), std::string::npos) << r.error;
+}
+
+TEST(RedisClient, ConnectTimeout) {
+  // A listener whose accept queue is full: the kernel drops further SYNs,
+  // so a connect neither succeeds nor fails until our timeout ends it.
+  int lfd = socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  ASSERT_EQ(bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+  ASSERT_EQ(listen(lfd, 0), 0);
+  ASSERT_EQ(getsockname(lfd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  std::vector<int> fillers;
+  for (int i = 0; i < 4; ++i) {
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
+    (void)connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
+    fillers.push_back(fd);
+  }
+  redis::Options o = options(ntohs(addr.sin_port));
+  o.connect_timeout = 150ms;
+  Harness h(o);
+  h.client.start();
+  EXPECT_TRUE(h.run_until([&] {
+    return h.client.last_error().find("connect timed out after 150 ms") != std::string::npos;
+  })) << h.client.last_error();
+  EXPECT_FALSE(h.client.ready());
+  h.client.stop();
+  for (int fd : fillers) close(fd);
+  close(lfd);
+}
+
+TEST(RedisClient, CommandTimeoutDropsTheConnectionAndRecovers) {
+  RedisServer server;
+  redis::Options o = options(server.port());
+  o.command_timeout = 200ms;
+  Harness h(o);
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  server.signal(SIGSTOP);  // alive but silent
+  auto r = h.exec({{"PING"}});
+  EXPECT_NE(r.error.find("no reply within 200 ms"), std::string::npos) << r.error;
+  EXPECT_FALSE(h.client.ready());
+  server.signal(SIGCONT);
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  EXPECT_TRUE(h.exec({{"PING"}}).ok());
+}
+
+}  // namespace
+}  // namespace herald::test

@@ -1,0 +1,67 @@
+// `herald kw` as a real process: against a running heraldd (its embedded
+// store) and directly against a real redis-server shared with heraldd.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "redis_server.hpp"
+#include "support/daemon.hpp"
+#include "support/process.hpp"
+
+namespace herald::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+RunResult kw(std::vector<std::string> args) {
+  std::vector<std::string> argv = {HERALD_PATH, "kw"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return run(argv);
+}
+
+TEST(KwCli, AgainstHeralddsEmbeddedStore) {
+  Daemon d;
+  const std::string server = "127.0.0.1:" + std::to_string(d.port);
+  auto r = kw({"--server", server, "add", "chat", "spam", "scam", "--action", "reject",
+               "--category", "ads"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "version 1 changed 2\n");
+  r = kw({"--server", server, "ls", "chat"});
+  EXPECT_EQ(r.output, "scam\treject\tads\nspam\treject\tads\n");
+  r = kw({"--server", server, "match", "chat", "no", "SPAM", "here"});
+  EXPECT_EQ(r.output, "3\t7\tspam\treject\tads\nverdict reject\n");
+  r = kw({"--server", server, "rm", "chat", "spam"});
+  EXPECT_EQ(r.output, "version 2 changed 1\n");
+  r = kw({"--server", server, "add", "bad{name}", "x"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("heraldd answered 400: dictionary name has a byte outside"));
+}
+
+TEST(KwCli, AgainstRedisSharedWithHeraldd) {
+  RedisServer server;
+  const std::string redis = "127.0.0.1:" + std::to_string(server.port());
+  auto r = kw({"--redis", redis, "add", "mod", "casino", "--action", "mask"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("changed 1"));
+  // heraldd pointed at the same Redis sees it.
+  Daemon d({"--keywords.store", "redis", "--keywords.redis.address", redis});
+  ASSERT_TRUE(d.proc->wait_for_line(std::regex("redis ready"), std::chrono::seconds(10)));
+  r = kw({"--server", "127.0.0.1:" + std::to_string(d.port), "match", "mod", "a casino"});
+  EXPECT_EQ(r.output, "2\t8\tcasino\tmask\t\nverdict mask\n") << r.output;
+  r = kw({"--redis", redis, "ls", "mod"});
+  EXPECT_EQ(r.output, "casino\tmask\t\n");
+  server.kill();
+  r = kw({"--redis", redis, "ls", "mod"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("redis unavailable at " + redis));
+}
+
+TEST(KwCli, BadArguments) {
+  EXPECT_EQ(kw({"--redis", "nonsense", "ls", "d"}).exit_code, 2);
+  EXPECT_EQ(kw({"add", "d"}).exit_code, 2);  // no keywords
+  auto r = kw({"--server", "127.0.0.1:1", "ls", "d"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("cannot reach heraldd at 127.0.0.1:1"));
+}
+
+}  // namespace
+}  // namespace herald::test

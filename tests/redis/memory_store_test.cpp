@@ -1,0 +1,82 @@
+// MemoryStore: the embedded store heraldd uses with no Redis configured.
+#include "match/store/memory_store.hpp"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "match/store/sync.hpp"
+
+namespace herald::test {
+namespace {
+
+namespace kw = herald::match::store;
+
+TEST(MemoryStore, WritesVersionsAndSearches) {
+  kw::MemoryStore store;
+  EXPECT_EQ(store.warm("d"), nullptr);
+  auto cold = kw::engine(store, "d");
+  ASSERT_TRUE(cold.ok());
+  EXPECT_EQ(cold.engine->version(), 0u);
+  auto w = kw::add_many(store, "d", {{"spam", kw::Action::reject, "ads"}, {"scam"}});
+  EXPECT_EQ(w.version, 1u);
+  EXPECT_EQ(w.changed, 2u);
+  EXPECT_EQ(kw::add_many(store, "d", {{"spam", kw::Action::reject, "ads"}}).version, 1u);
+  std::vector<kw::Hit> hits;
+  store.warm("d")->find("SPAM or scam", hits);
+  ASSERT_EQ(hits.size(), 2u);
+  EXPECT_EQ(hits[0].action, kw::Action::reject);
+  EXPECT_EQ(hits[0].category, "ads");
+  EXPECT_EQ(store.warm("d")->mask("a spam"), "a ****");
+  auto r = kw::remove_many(store, "d", {"spam", "nothing"});
+  EXPECT_EQ(r.changed, 1u);
+  EXPECT_EQ(r.version, 2u);
+  auto f = kw::flush(store, "d");
+  EXPECT_EQ(f.changed, 1u);
+  EXPECT_TRUE(store.warm("d")->entries().empty());
+  EXPECT_EQ(store.round_trips(), 0u);
+  EXPECT_EQ(store.stats().rebuilds.load(), 4u);  // cold + three effective writes
+}
+
+TEST(MemoryStore, ValidationAndLimits) {
+  kw::MemoryStore store(kw::Limits{.max_dictionaries = 1, .max_batch = 2});
+  EXPECT_EQ(kw::add_many(store, "d", {{"a"}, {"b"}, {"c"}}).error,
+            "entries: 3 in one write; the limit is 2 (keywords.max_batch)");
+  EXPECT_TRUE(kw::add_many(store, "d", {{"a"}}).ok());
+  EXPECT_EQ(kw::add_many(store, "e", {{"a"}}).error,
+            "too many dictionaries: the limit is 1 (keywords.max_dictionaries)");
+  EXPECT_EQ(kw::flush(store, "bad name").error,
+            "dictionary name has a byte outside [A-Za-z0-9_.-] at offset 3");
+}
+
+// Searches run while a writer rebuilds over and over: a search always gets
+// a whole engine (the old or the new), never nothing and never a torn one.
+TEST(MemoryStore, SearchesDuringRebuildsAlwaysSeeAWholeEngine) {
+  kw::MemoryStore store;
+  ASSERT_TRUE(kw::add_many(store, "d", {{"always"}}).ok());
+  std::atomic<bool> stop{false};
+  std::atomic<std::uint64_t> bad{0}, searches{0};
+  std::thread searcher([&] {
+    std::vector<kw::Hit> hits;
+    while (!stop.load()) {
+      auto e = store.warm("d");
+      if (!e) {
+        bad.fetch_add(1);
+        continue;
+      }
+      e->find("it is always there", hits);
+      if (hits.size() != 1 || e->entries().size() != e->version()) bad.fetch_add(1);
+      searches.fetch_add(1);
+    }
+  });
+  for (int i = 0; i < 200; ++i)
+    ASSERT_TRUE(kw::add_many(store, "d", {{"k" + std::to_string(i)}}).ok());
+  stop = true;
+  searcher.join();
+  EXPECT_EQ(bad.load(), 0u);
+  EXPECT_GT(searches.load(), 0u);
+}
+
+}  // namespace
+}  // namespace herald::test
