@@ -208,7 +208,17 @@ TEST(Gateway, MetricsCountTheTraffic) {
     ASSERT_TRUE(m);
     if (json_has(*m, "/result/offset")) ++got;
   }
-  std::string text = http_get("127.0.0.1", d.port, "/metrics").body;
+  // A write's counters move when its completion runs on the server, which
+  // can be after the client has read the bytes (and the scrape may run on
+  // another shard first): poll until the last write is counted.
+  std::string text;
+  for (int tries = 0; tries < 100; ++tries) {
+    text = http_get("127.0.0.1", d.port, "/metrics").body;
+    if (metric_value(text, "herald_messages_out_total") >= 43 &&
+        metric_value(text, "herald_queue_bytes") == 0)
+      break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
   EXPECT_EQ(metric_value(text, "herald_ws_connections"), 2);
   EXPECT_EQ(metric_value(text, "herald_subscriptions"), 1);
   EXPECT_EQ(metric_value(text, "herald_publications_total"), 20);
