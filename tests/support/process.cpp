@@ -94,6 +94,11 @@ std::optional<int> ChildProcess::wait_exit(std::chrono::milliseconds timeout) {
     pid_t r = waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
       exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+      // The child is gone, but its last output may still sit in the pipe:
+      // wait (bounded: a grandchild may hold the pipe open) for the reader
+      // to reach end of file, so output() after wait_exit is complete.
+      std::unique_lock lock(mutex_);
+      cv_.wait_for(lock, std::chrono::seconds(5), [this] { return eof_; });
       return exit_code_;
     }
     if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
@@ -110,10 +115,8 @@ RunResult run(std::vector<std::string> argv, std::vector<std::string> env,
               std::chrono::milliseconds timeout) {
   ChildProcess p(std::move(argv), std::move(env));
   RunResult r;
-  auto code = p.wait_exit(timeout);
+  auto code = p.wait_exit(timeout);  // complete output once it has exited
   r.exit_code = code.value_or(-1);
-  // Let the reader reach EOF so the output is complete.
-  (void)p.wait_for_line(std::regex("$^"), std::chrono::seconds(5));
   r.output = p.output();
   return r;
 }
