@@ -4,6 +4,7 @@
 #include <array>
 
 #include "dns/decoder.hpp"
+#include "dns/detail/label_offsets.hpp"
 #include "dns/nsec3_hash.hpp"
 #include "dns/rdata.hpp"
 #include "dns/transfer.hpp"
@@ -11,15 +12,6 @@
 namespace herald::dns {
 
 namespace {
-
-// Label start offsets of a name's wire form; at[count] is the root label.
-std::size_t label_offsets(const Name& n, std::array<std::uint8_t, 128>& at) {
-  auto w = n.wire();
-  std::size_t count = 0;
-  for (std::size_t p = 0; w[p] != 0; p += 1u + w[p]) at[count++] = static_cast<std::uint8_t>(p);
-  at[count] = static_cast<std::uint8_t>(w.size() - 1);
-  return count;
-}
 
 bool wants_targets(RRType t) {
   return t == type::NS || t == type::MX || t == type::SRV;
@@ -127,7 +119,7 @@ void Responder::lookup(const ZoneDb& db, const Name& qname, std::size_t depth) {
 void Responder::answer_in_zone(const ZoneDb& db, const Zone& zone, const Name& qname,
                                std::size_t depth) {
   std::array<std::uint8_t, 128> at;
-  std::size_t ql = label_offsets(qname, at);
+  std::size_t ql = detail::label_offsets(qname, at);
   std::size_t k = zone.origin().label_count();
   auto wire = qname.wire();
   std::uint32_t cur = 0;  // the apex; invariant: node `cur` is QNAME's ancestor with k labels
@@ -277,7 +269,7 @@ void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, co
   if (!add(kAnswer, &nd.name, dn)) return;  // a DNAME loop
   // RFC 6672 §2.2: QNAME's labels above the DNAME owner, then the target.
   std::array<std::uint8_t, 128> at;
-  (void)label_offsets(qname, at);
+  (void)detail::label_offsets(qname, at);
   std::size_t prefix = at[labels_kept];  // octets of QNAME above the owner
   const Rdata& target = dn->rdatas.front();
   if (prefix + target.size() > kMaxNameWire) {

@@ -5,25 +5,16 @@
 #include <filesystem>
 #include <unordered_set>
 
+#include "dns/detail/label_offsets.hpp"
+
 namespace herald::dns {
 
-namespace {
-
-// Offsets of each label of `n` in its wire form; returns the label count.
-std::size_t label_offsets(const Name& n, std::array<std::uint8_t, 128>& at) {
-  auto w = n.wire();
-  std::size_t count = 0;
-  for (std::size_t p = 0; w[p] != 0; p += 1u + w[p]) at[count++] = static_cast<std::uint8_t>(p);
-  at[count] = static_cast<std::uint8_t>(w.size() - 1);  // the root label
-  return count;
-}
-
-}  // namespace
+namespace {}  // namespace
 
 const Zone* ZoneDb::find(const Name& qname) const noexcept {
   if (zones_.empty()) return nullptr;
   std::array<std::uint8_t, 128> at;
-  std::size_t labels = label_offsets(qname, at);
+  std::size_t labels = detail::label_offsets(qname, at);
   auto w = qname.wire();
   // Longest candidate first: no apex has more than max_labels_ labels.
   std::size_t skip = labels > max_labels_ ? labels - max_labels_ : 0;

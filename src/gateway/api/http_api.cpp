@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "core/json.hpp"
+#include "gateway/api/json_body.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
@@ -47,18 +48,7 @@ struct Body {
   dom::object obj;
   std::string error;
 
-  bool parse(const std::string& text) {
-    dom::element root;
-    if (auto ec = parser.parse(text).get(root); ec) {
-      error = std::string("body is not valid JSON: ") + simdjson::error_message(ec);
-      return false;
-    }
-    if (root.get(obj) != simdjson::SUCCESS) {
-      error = "body must be a JSON object";
-      return false;
-    }
-    return true;
-  }
+  bool parse(const std::string& text) { return parse_json_object(parser, text, obj, error); }
   bool room(std::string& out, std::string_view field = "room") {
     std::string_view v;
     if (obj[field].get(v) != simdjson::SUCCESS) {

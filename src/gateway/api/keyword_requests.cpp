@@ -2,24 +2,11 @@
 
 #include <simdjson.h>
 
+#include "gateway/api/json_body.hpp"
+
 namespace herald::gateway {
 namespace dom = simdjson::dom;
 namespace {
-
-// The body's top-level object; `error` says why not.
-bool parse_object(dom::parser& parser, std::string_view body, dom::object& obj,
-                  std::string& error) {
-  dom::element root;
-  if (auto ec = parser.parse(body.data(), body.size()).get(root); ec) {
-    error = std::string("body is not valid JSON: ") + simdjson::error_message(ec);
-    return false;
-  }
-  if (root.get(obj) != simdjson::SUCCESS) {
-    error = "body must be a JSON object";
-    return false;
-  }
-  return true;
-}
 
 bool keywords_array(dom::object& obj, dom::array& out, std::string& error) {
   if (obj["keywords"].get(out) != simdjson::SUCCESS) {
@@ -37,7 +24,8 @@ std::optional<std::string> parse_keyword_add(std::string_view body,
   dom::object obj;
   dom::array arr;
   std::string error;
-  if (!parse_object(parser, body, obj, error) || !keywords_array(obj, arr, error)) return error;
+  if (!parse_json_object(parser, body, obj, error) || !keywords_array(obj, arr, error))
+    return error;
   out.clear();
   std::size_t i = 0;
   for (dom::element e : arr) {
@@ -74,7 +62,8 @@ std::optional<std::string> parse_keyword_remove(std::string_view body,
   dom::object obj;
   dom::array arr;
   std::string error;
-  if (!parse_object(parser, body, obj, error) || !keywords_array(obj, arr, error)) return error;
+  if (!parse_json_object(parser, body, obj, error) || !keywords_array(obj, arr, error))
+    return error;
   out.clear();
   std::size_t i = 0;
   for (dom::element e : arr) {
@@ -91,7 +80,7 @@ std::optional<std::string> parse_keyword_match(std::string_view body, std::strin
   dom::parser parser;
   dom::object obj;
   std::string error;
-  if (!parse_object(parser, body, obj, error)) return error;
+  if (!parse_json_object(parser, body, obj, error)) return error;
   std::string_view s;
   if (obj["text"].get(s) != simdjson::SUCCESS) return "text: expected a string";
   text.assign(s);
