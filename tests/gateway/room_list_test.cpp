@@ -283,6 +283,35 @@ TEST(RoomList, DiffsMatchARecomputedListAfterEveryStep) {
   }
 }
 
+// Watchers on one shard share one parse of each publication; what follows
+// from it (unread, mentions) is still each watcher's own.
+TEST(RoomList, WatchersOnOneShardCountForThemselves) {
+  Daemon d({"--server.threads", "1"});
+  auto bob = connect_as(d.port, "bob");
+  std::vector<std::unique_ptr<WsClient>> watchers;
+  for (const char* user : {"alice", "carol"}) {
+    watchers.push_back(connect_as(d.port, user));
+    subscribe(*watchers.back(), 2, "duo");
+    ASSERT_TRUE(request(*watchers.back(), 3, R"({"id":3,"rooms.watch":{}})"));
+  }
+  publish(*bob, 2, "duo", R"({"text":"hi @carol"})");
+  const std::uint64_t want_mentions[] = {0, 1};
+  for (std::size_t w = 0; w < watchers.size(); ++w) {
+    std::optional<std::string> last;
+    for (;;) {
+      auto m = watchers[w]->next();
+      ASSERT_TRUE(m) << "watcher " << w << " got no room-list update";
+      if (json_str(*m, "/rooms/diffs/0/op") == "set") {
+        last = m;
+        break;
+      }
+    }
+    EXPECT_EQ(json_uint(*last, "/rooms/diffs/0/value/unread"), 1u) << *last;
+    EXPECT_EQ(json_uint(*last, "/rooms/diffs/0/value/mentions"), want_mentions[w]) << *last;
+    EXPECT_EQ(json_str(*last, "/rooms/diffs/0/value/preview"), "hi @carol") << *last;
+  }
+}
+
 TEST(RoomList, CommandsNeedAWatchOrASubscription) {
   Daemon d;
   auto c = connect_as(d.port, "carol");

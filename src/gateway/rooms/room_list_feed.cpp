@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "core/json.hpp"
+#include "gateway/protocol/encode.hpp"
 #include "live/room_list/filters.hpp"
 #include "live/room_list/sorters.hpp"
 
@@ -70,44 +71,81 @@ void RoomListFeed::remove_room(std::string_view room) {
   rooms_.erase(it);
 }
 
-void RoomListFeed::on_publication(std::string_view publication_json, std::uint64_t now_ms) {
-  // Only watched connections parse their publications; one parser per
-  // thread (a shard) is reused.
+namespace {
+
+// What a room list takes from one publication. Every watcher of the room on
+// a shard receives the same frame, so it is parsed once per shard, not once
+// per watcher: the last frame's summary is kept per thread (holding the
+// frame, so its address cannot be reused for another while remembered).
+struct PublicationSummary {
+  enum class Kind : std::uint8_t { text, rename, other };
+  bool valid = false;
+  Kind kind = Kind::other;
+  std::string room;
+  std::string sender;
+  std::string text;     // data.text or the data string (whole: mentions search it)
+  std::string preview;  // cut; for a rename, the notice
+  std::string rename;
+};
+
+const PublicationSummary& summarize(const FramePtr& frame) {
+  thread_local FramePtr last;
+  thread_local PublicationSummary summary;
+  if (last == frame) return summary;
+  last = frame;
+  summary = PublicationSummary{};
   thread_local simdjson::dom::parser parser;
+  const std::string_view json = protocol::publication_in_push(frame->text);
   simdjson::dom::element doc;
-  if (parser.parse(publication_json.data(), publication_json.size()).get(doc) !=
-      simdjson::SUCCESS) {
-    return;  // the server encoded it; cannot happen
-  }
   std::string_view room;
-  if (doc["room"].get(room) != simdjson::SUCCESS) return;
-  Room* r = find(room);
-  if (!r) return;
-  std::string_view sender;
-  if (doc["info"]["user"].get(sender) == simdjson::SUCCESS) r->sender = std::string(sender);
   simdjson::dom::element data;
-  if (doc["data"].get(data) != simdjson::SUCCESS) return;
+  if (parser.parse(json.data(), json.size()).get(doc) != simdjson::SUCCESS ||
+      doc["room"].get(room) != simdjson::SUCCESS || doc["data"].get(data) != simdjson::SUCCESS) {
+    return summary;  // the server encoded it; cannot happen
+  }
+  summary.valid = true;
+  summary.room = std::string(room);
+  std::string_view sender;
+  if (doc["info"]["user"].get(sender) == simdjson::SUCCESS) summary.sender = std::string(sender);
   std::string_view text;
   std::string_view rename;
   if (data.is_object() && data["rename"].get(rename) == simdjson::SUCCESS) {
-    r->info.display_name = std::string(rename);
-    r->preview = "renamed the room to " + cut_preview(rename);
-  } else if (data.is_object() && data["text"].get(text) == simdjson::SUCCESS) {
-    r->preview = cut_preview(text);
-    if (sender != user_) {
-      ++r->info.unread_count;
-      if (text.find(mention_) != std::string_view::npos) ++r->info.mention_count;
-    }
-  } else if (data.get(text) == simdjson::SUCCESS) {
-    r->preview = cut_preview(text);
-    if (sender != user_) ++r->info.unread_count;
+    summary.kind = PublicationSummary::Kind::rename;
+    summary.rename = std::string(rename);
+    summary.preview = "renamed the room to " + cut_preview(rename);
+  } else if ((data.is_object() && data["text"].get(text) == simdjson::SUCCESS) ||
+             data.get(text) == simdjson::SUCCESS) {
+    // Mentions count only in data.text; a bare string previews alike.
+    summary.kind =
+        data.is_object() ? PublicationSummary::Kind::text : PublicationSummary::Kind::other;
+    summary.text = std::string(text);
+    summary.preview = cut_preview(text);
   } else {
-    r->preview = cut_preview(simdjson::minify(data));
-    if (sender != user_) ++r->info.unread_count;
+    summary.preview = cut_preview(simdjson::minify(data));
   }
-  r->info.latest_event_ms = now_ms;
-  r->info.recency_stamp = ++stamp_;
-  update(*r);
+  return summary;
+}
+
+}  // namespace
+
+void RoomListFeed::on_publication(const FramePtr& frame, std::uint64_t now_ms) {
+  const PublicationSummary& p = summarize(frame);
+  if (!p.valid) return;
+  const auto it = rooms_.find(p.room);
+  if (it == rooms_.end()) return;
+  Room& r = *it->second;
+  if (!p.sender.empty()) r.sender = p.sender;  // API publications carry no sender
+  r.preview = p.preview;
+  if (p.kind == PublicationSummary::Kind::rename) {
+    r.info.display_name = p.rename;
+  } else if (p.sender != user_) {
+    ++r.info.unread_count;
+    if (p.kind == PublicationSummary::Kind::text && p.text.find(mention_) != std::string::npos)
+      ++r.info.mention_count;
+  }
+  r.info.latest_event_ms = now_ms;
+  r.info.recency_stamp = ++stamp_;
+  update(r);
 }
 
 bool RoomListFeed::mark_read(std::string_view room) {

@@ -30,6 +30,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gateway/frame.hpp"
 #include "gateway/protocol/command.hpp"
 #include "live/room_list/service.hpp"
 #include "live/room_list/view.hpp"
@@ -47,10 +48,9 @@ class RoomListFeed {
   void add_room(std::string_view room);
   void remove_room(std::string_view room);
 
-  // A publication the connection received, as the publication object of
-  // protocol::append_publication ({"room","offset","epoch","data","info"}).
-  // now_ms: wall-clock milliseconds when it arrived.
-  void on_publication(std::string_view publication_json, std::uint64_t now_ms);
+  // A publication the connection received: a {"pub":...} frame, live or
+  // recovered. now_ms: wall-clock milliseconds when it arrived.
+  void on_publication(const FramePtr& frame, std::uint64_t now_ms);
 
   // Read marker: the watcher has seen everything in `room`. False if the
   // connection is not subscribed to it.

@@ -59,7 +59,7 @@ class HandlerMemory {
 
  private:
   // Measured with GCC 12 and Boost 1.81: the flush post is 64 bytes, Beast's
-  // websocket write over tcp_stream 1,256 bytes; the test above fails if a
+  // websocket write over tcp_stream 1,256 bytes; gateway_fanout_test fails if a
   // later toolchain outgrows the slots.
   static constexpr std::size_t kSmallBytes = 128;
   static constexpr std::size_t kLargeBytes = 1536;

@@ -291,7 +291,7 @@ void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
           self->room_list_->add_room(room);
           const std::uint64_t now = unix_now_ms();
           for (const FramePtr& p : r.publications) {
-            self->room_list_->on_publication(protocol::publication_in_push(p->text), now);
+            self->room_list_->on_publication(p, now);
           }
         }
         self->reply(id, protocol::subscribe_result(r));
@@ -460,7 +460,7 @@ void WsSession::deliver(const FramePtr& frame) {
   enqueue(frame);
   // published_ns marks publications (join/leave pushes carry 0).
   if (room_list_ && frame->published_ns != 0 && state_kind_ == State::connected) {
-    room_list_->on_publication(protocol::publication_in_push(frame->text), unix_now_ms());
+    room_list_->on_publication(frame, unix_now_ms());
   }
 }
 

@@ -46,6 +46,33 @@ struct ScanSpec {
   const StartPrefilter* prefilter;  // byte mode only; may be disabled
 };
 
+struct FedUnit {
+  std::size_t text_bytes;   // the unit's length in the text
+  std::uint32_t fed_bytes;  // bytes given to the automaton (its folded encoding)
+};
+
+// Unicode mode's step: decodes the unit at text[i], folds it and feeds its
+// encoding to the automaton (ASCII skips the decoder; an invalid byte is fed
+// as itself, one unit).
+template <class A>
+FedUnit feed_unit(const A& a, typename A::State& s, std::string_view text, std::size_t i) {
+  // Safety: unsigned view of one byte of the text.
+  const auto b = static_cast<std::uint8_t>(text[i]);
+  if (b < 0x80) {
+    s = a.next(s, fold_ascii(b));
+    return {1, 1};
+  }
+  const Unit unit = decode(text, i);
+  if (unit.cp == kInvalid) {
+    s = a.next(s, b);
+    return {unit.len, 1};
+  }
+  std::uint8_t buf[4];
+  const std::uint32_t n = encode(fold_simple(unit.cp), buf);
+  for (std::uint32_t k = 0; k < n; ++k) s = a.next(s, buf[k]);
+  return {unit.len, n};
+}
+
 // Calls sink(Found) for every occurrence that ends in (from, to], scanning
 // text[from, to) (from must be a unit start in Unicode mode), in the order:
 // end ascending, then longest first, then pattern id. Stops early when sink
@@ -79,23 +106,9 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
   }
   std::array<std::size_t, 256> ring;  // offsets of the last 256 units
   std::uint64_t u = 0;                // index of the current unit
-  std::uint8_t buf[4];
   for (std::size_t i = from; i < to;) {
     ring[u & 255] = i;
-    std::size_t len = 1;
-    if (p[i] < 0x80) {
-      s = a.next(s, fold_ascii(p[i]));
-    } else {
-      const Unit unit = decode(text, i);
-      len = unit.len;
-      if (unit.cp == kInvalid) {
-        s = a.next(s, p[i]);
-      } else {
-        const std::uint32_t n = encode(fold_simple(unit.cp), buf);
-        for (std::uint32_t k = 0; k < n; ++k) s = a.next(s, buf[k]);
-      }
-    }
-    i += len;
+    i += feed_unit(a, s, text, i).text_bytes;
     if (a.is_match(s)) [[unlikely]] {
       for (const PatternID id : a.matches(s)) {
         const std::size_t start = ring[(u + 1 - pats[id.value].units) & 255];
@@ -237,26 +250,11 @@ std::optional<Found> leftmost_at(const A& a, const ScanSpec& spec, std::string_v
   std::array<std::size_t, 256> ring;
   std::uint64_t u = 0;
   std::uint64_t fed = 0;  // bytes fed to the automaton so far
-  std::uint8_t buf[4];
   for (std::size_t i = from; i < n;) {
     ring[u & 255] = i;
-    std::size_t len = 1;
-    if (p[i] < 0x80) {
-      s = a.next(s, fold_ascii(p[i]));
-      ++fed;
-    } else {
-      const Unit unit = decode(text, i);
-      len = unit.len;
-      if (unit.cp == kInvalid) {
-        s = a.next(s, p[i]);
-        ++fed;
-      } else {
-        const std::uint32_t k = encode(fold_simple(unit.cp), buf);
-        for (std::uint32_t j = 0; j < k; ++j) s = a.next(s, buf[j]);
-        fed += k;
-      }
-    }
-    i += len;
+    const FedUnit f = feed_unit(a, s, text, i);
+    i += f.text_bytes;
+    fed += f.fed_bytes;
     if (best && fed - a.depth(s) > best_fstart) break;
     if (a.is_match(s)) [[unlikely]] {
       for (const PatternID id : a.matches(s)) {
