@@ -106,6 +106,39 @@ void register_options(config::Schema& s, Options& o) {
                "mode");
   s.add_bool("web.enabled", o.web.enabled,
              "Serve the web app (chat demo and room list) at / from the binary");
+
+  ClusterOptions& c = o.cluster;
+  s.add_choice("cluster.mode", c.mode, {"memory", "redis"},
+               "Where rooms live: memory (this process) or redis (shared by every node pointed "
+               "at one Redis: cluster mode)");
+  s.add_endpoint("cluster.redis.address", c.redis_address,
+                 "Redis server for cluster.mode = redis (an IP address and port)");
+  s.add_duration(
+      "cluster.redis.connect_timeout", c.redis.connect_timeout, milliseconds(10),
+      milliseconds(60'000),
+      "Abandon a connection attempt to the cluster's Redis after this long (then retry)");
+  s.add_duration(
+      "cluster.redis.command_timeout", c.redis.command_timeout, milliseconds(10),
+      milliseconds(60'000),
+      "A cluster Redis request unanswered this long fails, and the connection is re-made");
+  s.add_duration("cluster.redis.reconnect_min", c.redis.reconnect_min, milliseconds(1),
+                 milliseconds(60'000),
+                 "First wait before reconnecting to the cluster's Redis (then doubled)");
+  s.add_duration("cluster.redis.reconnect_max", c.redis.reconnect_max, milliseconds(1),
+                 milliseconds(600'000),
+                 "Longest wait between reconnections to the cluster's Redis");
+  s.add_string("cluster.key_prefix", c.key_prefix,
+               "Prefix of every Redis key and channel of the cluster's rooms", 256);
+  s.add_duration("cluster.stream_ttl", c.stream_ttl, milliseconds(1000),
+                 milliseconds(365LL * 24 * 3'600'000),
+                 "A room's epoch and offset are kept this long after its last publish or "
+                 "subscribe; then the room starts a new epoch");
+  s.add_duration("cluster.presence_ttl", c.presence_ttl, milliseconds(300), milliseconds(3'600'000),
+                 "Presence entries of a node that stopped refreshing them (it died) expire "
+                 "after this long; nodes refresh at a third of it");
+  s.add_int("cluster.max_pending", c.max_pending, 1, 10'000'000,
+            "Publications held behind a gap while the node fetches it; more reset the room's "
+            "local subscribers (disconnect 3005)");
 }
 
 }  // namespace herald::gateway

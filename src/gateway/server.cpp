@@ -15,6 +15,7 @@
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
+#include "gateway/broker/redis_broker.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_session.hpp"
 #include "gateway/shard_pool.hpp"
@@ -35,7 +36,7 @@ struct Server::Impl {
   Options options;
   detail::ServerState state;
   ShardPool pool;
-  std::unique_ptr<MemoryBroker> broker;
+  std::unique_ptr<Broker> broker;
   std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
   unsigned next_shard = 0;
@@ -103,15 +104,28 @@ Server::Server(Options options, metrics::Registry& registry)
   // The hub: deliveries arrive on the subscriber's shard and go to each
   // local subscriber's queue. Enqueue never re-enters the hub (a slow
   // consumer is closed asynchronously), so iterating the vector is safe.
-  impl_->broker = std::make_unique<MemoryBroker>(
-      impl_->options, impl_->pool,
-      [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
-        auto& rooms = st.shards[shard]->rooms;
-        auto it = rooms.find(room);
-        if (it == rooms.end()) return;
-        for (WsSession* s : it->second) s->deliver(frame);
-      },
-      registry);
+  auto deliver = [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
+    auto& rooms = st.shards[shard]->rooms;
+    auto it = rooms.find(room);
+    if (it == rooms.end()) return;
+    for (WsSession* s : it->second) s->deliver(frame);
+  };
+  if (impl_->options.cluster.mode == "redis") {
+    // A reset disconnects the room's local subscribers (3005); they
+    // reconnect and their resubscribe says what could be recovered.
+    auto reset = [&st](unsigned shard, const std::string& room) {
+      auto& rooms = st.shards[shard]->rooms;
+      auto it = rooms.find(room);
+      if (it == rooms.end()) return;
+      // Copied: a disconnect removes the session from this vector.
+      std::vector<WsSession*> sessions = it->second;
+      for (WsSession* s : sessions) s->disconnect(protocol::DisconnectCode::stream_reset);
+    };
+    impl_->broker =
+        std::make_unique<RedisBroker>(impl_->options, impl_->pool, deliver, reset, registry);
+  } else {
+    impl_->broker = std::make_unique<MemoryBroker>(impl_->options, impl_->pool, deliver, registry);
+  }
   st.broker = impl_->broker.get();
   st.pool = &impl_->pool;
   for (unsigned c = 1; c <= 5; ++c) {
@@ -210,6 +224,16 @@ void Server::start() {
   m.accept_retry = std::make_unique<asio::steady_timer>(ctx);
   m.started = true;
   m.broker->start();
+  if (auto* cluster = dynamic_cast<RedisBroker*>(m.broker.get())) {
+    // One connect timeout for Redis before serving, so the first clients
+    // find it; serve anyway (their commands fail with 108 until it is up).
+    const auto& c = m.options.cluster;
+    if (!cluster->wait_ready(c.redis.connect_timeout))
+      log::warn("serving without the cluster's redis for now: room commands fail until it is up",
+                {{"redis", c.redis_address.to_string()}});
+    else
+      log::info("cluster mode", {{"redis", c.redis_address.to_string()}});
+  }
   asio::post(ctx, [&m] { m.accept(); });
   m.pool.start();
 }
