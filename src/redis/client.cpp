@@ -77,6 +77,7 @@ void Client::leave(const std::string& channel) {
     return;
   }
   sub.state = Subscription::State::leaving;
+  ++sub.attempt;  // a confirmation of the SUBSCRIBE before is stale now
   if (sub.done) {
     Result r;
     r.error = "left before the subscription was confirmed";
@@ -120,11 +121,16 @@ void Client::on_channel_reply(const std::string& channel, const redisReply* r) {
 }
 
 void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool counts_for_ready) {
-  auto confirmed = [this, gen, channel, counts_for_ready](Result r) {
+  auto found = subscriptions_.find(channel);
+  const std::uint64_t attempt = found == subscriptions_.end() ? 0 : ++found->second.attempt;
+  auto confirmed = [this, gen, channel, counts_for_ready, attempt](Result r) {
     if (gen != generation_) return;
     auto it = subscriptions_.find(channel);
     Done done;
-    if (it != subscriptions_.end() && it->second.state == Subscription::State::joining) {
+    // Only the confirmation of the latest SUBSCRIBE counts: an earlier
+    // one's (posted) may run after a leave and a rejoin were processed.
+    if (it != subscriptions_.end() && it->second.state == Subscription::State::joining &&
+        it->second.attempt == attempt) {
       if (r.ok()) it->second.state = Subscription::State::joined;
       done = std::move(it->second.done);
       it->second.done = nullptr;

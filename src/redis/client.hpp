@@ -99,7 +99,8 @@ class Client {
     MessageFn on_message;
     State state = State::joining;
     bool rejoin = false;
-    Done done;  // the pending join()'s handler
+    Done done;                  // the pending join()'s handler
+    std::uint64_t attempt = 0;  // SUBSCRIBEs sent; a confirmation names its own
   };
   void connect();
   // SUBSCRIBE for one channel on the live subscriber connection; `gen` is
