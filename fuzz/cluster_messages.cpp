@@ -1,5 +1,6 @@
 // Fuzz target: what a cluster node reads from Redis (gateway/broker/
-// redis_schema): room channel messages and presence values. The first byte
+// redis_schema): room channel messages, presence values and node registry
+// entries. The first byte
 // picks the parser. Must never crash; what is accepted must round-trip.
 #include <cstdint>
 #include <cstdlib>
@@ -13,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
-  switch (data[0] % 2) {
+  switch (data[0] % 3) {
     case 0: {
       auto m = rs::parse_channel_message(in);
       if (!m) break;
@@ -29,6 +30,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!v) break;
       std::string again =
           std::to_string(v->expires_ms) + " " + rs::presence_body(v->user, v->info_json);
+      if (again != in) std::abort();
+      break;
+    }
+    case 2: {
+      auto v = rs::parse_node_value(in);
+      if (!v) break;
+      std::string again =
+          std::to_string(v->expires_ms) + " " + rs::node_body(v->connections, v->host, v->port);
       if (again != in) std::abort();
       break;
     }

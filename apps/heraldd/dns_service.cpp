@@ -53,8 +53,13 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
                "comma-separated; empty allows no one");
 }
 
+std::uint16_t srv_weight(std::uint64_t connections) {
+  return static_cast<std::uint16_t>(std::max<std::uint64_t>(1, 10'000 / (1 + connections)));
+}
+
 std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
-                                std::uint32_t serial) {
+                                std::uint32_t serial,
+                                const std::vector<gateway::ClusterNode>& nodes) {
   std::string origin = s.discovery_zone;
   if (!origin.ends_with('.')) origin += '.';
   std::string z = "$ORIGIN " + origin + "\n$TTL 30\n";
@@ -64,6 +69,18 @@ std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& ga
   auto dns_addr = boost::asio::ip::make_address(s.listen.host, ec);
   if (!ec && !dns_addr.is_unspecified()) {
     z += std::string("ns ") + (dns_addr.is_v4() ? "A " : "AAAA ") + dns_addr.to_string() + "\n";
+  }
+  if (!nodes.empty()) {
+    for (const auto& n : nodes) {
+      z += "_herald._tcp SRV 0 " + std::to_string(srv_weight(n.connections)) + " " +
+           std::to_string(n.port) + " " + n.id + "\n";
+      auto a = boost::asio::ip::make_address(n.host, ec);
+      if (!ec && !a.is_unspecified())
+        z += n.id + (a.is_v4() ? " A " : " AAAA ") + a.to_string() + "\n";
+      z += n.id + " TXT \"addr=" + n.host + ":" + std::to_string(n.port) +
+           "\" \"connections=" + std::to_string(n.connections) + "\"\n";
+    }
+    return z;
   }
   z += "_herald._tcp SRV 0 0 " + std::to_string(gateway.port) + " " + s.node_name + "\n";
   auto gw = boost::asio::ip::make_address(gateway.host, ec);
@@ -205,7 +222,14 @@ DnsService::~DnsService() {
   stop();
 }
 
+void DnsService::set_nodes(std::vector<gateway::ClusterNode> nodes) {
+  std::lock_guard lock(mu_);
+  nodes_ = std::move(nodes);
+  (void)publish({});
+}
+
 std::size_t DnsService::load() {
+  std::lock_guard lock(mu_);
   std::vector<dns::ZoneError> errors;
   std::vector<dns::ZoneSource> sources;
   if (!settings_.zones_dir.empty()) sources = dns::zone_directory(settings_.zones_dir, errors);
@@ -233,13 +257,24 @@ std::size_t DnsService::load() {
       zones.push_back(std::shared_ptr<const dns::Zone>(load.db, &load.db->zone(i)));
     }
   }
-  std::size_t failed = load.failed;
   for (auto& e : load.errors) errors.push_back(std::move(e));
+  file_zones_ = std::move(zones);
+  file_failed_ = load.failed;
+  return publish(std::move(errors));
+}
+
+std::size_t DnsService::publish(std::vector<dns::ZoneError> errors) {
+  std::vector<std::shared_ptr<const dns::Zone>> zones = file_zones_;
+  std::size_t failed = file_failed_;
   if (!settings_.discovery_zone.empty()) {
     auto origin = dns::Name::from_text(settings_.discovery_zone.ends_with('.')
                                            ? settings_.discovery_zone
                                            : settings_.discovery_zone + ".");
-    if (origin && load.db && load.db->find_exact(origin.value()) != nullptr) {
+    const bool taken =
+        origin && std::any_of(file_zones_.begin(), file_zones_.end(), [&](const auto& z) {
+          return z->origin().lowercased() == origin->lowercased();
+        });
+    if (taken) {
       errors.push_back({"dns.discovery_zone", 0, 0,
                         origin->to_text() + " is also a zone file's origin; the file wins"});
     } else if (origin) {
@@ -248,8 +283,9 @@ std::size_t DnsService::load() {
       dns::ZoneOptions zo;
       zo.origin = origin.value();
       dns::ZoneLoad z = dns::build_zone(
-          origin.value(), dns::parse_zone_text(discovery_zone_text(settings_, gateway_, serial_),
-                                               "(discovery zone)", zo));
+          origin.value(),
+          dns::parse_zone_text(discovery_zone_text(settings_, gateway_, serial_, nodes_),
+                               "(discovery zone)", zo));
       for (auto& e : z.errors) errors.push_back(std::move(e));
       if (z.zone) {
         zones.push_back(z.zone);

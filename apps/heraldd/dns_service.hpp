@@ -8,14 +8,17 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/config/schema.hpp"
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
 #include "dns/server/notifier.hpp"
 #include "dns/server/server.hpp"
+#include "gateway/broker/node_registry.hpp"
 
 namespace herald::heraldd {
 
@@ -44,9 +47,16 @@ void register_dns_settings(config::Schema& schema, DnsSettings& s);
 
 // The discovery zone's master-file text: SOA and NS, the gateway as
 // _herald._tcp SRV, the node's A or AAAA (none when the gateway listens on a
-// wildcard address), and a TXT with the version and address. Public for tests.
+// wildcard address), and a TXT with the version and address. With `nodes`
+// (cluster mode: the live nodes from the node registry) one SRV, address
+// and TXT per node instead, each SRV weighted by the node's spare share of
+// the connections (srv_weight). Public for tests.
 std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
-                                std::uint32_t serial);
+                                std::uint32_t serial,
+                                const std::vector<gateway::ClusterNode>& nodes = {});
+// 10000 / (1 + connections), at least 1: a node with fewer connections is
+// picked more often by clients that honour SRV weights (RFC 2782).
+std::uint16_t srv_weight(std::uint64_t connections);
 
 class DnsService {
  public:
@@ -63,6 +73,9 @@ class DnsService {
   void stop();
   std::uint16_t port() const;
   std::size_t zone_count() const;
+  // Cluster mode: the live nodes changed; the discovery zone is rebuilt
+  // (zone files are not read again). Any thread.
+  void set_nodes(std::vector<gateway::ClusterNode> nodes);
 
  private:
   DnsSettings settings_;
@@ -72,6 +85,14 @@ class DnsService {
   std::unique_ptr<dns::Notifier> notifier_;
   std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
   std::uint32_t serial_ = 0;
+  // Guards what load() and set_nodes() share (SIGHUP on the main thread,
+  // node changes on the cluster broker's).
+  std::mutex mu_;
+  std::vector<std::shared_ptr<const dns::Zone>> file_zones_;
+  std::size_t file_failed_ = 0;
+  std::vector<gateway::ClusterNode> nodes_;
+  // Builds the discovery zone and swaps in the database; mu_ held.
+  std::size_t publish(std::vector<dns::ZoneError> errors);
 };
 
 }  // namespace herald::heraldd

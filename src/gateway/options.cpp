@@ -139,6 +139,19 @@ void register_options(config::Schema& s, Options& o) {
   s.add_int("cluster.max_pending", c.max_pending, 1, 10'000'000,
             "Publications held behind a gap while the node fetches it; more reset the room's "
             "local subscribers (disconnect 3005)");
+  s.add_string("cluster.node_id", c.node_id,
+               "This node's name in the node registry and the discovery zone (a DNS label); "
+               "empty: node- and random hex",
+               63);
+  s.add_string("cluster.advertise", c.advertise,
+               "Address (IP) other nodes and the discovery zone give clients for this node; "
+               "empty: the listen address",
+               255);
+  s.add_duration("cluster.heartbeat_interval", c.heartbeat_interval, milliseconds(50),
+                 milliseconds(600'000), "How often a node renews its entry in the node registry");
+  s.add_duration("cluster.node_ttl", c.node_ttl, milliseconds(100), milliseconds(3'600'000),
+                 "A node that stopped heartbeating leaves the registry (and the discovery zone) "
+                 "after this long");
 }
 
 }  // namespace herald::gateway

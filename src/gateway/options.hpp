@@ -73,6 +73,14 @@ struct ClusterOptions {
   // Publications a node holds behind a gap while it fetches the gap; past
   // it the room's local subscribers are reset (3005).
   std::uint32_t max_pending = 10'000;
+  // The node registry (discovery zone): this node's name (a DNS label;
+  // empty: "node-" and random hex), the address clients should use (empty:
+  // the listen address), how often it heartbeats, and how long a silent
+  // node stays listed.
+  std::string node_id;
+  std::string advertise;
+  std::chrono::milliseconds heartbeat_interval{1000};
+  std::chrono::milliseconds node_ttl{3000};
 };
 
 struct ApiOptions {

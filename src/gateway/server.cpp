@@ -8,6 +8,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <random>
 #include <system_error>
 #include <thread>
 
@@ -39,6 +40,7 @@ struct Server::Impl {
   std::unique_ptr<Broker> broker;
   std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
+  std::function<void(const std::vector<ClusterNode>&)> on_nodes;
   unsigned next_shard = 0;
   bool started = false;
   bool stopped = false;
@@ -187,6 +189,10 @@ std::size_t Server::connections() const {
   return impl_->state.connections.load(std::memory_order_relaxed);
 }
 
+void Server::on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn) {
+  impl_->on_nodes = std::move(fn);
+}
+
 void Server::start() {
   Impl& m = *impl_;
   const config::Endpoint& want = m.options.listen;
@@ -233,6 +239,24 @@ void Server::start() {
                 {{"redis", c.redis_address.to_string()}});
     else
       log::info("cluster mode", {{"redis", c.redis_address.to_string()}});
+    ClusterNode self;
+    self.id = c.node_id;
+    if (self.id.empty()) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      std::random_device rd;
+      std::uint64_t v = (std::uint64_t{rd()} << 32) ^ rd();
+      self.id = "node-";
+      for (int i = 0; i < 8; ++i, v >>= 4) self.id += kHex[v & 0xf];
+    }
+    const config::Endpoint bound = local_endpoint();
+    self.host = c.advertise.empty() ? bound.host : c.advertise;
+    self.port = bound.port;
+    log::info("cluster node", {{"id", self.id}, {"advertise", self.host}});
+    cluster->register_node(
+        std::move(self), [&st = m.state] { return st.connections.load(std::memory_order_relaxed); },
+        [&m](const std::vector<ClusterNode>& nodes) {
+          if (m.on_nodes) m.on_nodes(nodes);
+        });
   }
   asio::post(ctx, [&m] { m.accept(); });
   m.pool.start();

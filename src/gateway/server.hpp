@@ -12,6 +12,7 @@
 
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
+#include "gateway/broker/node_registry.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/options.hpp"
 #include "match/store/store.hpp"
@@ -32,6 +33,11 @@ class Server {
   // Serves /api/keywords/* from `store` and exports its statistics; call
   // before start(). `store` must outlive the server.
   void add_keyword_api(match::store::Store& store);
+
+  // Cluster mode: `fn` gets the live nodes of the cluster (this one
+  // included) whenever they change, on a thread of the broker's. Set before
+  // start(); never called in memory mode.
+  void on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn);
 
   // Binds and starts the shard threads. Throws std::system_error whose
   // what() names the address and the reason (e.g. address already in use).

@@ -100,6 +100,8 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
   ro.host = cluster_.redis_address.host;
   ro.port = cluster_.redis_address.port;
   client_ = std::make_unique<redis::Client>(io_, ro);
+  registry_ = std::make_unique<NodeRegistry>(io_, *client_, cluster_.key_prefix + "nodes",
+                                             cluster_.heartbeat_interval, cluster_.node_ttl);
   client_->on_ready([this] { on_ready(); });
   client_->on_down([this](const std::string&) { on_down(); });
   registry.callback("herald_cluster_redis_round_trips_total",
@@ -131,8 +133,21 @@ bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
   return true;
 }
 
+void RedisBroker::register_node(ClusterNode self, std::function<std::uint64_t()> connections,
+                                NodeRegistry::Listener listener) {
+  asio::post(io_, [this, self = std::move(self), connections = std::move(connections),
+                   listener = std::move(listener)]() mutable {
+    registry_->start(std::move(self), std::move(connections), std::move(listener));
+  });
+}
+
 void RedisBroker::stop() {
   if (!thread_.joinable()) return;
+  // Leave the registry first, so the discovery zones drop this node now
+  // rather than after node_ttl; bounded by the command timeout.
+  auto left = std::make_shared<std::promise<void>>();
+  asio::post(io_, [this, left] { registry_->stop([left] { left->set_value(); }); });
+  (void)left->get_future().wait_for(cluster_.redis.command_timeout);
   std::promise<void> done;
   asio::post(io_, [this, &done] {
     stopped_ = true;
@@ -528,6 +543,7 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
 }
 
 void RedisBroker::on_ready() {
+  registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {

@@ -39,6 +39,7 @@
 
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
+#include "gateway/broker/node_registry.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/options.hpp"
@@ -61,6 +62,10 @@ class RedisBroker final : public Broker {
   void start() override;
   // Waits up to `timeout` for the first connection; false if not there yet.
   bool wait_ready(std::chrono::milliseconds timeout) const;
+  // Joins the node registry as `self`; `listener` runs on the broker
+  // thread with the live nodes whenever they change. Call after start().
+  void register_node(ClusterNode self, std::function<std::uint64_t()> connections,
+                     NodeRegistry::Listener listener);
 
   void publish(unsigned from, PublishRequest request,
                std::function<void(PublishResult)> done) override;
@@ -111,6 +116,7 @@ class RedisBroker final : public Broker {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::thread thread_;
   std::unique_ptr<redis::Client> client_;
+  std::unique_ptr<NodeRegistry> registry_;
   boost::asio::steady_timer presence_timer_;
   std::unordered_map<std::string, Room> rooms_;
   std::uint64_t next_room_id_ = 0;

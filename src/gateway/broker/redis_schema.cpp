@@ -120,6 +120,28 @@ redis.call('PEXPIRE', KEYS[1], ttl)
 return 1
 )lua";
 
+const std::string kNodesScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if ARGV[4] == '1' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], (now + tonumber(ARGV[2])) .. ' ' .. ARGV[3])
+end
+local all = redis.call('HGETALL', KEYS[1])
+local out = {}
+for i = 1, #all, 2 do
+  local exp = tonumber(string.match(all[i + 1], '^(%d+)'))
+  if exp and exp > now then
+    out[#out + 1] = all[i]
+    out[#out + 1] = all[i + 1]
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+return out
+)lua";
+
 FrameParts frame_parts(std::string_view room, std::string_view data_json,
                        std::string_view info_json) {
   // Built by the same function as the frames of the embedded broker, then
@@ -219,6 +241,26 @@ std::optional<PresenceValue> parse_presence_value(std::string_view value) {
   }
   v.user = value.substr(0, user_len);
   v.info_json = value.substr(user_len);
+  return v;
+}
+
+std::string node_body(std::uint64_t connections, std::string_view host, std::uint16_t port) {
+  std::string out = std::to_string(connections);
+  out += ' ';
+  out += std::to_string(port);
+  out += ' ';
+  out += host;
+  return out;
+}
+
+std::optional<NodeValue> parse_node_value(std::string_view value) {
+  NodeValue v;
+  if (!take_number(value, ' ', v.expires_ms) || !take_number(value, ' ', v.connections) ||
+      !take_number(value, ' ', v.port) || value.empty() ||
+      value.find(' ') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  v.host = value;
   return v;
 }
 

@@ -62,6 +62,22 @@ struct FrameParts {
 [[nodiscard]] std::string assemble_frame(const FrameParts& parts, std::uint64_t offset,
                                          std::string_view epoch);
 
+// KEYS nodes hash. ARGV node id, TTL ms, body (node_body), leave (1: remove
+// the entry instead). Returns the live entries as id, value pairs (and
+// deletes expired ones): the node registry's heartbeat, one round trip.
+extern const std::string kNodesScript;
+
+// A node's entry: "<expires_ms> <connections> <port> <host>".
+struct NodeValue {
+  std::int64_t expires_ms = 0;
+  std::uint64_t connections = 0;
+  std::uint16_t port = 0;
+  std::string_view host;
+};
+[[nodiscard]] std::string node_body(std::uint64_t connections, std::string_view host,
+                                    std::uint16_t port);
+[[nodiscard]] std::optional<NodeValue> parse_node_value(std::string_view value);
+
 // A message on a room channel.
 struct ChannelMessage {
   bool publication = false;  // else a join/leave event, not sequenced
