@@ -113,6 +113,9 @@ void register_options(config::Schema& s, Options& o) {
                "at one Redis: cluster mode)");
   s.add_endpoint("cluster.redis.address", c.redis_address,
                  "Redis server for cluster.mode = redis (an IP address and port)");
+  s.add_string("cluster.redis.shards", c.redis_shards,
+               "Several Redis servers, rooms spread over them by consistent hash "
+               "(\"host:port, host:port\"); empty: cluster.redis.address alone");
   s.add_duration(
       "cluster.redis.connect_timeout", c.redis.connect_timeout, milliseconds(10),
       milliseconds(60'000),

@@ -62,6 +62,9 @@ struct WebOptions {
 struct ClusterOptions {
   std::string mode = "memory";
   config::Endpoint redis_address{"127.0.0.1", 6379};
+  // Several Redis instances, rooms spread over them by a consistent hash
+  // ("host:port, host:port"); empty: redis_address alone.
+  std::string redis_shards;
   redis::Options redis;  // its host and port come from redis_address
   std::string key_prefix = "herald:";
   // A room's epoch and top offset outlive its history by this much (renewed

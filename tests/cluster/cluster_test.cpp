@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "cluster_support.hpp"
 #include "gateway/protocol/encode.hpp"
 
@@ -258,6 +260,55 @@ TEST(Cluster, RedisRestartedWithoutItsDataClientsAreToldNotShownAHole) {
   auto r = subscribe(*again, 2, "chat:l", since_of(*last));
   EXPECT_EQ(json_bool(r, "/result/recovered"), false) << r;
   EXPECT_NE(json_str(r, "/result/epoch"), json_str(*last, "/pub/epoch"));
+}
+
+TEST(Cluster, RoomsAreShardedOverSeveralRedisServers) {
+  RedisServer r1, r2;
+  const std::string shards =
+      "127.0.0.1:" + std::to_string(r1.port()) + ", 127.0.0.1:" + std::to_string(r2.port());
+  // The two nodes list the shards in opposite orders: same owners anyway.
+  const std::string reversed =
+      "127.0.0.1:" + std::to_string(r2.port()) + ",127.0.0.1:" + std::to_string(r1.port());
+  Daemon a(cluster_flags(r1.port(), {"--cluster.redis.shards", shards}));
+  Daemon b(cluster_flags(r1.port(), {"--cluster.redis.shards", reversed}));
+  constexpr int kRooms = 16;
+  auto sub = connect_as(b.port, "s");
+  for (int i = 0; i < kRooms; ++i)
+    ASSERT_TRUE(json_has(subscribe(*sub, 100 + i, "sh:" + std::to_string(i)), "/result"));
+  auto pub = connect_as(a.port, "p");
+  for (int i = 0; i < kRooms; ++i)
+    ASSERT_TRUE(
+        json_has(publish(*pub, 200 + i, "sh:" + std::to_string(i), std::to_string(i)), "/result"));
+  std::set<std::string> got;
+  for (int i = 0; i < kRooms; ++i) {
+    auto m = next_pub(*sub);
+    ASSERT_TRUE(m);
+    got.insert(json_str(*m, "/pub/room").value_or(""));
+  }
+  EXPECT_EQ(got.size(), static_cast<std::size_t>(kRooms));
+  // Each room's keys are on exactly one server, and both servers hold some.
+  int on1 = 0, on2 = 0;
+  for (int i = 0; i < kRooms; ++i) {
+    const std::string meta = "herald:{sh:" + std::to_string(i) + "}:m";
+    const bool in1 = r1.command({"EXISTS", meta}).integer == 1;
+    const bool in2 = r2.command({"EXISTS", meta}).integer == 1;
+    EXPECT_NE(in1, in2) << meta;
+    on1 += in1;
+    on2 += in2;
+  }
+  EXPECT_GT(on1, 0);
+  EXPECT_GT(on2, 0);
+
+  // One shard dies: its rooms fail plainly (108), the other's keep working.
+  r2.kill();
+  int ok = 0, unavailable = 0;
+  for (int i = 0; i < kRooms; ++i) {
+    auto r = publish(*pub, 300 + i, "sh:" + std::to_string(i), "1");
+    if (json_has(r, "/result")) ++ok;
+    if (json_uint(r, "/error/code") == 108u) ++unavailable;
+  }
+  EXPECT_EQ(ok, on1);
+  EXPECT_EQ(unavailable, on2);
 }
 
 }  // namespace

@@ -96,19 +96,51 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
                                "not be filled from the history")),
       bad_messages_(registry.counter("herald_cluster_bad_messages_total",
                                      "Messages on room channels not in Herald's format")) {
-  redis::Options ro = cluster_.redis;
-  ro.host = cluster_.redis_address.host;
-  ro.port = cluster_.redis_address.port;
-  client_ = std::make_unique<redis::Client>(io_, ro);
-  registry_ = std::make_unique<NodeRegistry>(io_, *client_, cluster_.key_prefix + "nodes",
+  std::vector<config::Endpoint> addresses;
+  std::string_view list = cluster_.redis_shards;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    auto ep = config::parse_endpoint(item);
+    if (!ep) {
+      throw std::runtime_error("cluster.redis.shards: '" + std::string(item) +
+                               "' is not an address (host:port)");
+    }
+    addresses.push_back(*ep);
+  }
+  if (addresses.empty()) addresses.push_back(cluster_.redis_address);
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < addresses.size(); ++k) {
+    redis::Options ro = cluster_.redis;
+    ro.host = addresses[k].host;
+    ro.port = addresses[k].port;
+    names.push_back(addresses[k].to_string());
+    clients_.push_back(std::make_unique<redis::Client>(io_, ro));
+    clients_.back()->on_ready([this, k] { on_ready(k); });
+    clients_.back()->on_down([this, k](const std::string&) { on_down(k); });
+  }
+  ring_ = std::make_unique<ShardRing>(names);
+  // The registry's hash lives on the shard its key hashes to, like a room:
+  // the same on every node whatever the order of its address list.
+  const std::string nodes_key = cluster_.key_prefix + "nodes";
+  registry_shard_ = ring_->shard_of(nodes_key);
+  registry_ = std::make_unique<NodeRegistry>(io_, *clients_[registry_shard_], nodes_key,
                                              cluster_.heartbeat_interval, cluster_.node_ttl);
-  client_->on_ready([this] { on_ready(); });
-  client_->on_down([this](const std::string&) { on_down(); });
   registry.callback("herald_cluster_redis_round_trips_total",
-                    "Round trips to the cluster's Redis (a pipeline is one)",
-                    [this] { return static_cast<double>(client_->round_trips()); });
-  registry.callback("herald_cluster_redis_up", "1 when the cluster's Redis is connected",
-                    [this] { return client_->ready() ? 1.0 : 0.0; });
+                    "Round trips to the cluster's Redis shards (a pipeline is one)", [this] {
+                      std::uint64_t n = 0;
+                      for (const auto& c : clients_) n += c->round_trips();
+                      return static_cast<double>(n);
+                    });
+  registry.callback("herald_cluster_redis_up", "1 when every Redis shard is connected", [this] {
+    for (const auto& c : clients_)
+      if (!c->ready()) return 0.0;
+    return 1.0;
+  });
 }
 
 RedisBroker::~RedisBroker() {
@@ -118,7 +150,7 @@ RedisBroker::~RedisBroker() {
 void RedisBroker::start() {
   if (thread_.joinable()) return;
   asio::post(io_, [this] {
-    client_->start();
+    for (auto& c : clients_) c->start();
     refresh_presence();
   });
   thread_ = std::thread([this] { io_.run(); });
@@ -126,7 +158,12 @@ void RedisBroker::start() {
 
 bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!client_->ready()) {
+  auto all_ready = [this] {
+    for (const auto& c : clients_)
+      if (!c->ready()) return false;
+    return true;
+  };
+  while (!all_ready()) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
@@ -152,7 +189,7 @@ void RedisBroker::stop() {
   asio::post(io_, [this, &done] {
     stopped_ = true;
     presence_timer_.cancel();
-    client_->stop();
+    for (auto& c : clients_) c->stop();
     done.set_value();
   });
   done.get_future().wait();
@@ -206,7 +243,8 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
                        std::move(parts.head),
                        std::move(parts.tail)};
-    client_->execute({std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
+    redis::Client& client = client_of(req.room);
+    client.execute({std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
       PublishResult result;
       if (auto why = failure(r)) {
         result.error = unavailable(*why);
@@ -264,7 +302,7 @@ void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
 void RedisBroker::join_channel(const std::string& name, Room& room) {
   room.channel = Room::Channel::joining;
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-  client_->join(
+  client_of(name).join(
       keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
       [this, name, id = room.id](redis::Result r) { on_joined(name, id, r); });
 }
@@ -278,7 +316,7 @@ void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const red
   room.waiting.clear();
   if (!r.ok()) {
     room.channel = Room::Channel::none;
-    client_->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     for (auto& op : waiting) fail_subscribe(room, std::move(op), r.error);
     release_if_unused(name);
     return;
@@ -334,7 +372,7 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
                      keys.channel,
                      std::move(join)};
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
-  client_->execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
+  client_of(name).execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
     on_subscribed(name, id, std::move(*op_ptr), r);
   });
 }
@@ -468,18 +506,18 @@ void RedisBroker::catch_up(const std::string& name, Room& room) {
                      ms(cluster_.presence_ttl),
                      keys.channel,
                      ""};
-  client_->execute({std::move(cmd)},
-                   [this, name, id = room.id, seq = message_seq_](redis::Result r) {
-                     auto it = rooms_.find(name);
-                     if (it == rooms_.end() || it->second.id != id) return;
-                     Room& current = it->second;
-                     current.fetching = false;
-                     // Failed: the next message or the next reconnect tries again.
-                     if (failure(r)) return;
-                     auto read = redis_schema::parse_read_reply(r.replies[0]);
-                     if (!read) return;
-                     sync_to(name, current, *read, seq);
-                   });
+  client_of(name).execute({std::move(cmd)},
+                          [this, name, id = room.id, seq = message_seq_](redis::Result r) {
+                            auto it = rooms_.find(name);
+                            if (it == rooms_.end() || it->second.id != id) return;
+                            Room& current = it->second;
+                            current.fetching = false;
+                            // Failed: the next message or the next reconnect tries again.
+                            if (failure(r)) return;
+                            auto read = redis_schema::parse_read_reply(r.replies[0]);
+                            if (!read) return;
+                            sync_to(name, current, *read, seq);
+                          });
 }
 
 void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& read,
@@ -542,22 +580,23 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
   }
 }
 
-void RedisBroker::on_ready() {
-  registry_->beat();
+void RedisBroker::on_ready(std::size_t shard) {
+  if (shard == registry_shard_) registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {
-    if (room.synced && room.channel == Room::Channel::joined) catch_up(name, room);
+    if (room.synced && room.channel == Room::Channel::joined && ring_->shard_of(name) == shard)
+      catch_up(name, room);
   }
 }
 
-void RedisBroker::on_down() {
+void RedisBroker::on_down(std::size_t shard) {
   // Subscribes waiting for a channel fail now rather than when Redis is back.
   std::vector<std::string> names;
   for (auto& [name, room] : rooms_) {
-    if (room.channel != Room::Channel::joining) continue;
+    if (room.channel != Room::Channel::joining || ring_->shard_of(name) != shard) continue;
     room.channel = Room::Channel::none;
-    client_->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    clients_[shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     std::vector<PendingSubscribe> waiting = std::move(room.waiting);
     room.waiting.clear();
     for (auto& op : waiting) fail_subscribe(room, std::move(op), "redis connection lost");
@@ -570,7 +609,7 @@ void RedisBroker::release_if_unused(const std::string& name) {
   auto it = rooms_.find(name);
   if (it == rooms_.end() || it->second.local != 0) return;
   if (it->second.channel != Room::Channel::none)
-    client_->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
   rooms_.erase(it);
 }
 
@@ -595,9 +634,9 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
           leave = protocol::encode_presence_push(false, name, v->info_json);
       }
       room.presence.erase(entry);
-      client_->execute({{"EVAL", redis_schema::kLeaveScript, "1", keys.presence, client,
-                         keys.channel, std::move(leave)}},
-                       [](redis::Result) {});
+      client_of(name).execute({{"EVAL", redis_schema::kLeaveScript, "1", keys.presence, client,
+                                keys.channel, std::move(leave)}},
+                              [](redis::Result) {});
     }
     release_if_unused(name);
   });
@@ -625,8 +664,9 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
                        ms(cluster_.presence_ttl),
                        keys.channel,
                        ""};
-    client_->execute({std::move(cmd)}, [this, from, req = std::move(req),
-                                        done = std::move(done)](redis::Result r) mutable {
+    redis::Client& client = client_of(req.room);  // before req moves
+    client.execute({std::move(cmd)}, [this, from, req = std::move(req),
+                                      done = std::move(done)](redis::Result r) mutable {
       HistoryResult result;
       std::optional<ReadReply> read;
       if (auto why = failure(r)) {
@@ -658,33 +698,34 @@ void RedisBroker::presence(unsigned from, std::string name,
                            std::function<void(PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-    client_->execute({{"EVAL", redis_schema::kPresenceScript, "1", keys.presence}},
-                     [this, from, done = std::move(done)](redis::Result r) mutable {
-                       PresenceResult result;
-                       if (auto why = failure(r)) {
-                         result.error = unavailable(*why);
-                       } else {
-                         const auto& e = r.replies[0].elements;
-                         for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
-                           auto v = redis_schema::parse_presence_value(e[i + 1].str);
-                           if (!v) continue;  // not written by Herald: left out
-                           result.clients.push_back(PresenceEntry{e[i].str, std::string(v->user),
-                                                                  std::string(v->info_json)});
-                         }
-                         std::sort(result.clients.begin(), result.clients.end(),
-                                   [](const PresenceEntry& a, const PresenceEntry& b) {
-                                     return a.client < b.client;
-                                   });
-                       }
-                       reply(from, std::move(done), std::move(result));
-                     });
+    client_of(name).execute({{"EVAL", redis_schema::kPresenceScript, "1", keys.presence}},
+                            [this, from, done = std::move(done)](redis::Result r) mutable {
+                              PresenceResult result;
+                              if (auto why = failure(r)) {
+                                result.error = unavailable(*why);
+                              } else {
+                                const auto& e = r.replies[0].elements;
+                                for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+                                  auto v = redis_schema::parse_presence_value(e[i + 1].str);
+                                  if (!v) continue;  // not written by Herald: left out
+                                  result.clients.push_back(PresenceEntry{
+                                      e[i].str, std::string(v->user), std::string(v->info_json)});
+                                }
+                                std::sort(result.clients.begin(), result.clients.end(),
+                                          [](const PresenceEntry& a, const PresenceEntry& b) {
+                                            return a.client < b.client;
+                                          });
+                              }
+                              reply(from, std::move(done), std::move(result));
+                            });
   });
 }
 
 void RedisBroker::refresh_presence() {
   if (stopped_) return;
-  // One pipeline (one round trip) for every room with local entries.
-  std::vector<redis::Command> pipeline;
+  // One pipeline (one round trip) per shard for every room with local
+  // entries there.
+  std::vector<std::vector<redis::Command>> pipelines(clients_.size());
   for (const auto& [name, room] : rooms_) {
     if (room.presence.empty()) continue;
     redis::Command cmd{"EVAL", redis_schema::kRefreshScript, "1",
@@ -694,9 +735,12 @@ void RedisBroker::refresh_presence() {
       cmd.push_back(client);
       cmd.push_back(body);
     }
-    pipeline.push_back(std::move(cmd));
+    pipelines[ring_->shard_of(name)].push_back(std::move(cmd));
   }
-  if (!pipeline.empty() && client_->ready()) client_->execute(std::move(pipeline), [](auto) {});
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    if (!pipelines[k].empty() && clients_[k]->ready())
+      clients_[k]->execute(std::move(pipelines[k]), [](auto) {});
+  }
   presence_timer_.expires_after(cluster_.presence_ttl / 3);
   presence_timer_.async_wait([this](boost::system::error_code ec) {
     if (!ec) refresh_presence();

@@ -42,6 +42,7 @@
 #include "gateway/broker/node_registry.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/broker/redis_schema.hpp"
+#include "gateway/broker/shard_ring.hpp"
 #include "gateway/options.hpp"
 #include "gateway/shard_pool.hpp"
 #include "redis/client.hpp"
@@ -54,6 +55,8 @@ class RedisBroker final : public Broker {
   // (3005), their stream could not be continued without a hole.
   using Reset = std::function<void(unsigned shard, const std::string& room)>;
 
+  // Throws std::runtime_error naming cluster.redis.shards when an entry is
+  // not an address.
   RedisBroker(const Options& options, ShardPool& pool, Delivery deliver, Reset reset,
               metrics::Registry& registry);
   ~RedisBroker() override;
@@ -100,8 +103,9 @@ class RedisBroker final : public Broker {
   void reset(const std::string& name, Room& room, const char* why);
   void fan_out(const std::string& name, const Room& room, const FramePtr& frame);
   void release_if_unused(const std::string& name);
-  void on_ready();
-  void on_down();
+  redis::Client& client_of(const std::string& room) { return *clients_[ring_->shard_of(room)]; }
+  void on_ready(std::size_t shard);
+  void on_down(std::size_t shard);
   void refresh_presence();
   std::string new_epoch();
   template <class Result>
@@ -115,8 +119,12 @@ class RedisBroker final : public Broker {
   boost::asio::io_context io_{1};
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::thread thread_;
-  std::unique_ptr<redis::Client> client_;
+  // One client per Redis shard; a room's state and commands go to the
+  // shard the ring gives it, and so does the node registry's hash.
+  std::vector<std::unique_ptr<redis::Client>> clients_;
+  std::unique_ptr<ShardRing> ring_;
   std::unique_ptr<NodeRegistry> registry_;
+  std::size_t registry_shard_ = 0;
   boost::asio::steady_timer presence_timer_;
   std::unordered_map<std::string, Room> rooms_;
   std::uint64_t next_room_id_ = 0;
