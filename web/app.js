@@ -56,6 +56,13 @@ function renderMessages() {
   for (const m of messages.get(current) || []) {
     const li = el('li', m.pending ? 'pending' : '');
     li.append(el('span', 'from', m.from), el('span', 'text', m.text));
+    if (m.moderation) {
+      // Masked words arrive as '*' already; the badge says moderation acted.
+      const what = m.moderation.masked > 0 ? 'masked' : 'flagged';
+      const badge = el('span', `moderation ${what}`, what);
+      if (m.moderation.categories.length) badge.title = m.moderation.categories.join(', ');
+      li.append(badge);
+    }
     ol.append(li);
   }
   ol.scrollTop = ol.scrollHeight;
@@ -76,12 +83,17 @@ async function openRoom(room, name) {
       return;
     }
     if (!messages.has(room)) {
-      messages.set(room, h.publications.map((p) => ({ key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data) })));
+      messages.set(room, h.publications.map(entryOf));
     }
   }
   renderMessages();
   renderRooms();
   client.readMarker(room).catch(() => {});
+}
+
+// A publication as the chat shows it.
+function entryOf(p) {
+  return { key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data), moderation: p.moderation };
 }
 
 function onPublication(p) {
@@ -92,7 +104,7 @@ function onPublication(p) {
   // e.g. messages recovered after a reconnect).
   const mine = p.data && p.data.nonce ? list.findIndex((m) => m.nonce === p.data.nonce) : -1;
   if (mine >= 0) list.splice(mine, 1);
-  list.push({ key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data) });
+  list.push(entryOf(p));
   if (mine >= 0) renderRooms();
   if (p.room === current) {
     renderMessages();
@@ -111,6 +123,11 @@ async function send(text) {
   try {
     await client.publish(room, { text, nonce: n });
   } catch (err) {
+    // Refused (e.g. moderation rejected it): the local echo goes.
+    const i = list.findIndex((m) => m.nonce === n);
+    if (i >= 0) list.splice(i, 1);
+    if (room === current) renderMessages();
+    renderRooms();
     $('notice').textContent = `not sent: ${err.message}`;
   }
 }

@@ -23,6 +23,14 @@ void register_room_options(config::Schema& s, const std::string& prefix, RoomOpt
             "Subscribers a room holds at once (0: no limit)");
   s.add_size(key("max_publication_bytes"), o.max_publication_bytes, 1, 16 * 1024 * 1024,
              "Largest publication data (its JSON text), from clients and the API");
+  s.add_string(key("moderation"), o.moderation.dictionaries,
+               "Keyword dictionaries that moderate publications, comma-separated (empty: off); "
+               "each keyword's action rejects, masks or flags",
+               1024);
+  s.add_bool(key("moderation_case_sensitive"), o.moderation.case_sensitive,
+             "Moderation matches case exactly (default: Unicode case folding)");
+  s.add_bool(key("moderation_whole_word"), o.moderation.whole_word,
+             "Moderation matches whole words only (not inside a longer word)");
 }
 
 }  // namespace

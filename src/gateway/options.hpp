@@ -32,6 +32,14 @@ struct ClientLimits {
   std::chrono::milliseconds write_delay{0};  // 0: flush every loop turn; >0: coalesce this long
 };
 
+// Moderation of the publications of a room (gateway/moderation/): the
+// keyword dictionaries searched, and how. Off while `dictionaries` is empty.
+struct ModerationOptions {
+  std::string dictionaries;     // comma-separated dictionary names, e.g. "profanity,spam"
+  bool case_sensitive = false;  // false: Unicode case folding ("Darn" finds "darn")
+  bool whole_word = false;      // true: "ass" does not match inside "class"
+};
+
 // What a room allows. [rooms] sets the defaults; [namespaces.NAME] overrides
 // them for rooms named "NAME:...".
 struct RoomOptions {
@@ -42,6 +50,7 @@ struct RoomOptions {
   bool join_leave = false;                          // push join/leave to subscribers
   std::uint32_t max_subscribers = 0;                // 0: no limit
   std::uint64_t max_publication_bytes = 16 * 1024;  // a publication's data
+  ModerationOptions moderation;
 };
 
 struct AuthOptions {

@@ -19,6 +19,8 @@
 #include "gateway/broker/redis_broker.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_session.hpp"
+#include "gateway/moderation/moderating_broker.hpp"
+#include "gateway/moderation/moderator.hpp"
 #include "gateway/shard_pool.hpp"
 #include "gateway/ws/ws_session.hpp"
 #include "web/assets.hpp"
@@ -38,6 +40,9 @@ struct Server::Impl {
   detail::ServerState state;
   ShardPool pool;
   std::unique_ptr<Broker> broker;
+  // Set by add_keyword_api(); state.broker then points at moderating_broker.
+  std::unique_ptr<moderation::Moderator> moderator;
+  std::unique_ptr<moderation::ModeratingBroker> moderating_broker;
   std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
   std::function<void(const std::vector<ClusterNode>&)> on_nodes;
@@ -179,8 +184,15 @@ HttpRouter& Server::router() {
   return impl_->state.router;
 }
 void Server::add_keyword_api(match::store::Store& store) {
-  register_keyword_api(impl_->state.router, impl_->state, store);
-  register_keyword_metrics(impl_->state.registry, store);
+  Impl& m = *impl_;
+  register_keyword_api(m.state.router, m.state, store);
+  register_keyword_metrics(m.state.registry, store);
+  // Moderation wraps the broker, so that every publish path passes through
+  // it (gateway/moderation/moderator.hpp).
+  m.moderator = std::make_unique<moderation::Moderator>(store, m.options, m.state.registry);
+  m.moderating_broker =
+      std::make_unique<moderation::ModeratingBroker>(*m.broker, *m.moderator, m.pool);
+  m.state.broker = m.moderating_broker.get();
 }
 unsigned Server::shard_count() const {
   return impl_->pool.size();
@@ -195,6 +207,15 @@ void Server::on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&
 
 void Server::start() {
   Impl& m = *impl_;
+  if (!m.moderator) {
+    // Moderation configured with no store to read dictionaries from would
+    // publish unmoderated text: refuse to start instead.
+    bool wanted = !m.options.rooms.moderation.dictionaries.empty();
+    for (const auto& [name, room] : m.options.namespaces)
+      wanted = wanted || !room.moderation.dictionaries.empty();
+    if (wanted)
+      throw std::runtime_error("moderation is configured but the server has no keyword store");
+  }
   const config::Endpoint& want = m.options.listen;
   auto& ctx = m.pool[0].ctx;
   boost::system::error_code ec;

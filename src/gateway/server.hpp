@@ -30,8 +30,11 @@ class Server {
 
   // Add routes before start(); the router is read-only once serving.
   HttpRouter& router();
-  // Serves /api/keywords/* from `store` and exports its statistics; call
-  // before start(). `store` must outlive the server.
+  // Serves /api/keywords/* from `store`, exports its statistics, and
+  // moderates publications of the namespaces whose `moderation` names
+  // dictionaries of it. Call before start(); `store` must outlive the
+  // server. Throws std::runtime_error naming the setting when a moderation
+  // list is not valid.
   void add_keyword_api(match::store::Store& store);
 
   // Cluster mode: `fn` gets the live nodes of the cluster (this one

@@ -1,7 +1,8 @@
 // The web app served by heraldd, in Debian's headless Chromium driven by
 // playwright-core (no browser download): two users chat, the room list
-// moves and counts unread messages, the filter box narrows the list, and a
-// cut connection recovers exactly what was missed. Each test saves a
+// moves and counts unread messages, the filter box narrows the list, a
+// banned word arrives masked, and a cut connection recovers exactly what was
+// missed. Each test saves a
 // screenshot to $HERALD_ARTIFACTS (default: a temporary directory).
 // Run by ctest: node --test tests/browser/
 import { test, before, after } from 'node:test';
@@ -22,7 +23,9 @@ let browser;
 
 
 before(async () => {
-  const d = await startHeraldd();
+  // Every room is moderated with the dictionary "demo" (filled by the
+  // moderation test through the keyword API).
+  const d = await startHeraldd(undefined, ['--rooms.moderation', 'demo']);
   heraldd = d.proc;
   base = `http://127.0.0.1:${d.port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -80,6 +83,38 @@ test('two users chat; the room list moves the room to the top with an unread cou
   await alice.screenshot({ path: join(ARTIFACTS, 'chat.png') });
   await alice.context().close();
   await bob.context().close();
+});
+
+test('a banned word arrives masked; a rejected message is not sent', async () => {
+  const add = await fetch(`${base}/api/keywords/demo/add`, {
+    method: 'POST',
+    body: JSON.stringify({ keywords: [
+      { keyword: 'heck', action: 'mask', category: 'mild' },
+      { keyword: 'scam', action: 'reject', category: 'fraud' },
+    ] }),
+  });
+  assert.equal(add.status, 200, await add.text());
+  const frank = await signIn('frank');
+  const grace = await signIn('grace');
+  await frank.click('#room-list li[data-room="chat:lobby"]');
+  await grace.click('#room-list li[data-room="chat:lobby"]');
+  await frank.fill('#text', 'what the HECK');
+  await frank.click('#send button');
+  for (const page of [grace, frank]) {
+    await waitFor('the masked message', async () => (await texts(page)).includes('what the ****') || await texts(page));
+    assert.equal(await page.textContent('#messages li:last-child .moderation'), 'masked');
+  }
+  assert.equal((await texts(grace)).some((t) => /heck/i.test(t)), false, 'the word never reaches grace');
+  await grace.screenshot({ path: join(ARTIFACTS, 'masked.png') });
+
+  await frank.fill('#text', 'a great scam');
+  await frank.click('#send button');
+  await waitFor('a refusal notice', async () => (await frank.textContent('#notice')).includes('fraud'));
+  await waitFor('the local echo gone', async () => (await frank.$('#messages li.pending')) === null);
+  assert.equal((await texts(grace)).includes('a great scam'), false);
+  await frank.screenshot({ path: join(ARTIFACTS, 'rejected.png') });
+  await frank.context().close();
+  await grace.context().close();
 });
 
 test('the filter box narrows the room list', async () => {

@@ -311,5 +311,47 @@ TEST(Cluster, RoomsAreShardedOverSeveralRedisServers) {
   EXPECT_EQ(unavailable, on2);
 }
 
+// Keyword dictionaries live in the same Redis: a dictionary added through
+// one node's API moderates what is published through another, as seen by a
+// subscriber on a third.
+TEST(Cluster, ADictionaryAddedOnNodeAMasksMessagesPublishedThroughNodeC) {
+  RedisServer redis;
+  const std::string conf = write_temp_file("cluster_moderation.toml", R"(
+[namespaces.chat]
+moderation = "banned"
+)");
+  const std::vector<std::string> extra = {"--config",
+                                          conf,
+                                          "--keywords.store",
+                                          "redis",
+                                          "--keywords.redis.address",
+                                          "127.0.0.1:" + std::to_string(redis.port()),
+                                          "--keywords.redis.backstop_interval",
+                                          "200ms"};
+  Daemon a(cluster_flags(redis.port(), extra)), b(cluster_flags(redis.port(), extra)),
+      c(cluster_flags(redis.port(), extra));
+  auto sub = connect_as(b.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:mod"), "/result"));
+  auto pub = connect_as(c.port, "p");
+
+  const std::string add = R"({"keywords":[{"keyword":"darn","action":"mask"}]})";
+  const std::string req =
+      "POST /api/keywords/banned/add HTTP/1.1\r\nHost: x\r\nConnection: "
+      "close\r\nContent-Type: application/json\r\nContent-Length: " +
+      std::to_string(add.size()) + "\r\n\r\n" + add;
+  const std::string reply = raw_exchange("127.0.0.1", a.port, req);
+  ASSERT_NE(reply.find("200 OK"), std::string::npos) << reply;
+
+  // Node c learns of the dictionary through Redis (invalidation, or the
+  // backstop poll); from then on its publications arrive masked everywhere.
+  std::uint32_t id = 10;
+  EXPECT_TRUE(eventually([&] {
+    auto r = publish(*pub, id++, "chat:mod", R"({"text":"what a darn day"})");
+    if (!json_has(r, "/result")) return false;
+    auto m = next_pub(*sub);
+    return m && json_str(*m, "/pub/data/text") == "what a **** day";
+  }));
+}
+
 }  // namespace
 }  // namespace herald::test

@@ -17,7 +17,7 @@ using namespace redis_schema;
 
 struct FrameCase {
   const char* name;
-  std::string room, data, info;
+  std::string room, data, info, moderation{};
 };
 
 TEST(ClusterSchema, FramePartsAroundOffsetAndEpochEqualTheEmbeddedEncoder) {
@@ -27,14 +27,16 @@ TEST(ClusterSchema, FramePartsAroundOffsetAndEpochEqualTheEmbeddedEncoder) {
       {"escaped room", "r\"o\\om", R"("x")", ""},
       {"unicode", "chat:\xc3\xa9t\xc3\xa9", R"({"t":"\u00e9"})", R"({"user":"\u00e9"})"},
       {"offset text in data", "r", R"({"offset":0,"epoch":""})", ""},
+      {"moderated", "chat:m", R"({"text":"a ***"})", R"({"user":"a"})",
+       R"({"masked":1,"flagged":0,"categories":[]})"},
   };
   std::set<std::string> names;
   for (const auto& c : cases) {
     ASSERT_TRUE(names.insert(c.name).second) << "duplicate case " << c.name;
-    const FrameParts parts = frame_parts(c.room, c.data, c.info);
+    const FrameParts parts = frame_parts(c.room, c.data, c.info, c.moderation);
     for (std::uint64_t offset : {1ull, 42ull, 9007199254740991ull}) {
       EXPECT_EQ(assemble_frame(parts, offset, "5f2c9a1e"),
-                protocol::encode_pub_push(c.room, offset, "5f2c9a1e", c.data, c.info))
+                protocol::encode_pub_push(c.room, offset, "5f2c9a1e", c.data, c.info, c.moderation))
           << c.name;
     }
   }

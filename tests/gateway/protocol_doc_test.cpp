@@ -3,11 +3,13 @@
 // page for the notation. Also checks that its code tables list every code.
 #include <simdjson.h>
 
+#include <deque>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "gateway/protocol/codes.hpp"
+#include "support/http_client.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -130,20 +132,45 @@ TEST(ProtocolDoc, EveryExampleRunsAsWritten) {
     Daemon d(ex.flags);
     ASSERT_NE(d.port, 0);
     std::map<char, std::unique_ptr<WsClient>> clients;
+    std::deque<std::string> http_replies;
     Vars vars;
     for (const std::string& step : ex.steps) {
       ASSERT_GE(step.size(), 3u) << step;
       char who = step[0];
       char dir = step[1];
       std::string body = step.substr(3);
-      auto& c = clients[who];
-      if (!c) c = std::make_unique<WsClient>("127.0.0.1", d.port);
-      if (dir == '>') {
-        c->send(substitute(body, vars));
-        continue;
+      std::optional<std::string> got;
+      if (who == 'h') {
+        // "h> POST /api/... {body}" calls the server API (dev mode: no key);
+        // "h< {...}" is the reply's body.
+        if (dir == '>') {
+          std::string rest = substitute(body, vars);
+          ASSERT_TRUE(rest.starts_with("POST ")) << step;
+          auto space = rest.find(' ', 5);
+          std::string path = rest.substr(5, space - 5);
+          std::string json = space == std::string::npos ? "" : rest.substr(space + 1);
+          std::string reply =
+              raw_exchange("127.0.0.1", d.port,
+                           "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+                               "Content-Type: application/json\r\nContent-Length: " +
+                               std::to_string(json.size()) + "\r\n\r\n" + json);
+          auto p = reply.find("\r\n\r\n");
+          http_replies.push_back(p == std::string::npos ? reply : reply.substr(p + 4));
+          continue;
+        }
+        ASSERT_FALSE(http_replies.empty()) << "no API call before: " << step;
+        got = http_replies.front();
+        http_replies.pop_front();
+      } else {
+        auto& c = clients[who];
+        if (!c) c = std::make_unique<WsClient>("127.0.0.1", d.port);
+        if (dir == '>') {
+          c->send(substitute(body, vars));
+          continue;
+        }
+        got = c->next(5s);
       }
       ASSERT_EQ(dir, '<') << step;
-      auto got = c->next(5s);
       ASSERT_TRUE(got) << "nothing arrived for: " << step;
       simdjson::dom::parser pw, pg;
       simdjson::dom::element want, have;

@@ -38,6 +38,9 @@ HttpResponse broker_error(const BrokerError& e) {
   if (e.code == protocol::ErrorCode::limit_exceeded) status = http::status::too_many_requests;
   if (e.code == protocol::ErrorCode::not_available) status = http::status::not_found;
   if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
+  if (e.code == protocol::ErrorCode::moderation_rejected)
+    status = http::status::unprocessable_entity;
+  if (e.code == protocol::ErrorCode::unavailable) status = http::status::service_unavailable;
   return make_error_response(status, protocol::error_name(e.code), e.message);
 }
 

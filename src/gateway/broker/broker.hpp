@@ -37,6 +37,10 @@ struct PublishRequest {
   std::string room;
   std::string data_json;  // valid, compact JSON
   std::string info_json;  // publisher info, or empty (server API)
+  // What moderation found ({"masked":M,"flagged":F,"categories":[...]}), or
+  // empty; moderation (gateway/moderation/) sets it before the broker sees
+  // the request, and the broker stores it with the publication.
+  std::string moderation_json{};
 };
 struct PublishResult {
   std::optional<BrokerError> error;

@@ -135,8 +135,10 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
     const std::uint64_t offset = ++room.top;
     // Encoded once; the same immutable frame goes to history and to every
     // shard with subscribers.
-    FramePtr frame = make_frame(
-        protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json, req.info_json), now);
+    FramePtr frame =
+        make_frame(protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json,
+                                             req.info_json, req.moderation_json),
+                   now);
     room.ring.expire(now - ttl_ns(opts));
     room.ring.push(StoredPublication{offset, now, frame});
     publications_.inc();

@@ -230,7 +230,8 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
     const RoomOptions& o = options_.room_options(req.room);
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
-    auto parts = redis_schema::frame_parts(req.room, req.data_json, req.info_json);
+    auto parts =
+        redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
     redis::Command cmd{"EVAL",
                        redis_schema::kPublishScript,
                        "2",

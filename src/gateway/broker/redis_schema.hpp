@@ -58,7 +58,8 @@ struct FrameParts {
   std::string head, tail;
 };
 [[nodiscard]] FrameParts frame_parts(std::string_view room, std::string_view data_json,
-                                     std::string_view info_json);
+                                     std::string_view info_json,
+                                     std::string_view moderation_json = {});
 [[nodiscard]] std::string assemble_frame(const FrameParts& parts, std::uint64_t offset,
                                          std::string_view epoch);
 

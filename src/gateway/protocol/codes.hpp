@@ -27,6 +27,8 @@ enum class ErrorCode : std::uint16_t {
   not_subscribed = 110,
   too_many_requests = 111,
   already_connected = 112,
+  moderation_rejected = 113,
+  unavailable = 114,
 };
 
 enum class DisconnectCode : std::uint16_t {

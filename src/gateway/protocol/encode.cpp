@@ -41,7 +41,7 @@ std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view mess
 
 void append_publication(std::string& out, std::string_view room, std::uint64_t offset,
                         std::string_view epoch, std::string_view data_json,
-                        std::string_view info_json) {
+                        std::string_view info_json, std::string_view moderation_json) {
   out += "{\"room\":";
   json::append_string(out, room);
   out += ",\"offset\":";
@@ -54,15 +54,21 @@ void append_publication(std::string& out, std::string_view room, std::uint64_t o
     out += ",\"info\":";
     out += info_json;
   }
+  if (!moderation_json.empty()) {
+    out += ",\"moderation\":";
+    out += moderation_json;
+  }
   out += '}';
 }
 
 std::string encode_pub_push(std::string_view room, std::uint64_t offset, std::string_view epoch,
-                            std::string_view data_json, std::string_view info_json) {
+                            std::string_view data_json, std::string_view info_json,
+                            std::string_view moderation_json) {
   std::string out;
-  out.reserve(64 + room.size() + epoch.size() + data_json.size() + info_json.size());
+  out.reserve(80 + room.size() + epoch.size() + data_json.size() + info_json.size() +
+              moderation_json.size());
   out += kPubPrefix;
-  append_publication(out, room, offset, epoch, data_json, info_json);
+  append_publication(out, room, offset, epoch, data_json, info_json, moderation_json);
   out += kPubSuffix;
   return out;
 }

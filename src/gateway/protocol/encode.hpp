@@ -4,6 +4,7 @@
 //   {"id":3,"result":{...}}
 //   {"id":3,"error":{"code":103,"message":"..."}}
 //   {"pub":{"room":"chat:lobby","offset":7,"epoch":"5f2c9a1e","data":{...},"info":{...}}}
+//   ("moderation":{...} follows info when moderation masked or flagged)
 //   {"join":{"room":"chat:lobby","info":{"user":"alice","client":"..."}}}
 //   {"leave":{"room":"chat:lobby","info":{...}}}
 //   {"disconnect":{"code":3001,"reason":"shutdown","reconnect":true}}
@@ -23,11 +24,12 @@ namespace herald::gateway::protocol {
 [[nodiscard]] std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view message);
 
 // The publication object, as stored in history and embedded in pushes,
-// subscribe replies and history replies. data_json and info_json must be
-// valid JSON (they are copied as they are).
+// subscribe replies and history replies. data_json, info_json and
+// moderation_json must be valid JSON (they are copied as they are); info
+// and moderation are left out when empty.
 void append_publication(std::string& out, std::string_view room, std::uint64_t offset,
                         std::string_view epoch, std::string_view data_json,
-                        std::string_view info_json);
+                        std::string_view info_json, std::string_view moderation_json = {});
 
 // {"pub":<publication>}: the push frame, built once per publication and
 // shared by every recipient. kPubPrefix/kPubSuffix let the publication be
@@ -40,7 +42,8 @@ inline constexpr std::string_view kPubSuffix = "}";
 }
 [[nodiscard]] std::string encode_pub_push(std::string_view room, std::uint64_t offset,
                                           std::string_view epoch, std::string_view data_json,
-                                          std::string_view info_json);
+                                          std::string_view info_json,
+                                          std::string_view moderation_json = {});
 
 // {"join":{...}} or {"leave":{...}}
 [[nodiscard]] std::string encode_presence_push(bool join, std::string_view room,

@@ -12,16 +12,16 @@ Compiled::Compiled(std::uint64_t version, std::vector<Entry> entries, Matcher ma
     : version_(version), entries_(std::move(entries)), matcher_(std::move(matcher)) {}
 
 std::shared_ptr<const Compiled> Compiled::build(std::uint64_t version, std::vector<Entry> entries,
-                                                std::string& error) {
-  std::sort(entries.begin(), entries.end(),
-            [](const Entry& a, const Entry& b) { return a.keyword < b.keyword; });
+                                                std::string& error, const Options& options) {
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const Entry& a, const Entry& b) { return a.keyword < b.keyword; });
   entries.erase(std::unique(entries.begin(), entries.end(),
                             [](const Entry& a, const Entry& b) { return a.keyword == b.keyword; }),
                 entries.end());
   std::vector<std::string_view> keywords;
   keywords.reserve(entries.size());
   for (const Entry& e : entries) keywords.push_back(e.keyword);
-  auto m = Matcher::try_build(std::span<const std::string_view>(keywords), search_options());
+  auto m = Matcher::try_build(std::span<const std::string_view>(keywords), options);
   if (!m) {
     error = std::string(error_message(m.error()));
     return nullptr;

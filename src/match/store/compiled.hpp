@@ -26,15 +26,19 @@ struct Hit {
 
 // Every dictionary is searched the same way: leftmost-longest, Unicode case
 // folding (so "Spam" finds "spam"), any position (not whole words).
+// Moderation may build an engine of its own with other options (case
+// sensitive, whole words) from the same entries.
 [[nodiscard]] Options search_options();
 
 class Compiled {
  public:
   // Builds the engine; on failure returns nullptr and says why in `error`
   // (a keyword the engine refuses, e.g. written to Redis by another tool).
-  [[nodiscard]] static std::shared_ptr<const Compiled> build(std::uint64_t version,
-                                                             std::vector<Entry> entries,
-                                                             std::string& error);
+  // Entries with the same keyword keep the first; `options.kind` must be a
+  // leftmost kind (hits are disjoint).
+  [[nodiscard]] static std::shared_ptr<const Compiled> build(
+      std::uint64_t version, std::vector<Entry> entries, std::string& error,
+      const Options& options = search_options());
 
   [[nodiscard]] std::uint64_t version() const { return version_; }
   // Sorted by keyword, one per keyword; pattern id i is entries()[i].

@@ -1,0 +1,266 @@
+#include "gateway/moderation/moderator.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <stdexcept>
+
+#include "core/json.hpp"
+#include "core/log.hpp"
+#include "gateway/moderation/text_fields.hpp"
+
+namespace herald::gateway::moderation {
+namespace store = match::store;
+
+namespace {
+
+// reject before mask before flag: where two dictionaries hold one keyword,
+// the strictest action wins.
+int severity(store::Action a) {
+  switch (a) {
+    case store::Action::reject:
+      return 0;
+    case store::Action::mask:
+      return 1;
+    case store::Action::flag:
+      return 2;
+  }
+  return 2;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> parse_dictionary_list(std::string_view list,
+                                                              std::string& error) {
+  std::vector<std::string> names;
+  while (!trim(list).empty()) {
+    auto comma = list.find(',');
+    std::string_view name = trim(list.substr(0, comma));
+    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
+    if (name.empty()) continue;  // "a,,b" and a trailing comma are harmless
+    if (auto e = store::dictionary_name_error(name)) {
+      error = "'" + std::string(name) + "': " + *e;
+      return std::nullopt;
+    }
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
+  }
+  return names;
+}
+
+Policy::Policy(std::vector<std::string> dictionaries, const ModerationOptions& options)
+    : dictionaries_(std::move(dictionaries)) {
+  match_options_ = store::search_options();
+  if (options.case_sensitive) match_options_.fold = match::CaseFold::None;
+  match_options_.whole_word = options.whole_word;
+  const match::Options standard = store::search_options();
+  direct_ = dictionaries_.size() == 1 && match_options_.fold == standard.fold &&
+            match_options_.whole_word == standard.whole_word;
+}
+
+Moderator::Moderator(store::Store& store, const Options& options, metrics::Registry& registry)
+    : store_(store), options_(options) {
+  auto add = [&](const std::string& setting, const RoomOptions& room) {
+    std::string error;
+    auto names = parse_dictionary_list(room.moderation.dictionaries, error);
+    if (!names) throw std::runtime_error(setting + ": " + error);
+    if (names->empty()) return;
+    policies_.emplace(&room, std::make_unique<Policy>(std::move(*names), room.moderation));
+  };
+  add("rooms.moderation", options.rooms);
+  for (const auto& [name, room] : options.namespaces)
+    add("namespaces." + name + ".moderation", room);
+
+  auto counter = [&](const char* name, const char* help) { return &registry.counter(name, help); };
+  searches_ = counter("herald_moderation_searches_total",
+                      "Publications searched by moderation (one search each)");
+  rejected_ = counter("herald_moderation_rejected_total",
+                      "Publications refused because they held a reject keyword");
+  masked_ =
+      counter("herald_moderation_masked_total", "Publications published with mask keywords masked");
+  flagged_ = counter("herald_moderation_flagged_total",
+                     "Publications published with a flag keyword (and a moderation object)");
+  unavailable_ = counter("herald_moderation_unavailable_total",
+                         "Publications refused because a dictionary could not be loaded");
+  builds_ = counter("herald_moderation_builds_total",
+                    "Engines built for namespaces with several dictionaries or own options");
+  build_failures_ = counter("herald_moderation_build_failures_total",
+                            "Namespace engine builds that failed (the last good one is kept)");
+
+  for (auto& [room, policy] : policies_) {
+    for (const std::string& dict : policy->dictionaries()) {
+      store_.load(dict, [dict](store::EngineResult r) {
+        if (!r.ok())
+          log::warn("moderation dictionary not loaded yet",
+                    {{"dictionary", dict}, {"error", r.error}});
+      });
+    }
+  }
+}
+
+Policy* Moderator::policy_of(std::string_view room) const {
+  if (policies_.empty()) return nullptr;
+  auto it = policies_.find(&options_.room_options(room));
+  return it == policies_.end() ? nullptr : it->second.get();
+}
+
+std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
+                                                                std::string& missing,
+                                                                std::string& error) {
+  const auto& dicts = policy.dictionaries();
+  std::shared_ptr<const Policy::Engine> engine = policy.engine_.load();
+  // The usual case: the store's engines are the ones this one was built from.
+  thread_local std::vector<std::shared_ptr<const store::Compiled>> sources;
+  sources.clear();
+  bool fresh = engine != nullptr;
+  for (std::size_t i = 0; i < dicts.size(); ++i) {
+    sources.push_back(store_.warm(dicts[i]));
+    if (!sources.back()) {
+      missing = dicts[i];
+      sources.clear();
+      return nullptr;
+    }
+    if (fresh && sources.back() != engine->sources[i]) fresh = false;
+  }
+  if (fresh) {
+    sources.clear();
+    return engine;
+  }
+  if (policy.direct()) {
+    auto built = std::make_shared<const Policy::Engine>(Policy::Engine{sources, sources[0]});
+    sources.clear();
+    policy.engine_.store(built);
+    return built;
+  }
+
+  std::lock_guard lock(policy.build_mutex_);
+  // Another shard may have built it for these sources while we waited.
+  engine = policy.engine_.load();
+  if (engine && engine->sources == sources) {
+    sources.clear();
+    return engine;
+  }
+  std::vector<store::Entry> entries;
+  std::uint64_t version = 0;
+  for (const auto& s : sources) {
+    entries.insert(entries.end(), s->entries().begin(), s->entries().end());
+    version += s->version();
+  }
+  std::stable_sort(entries.begin(), entries.end(),
+                   [](const store::Entry& a, const store::Entry& b) {
+                     return a.keyword != b.keyword ? a.keyword < b.keyword
+                                                   : severity(a.action) < severity(b.action);
+                   });
+  builds_->inc();
+  auto compiled =
+      store::Compiled::build(version, std::move(entries), error, policy.match_options());
+  if (!compiled) {
+    build_failures_->inc();
+    log::error("moderation engine not built; the last good one stays",
+               {{"dictionaries", dicts.size()}, {"error", error}});
+    sources.clear();
+    return engine;  // the last good one, or nullptr
+  }
+  error.clear();
+  auto built = std::make_shared<const Policy::Engine>(Policy::Engine{sources, std::move(compiled)});
+  sources.clear();
+  policy.engine_.store(built);
+  return built;
+}
+
+std::optional<Verdict> Moderator::moderate(Policy& policy, PublishRequest& req) {
+  std::string missing;
+  std::string error;
+  auto engine = current_engine(policy, missing, error);
+  if (!engine) {
+    if (!missing.empty()) return std::nullopt;
+    unavailable_->inc();
+    return Verdict{Verdict::Kind::unavailable,
+                   "moderation is unavailable for '" + req.room + "': " + error};
+  }
+
+  thread_local TextFields fields;
+  thread_local std::vector<store::Hit> hits;
+  if (!fields.collect(req.data_json, error)) {
+    return Verdict{Verdict::Kind::reject, "publish.data: not JSON: " + error};
+  }
+  searches_->inc();
+  engine->compiled->find(fields.joined(), hits);
+
+  Verdict v;
+  std::vector<std::pair<std::size_t, std::size_t>> spans;
+  std::vector<std::string_view> categories;
+  for (const store::Hit& h : hits) {
+    if (!fields.within_one_value(h.start, h.end)) continue;  // across two values
+    if (h.action == store::Action::reject) {
+      rejected_->inc();
+      std::string why = "publish.data holds a keyword moderation rejects";
+      if (!h.category.empty()) why += " (category '" + std::string(h.category) + "')";
+      return Verdict{Verdict::Kind::reject, why + "; nothing was published"};
+    }
+    if (h.action == store::Action::mask) {
+      spans.emplace_back(h.start, h.end);
+      ++v.masked;
+    } else {
+      ++v.flagged;
+    }
+    if (!h.category.empty() &&
+        std::find(categories.begin(), categories.end(), h.category) == categories.end())
+      categories.push_back(h.category);
+  }
+  if (v.masked == 0 && v.flagged == 0) return v;
+
+  if (v.masked > 0) {
+    masked_->inc();
+    req.data_json = fields.masked_json(spans);  // hits are sorted and disjoint (leftmost)
+  }
+  if (v.flagged > 0) flagged_->inc();
+  std::string& m = req.moderation_json;
+  m = "{\"masked\":" + std::to_string(v.masked) + ",\"flagged\":" + std::to_string(v.flagged) +
+      ",\"categories\":[";
+  for (std::size_t i = 0; i < categories.size(); ++i) {
+    if (i) m += ',';
+    json::append_string(m, categories[i]);
+  }
+  m += "]}";
+  return v;
+}
+
+void Moderator::load(Policy& policy, std::function<void(std::string error)> done) {
+  // One load per missing dictionary; `done` once all have answered.
+  struct Pending {
+    std::atomic<std::size_t> left;
+    std::mutex mutex;
+    std::string error;
+    std::function<void(std::string)> done;
+  };
+  std::vector<std::string> missing;
+  for (const std::string& d : policy.dictionaries())
+    if (!store_.warm(d)) missing.push_back(d);
+  if (missing.empty()) return done("");
+  auto pending = std::make_shared<Pending>();
+  pending->left = missing.size();
+  pending->done = std::move(done);
+  for (std::string& d : missing) {
+    store_.load(d, [pending, d](store::EngineResult r) {
+      if (!r.ok()) {
+        std::lock_guard lock(pending->mutex);
+        if (pending->error.empty()) pending->error = "dictionary '" + d + "': " + r.error;
+      }
+      if (pending->left.fetch_sub(1) == 1) {
+        std::string error;
+        {
+          std::lock_guard lock(pending->mutex);
+          error = pending->error;
+        }
+        pending->done(std::move(error));
+      }
+    });
+  }
+}
+
+}  // namespace herald::gateway::moderation

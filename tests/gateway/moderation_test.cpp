@@ -1,0 +1,290 @@
+// Moderation without a network: the text a publication is searched by, the
+// masking rewrite, and the Moderator's verdicts against a real MemoryStore
+// (the store heraldd runs with nothing else running), including a plain
+// twin: every verdict and masked text compared with the naive matcher run
+// over each string value on its own.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/metrics/registry.hpp"
+#include "gateway/moderation/moderator.hpp"
+#include "gateway/moderation/text_fields.hpp"
+#include "match/naive.hpp"
+#include "match/store/memory_store.hpp"
+
+namespace herald::gateway::moderation {
+namespace {
+
+using match::store::Action;
+using match::store::Entry;
+using match::store::MemoryStore;
+
+TEST(TextFields, JoinsStringValuesNotKeys) {
+  TextFields f;
+  std::string error;
+  ASSERT_TRUE(f.collect(R"({"text":"hi","n":3,"tags":["a","b\"c"],"o":{"k":"v"}})", error));
+  EXPECT_EQ(f.size(), 4u);
+  EXPECT_EQ(f.joined(), std::string_view("hi\0a\0b\"c\0v\0", 11));
+  EXPECT_TRUE(f.within_one_value(0, 2));
+  EXPECT_FALSE(f.within_one_value(1, 4));  // "i", separator, "a"
+  EXPECT_EQ(f.segment_of(2), f.size());    // a separator
+  EXPECT_EQ(f.segment_of(5), 2u);
+}
+
+TEST(TextFields, MaskRewritesOnlyTheSpansAndKeepsTheRest) {
+  TextFields f;
+  std::string error;
+  ASSERT_TRUE(f.collect(R"({"text":"you darn fool","n":-1.5e3,"x":[true,null,"darn\n"]})", error));
+  // "darn" in value 0 (bytes 4..8) and in value 2.
+  std::size_t second = f.joined().find("darn", 8);
+  std::string out = f.masked_json({{4, 8}, {second, second + 4}});
+  EXPECT_EQ(out, R"({"text":"you **** fool","n":-1500.0,"x":[true,null,"****\n"]})");
+}
+
+TEST(TextFields, MasksOneStarPerCodePoint) {
+  TextFields f;
+  std::string error;
+  ASSERT_TRUE(f.collect(R"("바보야 안녕")", error));     // a bare string is data too
+  EXPECT_EQ(f.masked_json({{0, 6}}), R"("**야 안녕")");  // 바보: two code points, 6 bytes
+}
+
+TEST(TextFields, RejectsWhatIsNotJson) {
+  TextFields f;
+  std::string error;
+  EXPECT_FALSE(f.collect("{", error));
+  EXPECT_FALSE(error.empty());
+}
+
+struct Fixture : ::testing::Test {
+  MemoryStore store;
+  metrics::Registry registry;
+  Options options;
+
+  void add(const std::string& dict, std::vector<Entry> entries) {
+    bool done = false;
+    store.add_many(dict, std::move(entries), [&](match::store::WriteResult r) {
+      EXPECT_TRUE(r.ok()) << r.error;
+      done = true;
+    });
+    ASSERT_TRUE(done);  // the memory store answers inline
+  }
+  double metric(const std::string& name) {
+    std::string text = registry.render();
+    auto p = text.find("\n" + name + " ");
+    return p == std::string::npos ? -1 : std::stod(text.substr(p + name.size() + 2));
+  }
+  // Moderates `data` in `room`: the verdict, with the data as published.
+  Verdict run(Moderator& m, const std::string& room, std::string& data,
+              std::string* meta = nullptr) {
+    Policy* p = m.policy_of(room);
+    EXPECT_NE(p, nullptr);
+    PublishRequest req{room, data, ""};
+    auto v = m.moderate(*p, req);
+    EXPECT_TRUE(v.has_value());
+    data = req.data_json;
+    if (meta) *meta = req.moderation_json;
+    return v.value_or(Verdict{});
+  }
+};
+
+TEST_F(Fixture, RejectMaskAndFlag) {
+  add("chat", {{"scam", Action::reject, "fraud"},
+               {"darn", Action::mask, "mild"},
+               {"buy now", Action::flag, "spam"}});
+  options.rooms.moderation.dictionaries = "chat";
+  Moderator m(store, options, registry);
+
+  std::string data = R"({"text":"a Darn fine day"})";
+  std::string meta;
+  Verdict v = run(m, "lobby", data, &meta);
+  EXPECT_EQ(v.kind, Verdict::Kind::pass);
+  EXPECT_EQ(data, R"({"text":"a **** fine day"})");  // case folded by default
+  EXPECT_EQ(meta, R"({"masked":1,"flagged":0,"categories":["mild"]})");
+
+  data = R"({"text":"BUY NOW!"})";
+  v = run(m, "lobby", data, &meta);
+  EXPECT_EQ(v.kind, Verdict::Kind::pass);
+  EXPECT_EQ(data, R"({"text":"BUY NOW!"})");
+  EXPECT_EQ(meta, R"({"masked":0,"flagged":1,"categories":["spam"]})");
+
+  data = R"({"text":"a darn scam"})";
+  v = run(m, "lobby", data);
+  EXPECT_EQ(v.kind, Verdict::Kind::reject);
+  EXPECT_NE(v.message.find("category 'fraud'"), std::string::npos) << v.message;
+
+  data = R"({"text":"nothing here"})";
+  v = run(m, "lobby", data, &meta);
+  EXPECT_EQ(v.kind, Verdict::Kind::pass);
+  EXPECT_EQ(meta, "");
+  EXPECT_EQ(metric("herald_moderation_searches_total"), 4);
+  EXPECT_EQ(metric("herald_moderation_rejected_total"), 1);
+  EXPECT_EQ(metric("herald_moderation_masked_total"), 1);
+  EXPECT_EQ(metric("herald_moderation_flagged_total"), 1);
+  EXPECT_EQ(metric("herald_moderation_builds_total"), 0);  // one dictionary: the store's engine
+}
+
+TEST_F(Fixture, NamespacesAreModeratedByTheirOwnSettings) {
+  add("chat", {{"ass", Action::mask}});
+  options.namespaces["plain"] = options.rooms;  // no moderation
+  RoomOptions strict = options.rooms;
+  strict.moderation = {"chat", true, true};  // case-sensitive, whole words
+  options.namespaces["strict"] = strict;
+  RoomOptions loose = options.rooms;
+  loose.moderation = {"chat", false, false};
+  options.namespaces["loose"] = loose;
+  Moderator m(store, options, registry);
+  EXPECT_EQ(m.policy_of("plain:x"), nullptr);
+  EXPECT_EQ(m.policy_of("lobby"), nullptr);
+
+  std::string data = R"("class ass ASS")";
+  run(m, "strict:x", data);
+  EXPECT_EQ(data, R"("class *** ASS")");
+  data = R"("class ass ASS")";
+  run(m, "loose:x", data);
+  EXPECT_EQ(data, R"("cl*** *** ***")");
+  EXPECT_EQ(metric("herald_moderation_builds_total"), 1);  // strict's own engine
+}
+
+TEST_F(Fixture, SeveralDictionariesAndTheStrictestActionWins) {
+  add("a", {{"spam", Action::flag}, {"heck", Action::mask}});
+  add("b", {{"spam", Action::reject}});
+  options.rooms.moderation.dictionaries = "a, b";
+  Moderator m(store, options, registry);
+  std::string data = R"("heck")";
+  EXPECT_EQ(run(m, "r", data).kind, Verdict::Kind::pass);
+  EXPECT_EQ(data, R"("****")");
+  data = R"("spam")";
+  EXPECT_EQ(run(m, "r", data).kind, Verdict::Kind::reject);
+}
+
+TEST_F(Fixture, AnEditTakesEffectOnTheNextPublication) {
+  add("chat", {{"first", Action::mask}});
+  add("more", {{"other", Action::mask}});
+  options.rooms.moderation.dictionaries = "chat";
+  RoomOptions both = options.rooms;
+  both.moderation.dictionaries = "chat,more";
+  options.namespaces["both"] = both;
+  Moderator m(store, options, registry);
+  for (std::string room : {"lobby", "both:x"}) {
+    std::string data = R"("first second")";
+    run(m, room, data);
+    EXPECT_EQ(data, R"("***** second")") << room;
+  }
+  add("chat", {{"second", Action::mask}});
+  for (std::string room : {"lobby", "both:x"}) {
+    std::string data = R"("first second")";
+    run(m, room, data);
+    EXPECT_EQ(data, R"("***** ******")") << room;
+  }
+  bool removed = false;
+  store.remove("chat", "first", [&](match::store::WriteResult r) { removed = r.ok(); });
+  ASSERT_TRUE(removed);
+  std::string data = R"("first second")";
+  run(m, "both:x", data);
+  EXPECT_EQ(data, R"("first ******")");
+  EXPECT_EQ(metric("herald_moderation_builds_total"), 3);  // one per change seen, not per search
+}
+
+TEST_F(Fixture, AMatchAcrossTwoValuesIsNotAMatch) {
+  add("chat", {{std::string("ab\0cd", 5), Action::reject}, {"x", Action::mask}});
+  options.rooms.moderation.dictionaries = "chat";
+  Moderator m(store, options, registry);
+  std::string data = R"(["ab","cd","x"])";
+  EXPECT_EQ(run(m, "r", data).kind, Verdict::Kind::pass);
+  EXPECT_EQ(data, R"(["ab","cd","*"])");
+}
+
+TEST_F(Fixture, AnUnloadedDictionaryIsLoadedNotSkipped) {
+  options.rooms.moderation.dictionaries = "later";
+  Moderator m(store, options, registry);  // loads "later" (empty) at start
+  Policy* p = m.policy_of("r");
+  PublishRequest req{"r", R"("hi")", ""};
+  EXPECT_TRUE(m.moderate(*p, req).has_value());
+}
+
+TEST(ModerationSettings, ABadDictionaryListNamesTheSetting) {
+  MemoryStore store;
+  metrics::Registry registry;
+  Options options;
+  options.rooms.moderation.dictionaries = "ok, not{ok}";
+  try {
+    Moderator m(store, options, registry);
+    FAIL() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("rooms.moderation: 'not{ok}'"), std::string::npos)
+        << e.what();
+  }
+  std::string error;
+  auto names = parse_dictionary_list(" a ,b,, a ", error);
+  ASSERT_TRUE(names) << error;
+  EXPECT_EQ(*names, (std::vector<std::string>{"a", "b"}));
+}
+
+// The plain twin: the naive matcher over each value on its own, leftmost-
+// longest with the same folding and word rule, gives the same masked text
+// and verdicts as one search over the joined values, on random texts.
+TEST_F(Fixture, AgreesWithTheNaiveMatcherPerValue) {
+  std::mt19937 rng(7);
+  const std::vector<std::string> alphabet = {"a", "b", "A", " ", "é", "É", "가", "-"};
+  auto word = [&](std::size_t len) {
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) s += alphabet[rng() % alphabet.size()];
+    return s;
+  };
+  for (int round = 0; round < 40; ++round) {
+    bool case_sensitive = round % 2 == 1;
+    bool whole_word = round % 4 >= 2;
+    MemoryStore s;
+    metrics::Registry r;
+    std::vector<Entry> entries;
+    std::vector<std::string> keywords;
+    for (int i = 0; i < 6; ++i) {
+      std::string k = word(1 + rng() % 3);
+      if (k.find_first_not_of(' ') == std::string::npos) continue;
+      if (std::find(keywords.begin(), keywords.end(), k) != keywords.end()) continue;
+      keywords.push_back(k);
+      entries.emplace_back(k, Action::mask);
+    }
+    bool ok = false;
+    s.add_many("d", entries, [&](match::store::WriteResult w) { ok = w.ok(); });
+    ASSERT_TRUE(ok);
+    Options o;
+    o.rooms.moderation = {"d", case_sensitive, whole_word};
+    Moderator m(s, o, r);
+    Policy* p = m.policy_of("r");
+    ASSERT_NE(p, nullptr);
+
+    // The naive matcher, built the way Compiled sorts its entries.
+    std::vector<std::string> sorted = keywords;
+    std::sort(sorted.begin(), sorted.end());
+    match::NaiveMatcher naive(sorted, p->match_options());
+    for (int t = 0; t < 20; ++t) {
+      std::vector<std::string> values = {word(rng() % 12), word(rng() % 12)};
+      std::string expected = "[";
+      for (std::size_t i = 0; i < values.size(); ++i) {
+        std::string v = values[i];
+        auto matches = naive.find(v);
+        std::string out;
+        std::size_t pos = 0;
+        for (const auto& mt : matches) {
+          out.append(v, pos, mt.start - pos);
+          for (std::size_t k = mt.start; k < mt.end; ++k)
+            if ((static_cast<unsigned char>(v[k]) & 0xC0) != 0x80) out += '*';
+          pos = mt.end;
+        }
+        out.append(v, pos);
+        expected += (i ? ",\"" : "\"") + out + "\"";
+      }
+      expected += "]";
+      PublishRequest req{"r", "[\"" + values[0] + "\",\"" + values[1] + "\"]", ""};
+      auto v = m.moderate(*p, req);
+      ASSERT_TRUE(v);
+      EXPECT_EQ(req.data_json, expected)
+          << "case_sensitive=" << case_sensitive << " whole_word=" << whole_word;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace herald::gateway::moderation
