@@ -60,7 +60,8 @@ TEST(ClusterSchema, ChannelMessages) {
 }
 
 TEST(ClusterSchema, NodeValues) {
-  auto v = parse_node_value("1700000000000 " + node_body(12, "10.0.0.7", 8080));
+  const std::string value = "1700000000000 " + node_body(12, "10.0.0.7", 8080);
+  auto v = parse_node_value(value);  // views into `value`
   ASSERT_TRUE(v);
   EXPECT_EQ(v->expires_ms, 1700000000000);
   EXPECT_EQ(v->connections, 12u);
@@ -78,7 +79,8 @@ TEST(ClusterSchema, PresenceValues) {
   EXPECT_EQ(v->user, "alice");
   EXPECT_EQ(v->info_json, "{\"user\":\"alice\"}");
   EXPECT_EQ(presence_body("a b", "{}"), "3 a b{}");
-  auto spaced = parse_presence_value("1 " + presence_body("a b", "{}"));
+  const std::string value = "1 " + presence_body("a b", "{}");
+  auto spaced = parse_presence_value(value);  // views into `value`
   ASSERT_TRUE(spaced);
   EXPECT_EQ(spaced->user, "a b");
   for (const char* bad : {"", "1", "1 ", "1 9 abc", "x 1 a", "1 x a", "-1 1 a"}) {
