@@ -58,6 +58,33 @@ TEST(Cluster, APublishOnOneNodeReachesSubscribersOnAllNodes) {
   EXPECT_EQ(r.elements[1].integer, 3);
 }
 
+TEST(Cluster, ANodeLeavesARoomsChannelWithItsLastSubscriberAndJoinsItAgain) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto numsub = [&] {
+    return redis.command({"PUBSUB", "NUMSUB", "herald:{chat:n}:c"}).elements.at(1).integer;
+  };
+  auto s1 = connect_as(a.port, "s1");
+  auto s2 = connect_as(a.port, "s2");
+  ASSERT_TRUE(json_has(subscribe(*s1, 2, "chat:n"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*s2, 2, "chat:n"), "/result"));
+  EXPECT_EQ(numsub(), 1);  // two subscribers, one channel subscription
+  ASSERT_TRUE(request(*s1, 3, R"({"id":3,"unsubscribe":{"room":"chat:n"}})"));
+  ASSERT_TRUE(request(*s2, 3, R"({"id":3,"unsubscribe":{"room":"chat:n"}})"));
+  // Back at once, while the node's UNSUBSCRIBE may still be in flight:
+  // the channel is joined again and delivery works.
+  ASSERT_TRUE(json_has(subscribe(*s1, 4, "chat:n"), "/result"));
+  auto p = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 5, "chat:n", "1"), "/result"));
+  auto m = next_pub(*s1);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(pub_data(*m), "1");
+  EXPECT_EQ(numsub(), 1);
+  // The last one leaves: the node unsubscribes the channel.
+  ASSERT_TRUE(request(*s1, 6, R"({"id":6,"unsubscribe":{"room":"chat:n"}})"));
+  EXPECT_TRUE(eventually([&] { return numsub() == 0; }));
+}
+
 TEST(Cluster, PresenceSeesUsersOnEveryNode) {
   RedisServer redis;
   Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port())),
