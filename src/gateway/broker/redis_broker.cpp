@@ -37,6 +37,7 @@ struct RedisBroker::PendingSubscribe {
   unsigned from = 0;
   SubscribeRequest request;
   std::function<void(SubscribeResult)> done;
+  std::uint64_t seq = 0;  // message_seq_ when its read was sent
 };
 
 // The node's view of one room it has local subscribers for.
@@ -372,6 +373,7 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
                      ms(cluster_.presence_ttl),
                      keys.channel,
                      std::move(join)};
+  op.seq = message_seq_;
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
   client_of(name).execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
     on_subscribed(name, id, std::move(*op_ptr), r);
@@ -394,7 +396,7 @@ void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, Pendi
     fail_subscribe(room, std::move(op), "unexpected read reply " + r.replies[0].describe());
     return release_if_unused(name);
   }
-  sync_to(name, room, *read, message_seq_);
+  sync_to(name, room, *read, op.seq);
 
   SubscribeResult result;
   result.epoch = room.epoch;
@@ -547,10 +549,19 @@ void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& 
       }
     }
   }
-  // Held messages of another epoch that arrived before this read was sent
-  // are stale (the read saw the truth after them); later ones are news.
+  // Held messages that arrived before this read was sent are judged by it
+  // (later ones are news): of another epoch, they are stale; of this epoch
+  // with an offset past the read's top, Redis had not assigned them, so
+  // they are not Herald's (counted, dropped; otherwise each drain would
+  // read the history again, forever).
   std::erase_if(room.ahead, [&](const auto& kv) {
-    return kv.second.epoch != room.epoch && kv.second.seq <= since_seq;
+    if (kv.second.seq > since_seq) return false;
+    if (kv.second.epoch != room.epoch) return true;
+    if (read.epoch == room.epoch && kv.first > read.top) {
+      bad_messages_.inc();
+      return true;
+    }
+    return false;
   });
   drain(name, room);
 }
