@@ -121,6 +121,9 @@ void register_options(config::Schema& s, Options& o) {
                "at one Redis: cluster mode)");
   s.add_endpoint("cluster.redis.address", c.redis_address,
                  "Redis server for cluster.mode = redis (an IP address and port)");
+  s.add_choice("cluster.redis.topology", c.redis_topology, {"servers", "cluster"},
+               "servers: plain Redis servers (address, or shards by consistent hash); cluster: "
+               "address is a Redis Cluster node, rooms routed by its slot map read at start-up");
   s.add_string("cluster.redis.shards", c.redis_shards,
                "Several Redis servers, rooms spread over them by consistent hash "
                "(\"host:port, host:port\"); empty: cluster.redis.address alone");

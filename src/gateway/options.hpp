@@ -74,6 +74,10 @@ struct ClusterOptions {
   // Several Redis instances, rooms spread over them by a consistent hash
   // ("host:port, host:port"); empty: redis_address alone.
   std::string redis_shards;
+  // "servers": plain Redis servers (redis_address, or redis_shards spread
+  // by consistent hash); "cluster": redis_address is a node of a Redis
+  // Cluster whose slot map (read at start-up) routes each room.
+  std::string redis_topology = "servers";
   redis::Options redis;  // its host and port come from redis_address
   std::string key_prefix = "herald:";
   // A room's epoch and top offset outlive its history by this much (renewed

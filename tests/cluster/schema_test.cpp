@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "redis_server.hpp"
@@ -164,6 +165,33 @@ TEST_F(ClusterScripts, AReadCreatesTheEpochOfANewRoomOnce) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->epoch, "e2");
   ASSERT_EQ(r->frames.size(), 1u);
+}
+
+TEST(ClusterSchema, ClusterSlotsReplies) {
+  using T = redis::Reply::Type;
+  auto s = [](std::string v) { return redis::Reply{T::string, 0, std::move(v), {}}; };
+  auto i = [](std::int64_t v) { return redis::Reply{T::integer, v, {}, {}}; };
+  auto arr = [](std::vector<redis::Reply> e) {
+    return redis::Reply{T::array, 0, {}, std::move(e)};
+  };
+  auto range = [&](int a, int b, std::string host, int port) {
+    return arr({i(a), i(b), arr({s(std::move(host)), i(port), s("id")})});
+  };
+  auto map = parse_cluster_slots(
+      arr({range(0, 5460, "10.0.0.1", 7000), range(5461, 10922, "10.0.0.2", 7001),
+           range(10923, 16383, "10.0.0.1", 7000)}));
+  ASSERT_TRUE(map);
+  ASSERT_EQ(map->masters.size(), 2u);  // one master with two ranges counts once
+  EXPECT_EQ(map->owner[0], 0);
+  EXPECT_EQ(map->owner[5461], 1);
+  EXPECT_EQ(map->owner[16383], 0);
+  // A slot uncovered (the cluster is not ready), a bad range or port, a
+  // non-array: refused.
+  EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16000, "h", 1)})));
+  EXPECT_FALSE(parse_cluster_slots(arr({range(10, 5, "h", 1), range(0, 16383, "h", 1)})));
+  EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16384, "h", 1)})));
+  EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16383, "h", 70000)})));
+  EXPECT_FALSE(parse_cluster_slots(s("x")));
 }
 
 TEST(ClusterSchema, ReadRepliesOfTheWrongShapeAreRefused) {

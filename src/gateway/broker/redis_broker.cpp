@@ -113,6 +113,13 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
     }
     addresses.push_back(*ep);
   }
+  if (cluster_.redis_topology == "cluster") {
+    // The masters come from the cluster itself; start-up fails (with the
+    // reason) when it cannot be read.
+    SlotMap map = discover_slots(cluster_.redis_address, cluster_.redis.connect_timeout);
+    addresses = std::move(map.masters);
+    slot_owner_ = std::move(map.owner);
+  }
   if (addresses.empty()) addresses.push_back(cluster_.redis_address);
   std::vector<std::string> names;
   for (std::size_t k = 0; k < addresses.size(); ++k) {
@@ -128,7 +135,8 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
   // The registry's hash lives on the shard its key hashes to, like a room:
   // the same on every node whatever the order of its address list.
   const std::string nodes_key = cluster_.key_prefix + "nodes";
-  registry_shard_ = ring_->shard_of(nodes_key);
+  registry_shard_ =
+      slot_owner_.empty() ? ring_->shard_of(nodes_key) : slot_owner_[key_slot(nodes_key)];
   registry_ = std::make_unique<NodeRegistry>(io_, *clients_[registry_shard_], nodes_key,
                                              cluster_.heartbeat_interval, cluster_.node_ttl);
   registry.callback("herald_cluster_redis_round_trips_total",
@@ -142,6 +150,11 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       if (!c->ready()) return 0.0;
     return 1.0;
   });
+}
+
+std::size_t RedisBroker::shard_of(const std::string& room) const {
+  if (slot_owner_.empty()) return ring_->shard_of(room);
+  return slot_owner_[key_slot(redis_schema::room_keys(cluster_.key_prefix, room).meta)];
 }
 
 RedisBroker::~RedisBroker() {
@@ -597,7 +610,7 @@ void RedisBroker::on_ready(std::size_t shard) {
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {
-    if (room.synced && room.channel == Room::Channel::joined && ring_->shard_of(name) == shard)
+    if (room.synced && room.channel == Room::Channel::joined && shard_of(name) == shard)
       catch_up(name, room);
   }
 }
@@ -606,7 +619,7 @@ void RedisBroker::on_down(std::size_t shard) {
   // Subscribes waiting for a channel fail now rather than when Redis is back.
   std::vector<std::string> names;
   for (auto& [name, room] : rooms_) {
-    if (room.channel != Room::Channel::joining || ring_->shard_of(name) != shard) continue;
+    if (room.channel != Room::Channel::joining || shard_of(name) != shard) continue;
     room.channel = Room::Channel::none;
     clients_[shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     std::vector<PendingSubscribe> waiting = std::move(room.waiting);
@@ -747,7 +760,7 @@ void RedisBroker::refresh_presence() {
       cmd.push_back(client);
       cmd.push_back(body);
     }
-    pipelines[ring_->shard_of(name)].push_back(std::move(cmd));
+    pipelines[shard_of(name)].push_back(std::move(cmd));
   }
   for (std::size_t k = 0; k < clients_.size(); ++k) {
     if (!pipelines[k].empty() && clients_[k]->ready())

@@ -39,6 +39,7 @@
 
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
+#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/node_registry.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/broker/redis_schema.hpp"
@@ -103,7 +104,10 @@ class RedisBroker final : public Broker {
   void reset(const std::string& name, Room& room, const char* why);
   void fan_out(const std::string& name, const Room& room, const FramePtr& frame);
   void release_if_unused(const std::string& name);
-  redis::Client& client_of(const std::string& room) { return *clients_[ring_->shard_of(room)]; }
+  // The shard (index into clients_) serving a room: by the ring over plain
+  // servers, by the slot of its keys in a Redis Cluster.
+  std::size_t shard_of(const std::string& room) const;
+  redis::Client& client_of(const std::string& room) { return *clients_[shard_of(room)]; }
   void on_ready(std::size_t shard);
   void on_down(std::size_t shard);
   void refresh_presence();
@@ -123,6 +127,7 @@ class RedisBroker final : public Broker {
   // shard the ring gives it, and so does the node registry's hash.
   std::vector<std::unique_ptr<redis::Client>> clients_;
   std::unique_ptr<ShardRing> ring_;
+  std::vector<std::uint16_t> slot_owner_;  // Redis Cluster: slot -> shard; empty otherwise
   std::unique_ptr<NodeRegistry> registry_;
   std::size_t registry_shard_ = 0;
   boost::asio::steady_timer presence_timer_;
