@@ -6,6 +6,7 @@
 #include <random>
 #include <stdexcept>
 
+#include "core/json.hpp"
 #include "core/log.hpp"
 #include "dns/notify.hpp"
 
@@ -205,7 +206,24 @@ DnsService::~DnsService() {
   stop();
 }
 
-std::size_t DnsService::load() {
+std::string load_report_json(const LoadReport& r) {
+  std::string out = "{\"zones\":" + std::to_string(r.zones) +
+                    ",\"failed\":" + std::to_string(r.failed) +
+                    ",\"changed\":" + std::to_string(r.changed) + ",\"errors\":[";
+  for (std::size_t i = 0; i < r.errors.size(); ++i) {
+    const dns::ZoneError& e = r.errors[i];
+    if (i) out += ',';
+    out += "{\"file\":";
+    json::append_string(out, e.file);
+    out += ",\"line\":" + std::to_string(e.line) + ",\"column\":" + std::to_string(e.column) +
+           ",\"message\":";
+    json::append_string(out, e.message);
+    out += '}';
+  }
+  return out + "]}";
+}
+
+LoadReport DnsService::load() {
   std::vector<dns::ZoneError> errors;
   std::vector<dns::ZoneSource> sources;
   if (!settings_.zones_dir.empty()) sources = dns::zone_directory(settings_.zones_dir, errors);
@@ -276,9 +294,10 @@ std::size_t DnsService::load() {
   auto db = std::make_shared<const dns::ZoneDb>(std::move(zones));
   log::info("dns zones loaded",
             {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
+  LoadReport report{db->size(), failed, changed.size(), std::move(errors)};
   store_.set(std::move(db));
   if (notifier_ && !notifier_->empty()) notifier_->notify(std::move(changed));
-  return failed;
+  return report;
 }
 
 void DnsService::start() {

@@ -166,6 +166,9 @@ void Server::add_keyword_api(match::store::Store& store) {
   register_keyword_api(impl_->state.router, impl_->state, store);
   register_keyword_metrics(impl_->state.registry, store);
 }
+void Server::add_api_action(std::string path, ApiAction action) {
+  register_api_action(impl_->state.router, impl_->state, std::move(path), std::move(action));
+}
 unsigned Server::shard_count() const {
   return impl_->pool.size();
 }

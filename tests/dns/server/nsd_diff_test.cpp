@@ -10,6 +10,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <string>
 #include <thread>
 
@@ -19,6 +20,7 @@
 #include "dns/presentation.hpp"
 #include "dns_client.hpp"
 #include "support/daemon.hpp"
+#include "support/http_client.hpp"
 #include "support/process.hpp"
 
 namespace herald::dns {
@@ -367,6 +369,24 @@ TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
   ASSERT_TRUE(
       herald.proc->wait_for_line(std::regex("dns zones loaded zones=1 failed=0 changed=1"), 30s));
   EXPECT_TRUE(eventually("192.0.2.11")) << www() << "\n" << herald.proc->output();
+
+  // The same through the API (dev mode: no key), which answers once the
+  // new database serves and the NOTIFY is on its way.
+  std::smatch m;
+  std::string out = herald.proc->output();
+  ASSERT_TRUE(
+      std::regex_search(out, m, std::regex(R"(\blistening addr=127\.0\.0\.1:(\d+) shards)")))
+      << out;
+  write_zone(3, "192.0.2.12");
+  std::string reply = herald::test::raw_exchange(
+      "127.0.0.1", static_cast<std::uint16_t>(std::stoi(m[1])),
+      "POST /api/dns/reload HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: "
+      "0\r\n\r\n",
+      60s);
+  EXPECT_NE(reply.find(R"({"result":{"zones":1,"failed":0,"changed":1,"errors":[]}})"),
+            std::string::npos)
+      << reply;
+  EXPECT_TRUE(eventually("192.0.2.12")) << www() << "\n" << herald.proc->output();
 }
 
 }  // namespace
