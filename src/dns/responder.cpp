@@ -57,7 +57,7 @@ bool Responder::contains(const RRset* set) const noexcept {
   return false;
 }
 
-bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_only) {
+bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_only, bool required) {
   if (set == nullptr || owner == nullptr) return false;
   // A set goes out once (a CNAME loop meets its first CNAME again; an NS
   // target's address may already be the answer).
@@ -65,7 +65,7 @@ bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_on
     if (e.set == set && e.owner->iequals(*owner)) return false;
   }
   if (s == kAdditional && contains(set)) return false;
-  sections_[s].push_back(Entry{owner, set, sigs_only});
+  sections_[s].push_back(Entry{owner, set, sigs_only, required});
   return true;
 }
 
@@ -77,6 +77,23 @@ void Responder::add_targets(const Zone& zone, const RRset& set, bool glue) {
     if (nd.occluded && !glue) continue;
     add(kAdditional, &nd.name, nd.find(type::A));
     add(kAdditional, &nd.name, nd.find(type::AAAA));
+  }
+}
+
+void Responder::add_glue(const Zone& zone, const RRset& ns, const Name& cut) {
+  // In-domain glue first, so that what must fit is written before what may
+  // be dropped (encode stops at the first additional RRset that overflows):
+  // RFC 9471 §3.1 (in-domain: required, TC when it does not fit), §3.2
+  // (sibling: may be left out), and names of ours outside any cut last.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::uint32_t n : ns.targets) {
+      if (n == kNoNode) continue;
+      const Node& nd = zone.node(n);
+      bool in_domain = nd.name.is_subdomain_of(cut);
+      if (in_domain != (pass == 0)) continue;
+      add(kAdditional, &nd.name, nd.find(type::A), false, in_domain);
+      add(kAdditional, &nd.name, nd.find(type::AAAA), false, in_domain);
+    }
   }
 }
 
@@ -258,7 +275,7 @@ void Responder::referral(const Zone& zone, std::uint32_t cut, std::size_t depth)
       add(kAuthority, &nd.name, nd.find(type::NSEC));
     }
   }
-  add_targets(zone, *ns, true);
+  add_glue(zone, *ns, nd.name);
 }
 
 void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, const Name& qname,
@@ -437,7 +454,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
         // partial set made are rolled back with it.
         w.truncate(mark);
         map_.rollback(map_mark);
-        if (s != kAdditional) {
+        if (s != kAdditional || e.required) {
           h.tc = true;
           outcome.truncated = true;
         }

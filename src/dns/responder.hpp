@@ -96,7 +96,9 @@ class Responder {
   // fits the client's size (512 without EDNS, else its EDNS size clamped to
   // [512, max_udp_payload]); what does not fit is dropped whole RRsets at a
   // time and TC is set, except that additional-section RRsets are dropped
-  // silently (RFC 2181 §9). OPT is always kept.
+  // silently (RFC 2181 §9) unless they are a referral's in-domain glue
+  // (RFC 9471: name servers at or below the cut; sibling and other glue is
+  // optional). OPT is always kept.
   //
   // AXFR and IXFR are answered (with the full zone, transfer.hpp) only over
   // TCP and only when the server's ACL let the client through
@@ -116,6 +118,10 @@ class Responder {
     const Name* owner;
     const RRset* set;
     bool sigs_only;  // an RRSIG query: the signatures, not the records
+    // Glue a referral cannot go without (RFC 9471): an address of a name
+    // server at or below the cut. Over UDP, a required entry that does not
+    // fit sets TC; other additional records are dropped silently.
+    bool required = false;
   };
 
   void reset();
@@ -130,9 +136,11 @@ class Responder {
               const Name& qname);
   void nxdomain(const Zone& zone, std::uint32_t encloser, const Name& qname);
 
-  bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false);
+  bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false,
+           bool required = false);
   bool contains(const RRset* set) const noexcept;
   void add_targets(const Zone& zone, const RRset& set, bool glue);
+  void add_glue(const Zone& zone, const RRset& ns, const Name& cut);
   void add_nsec(const Zone& zone, const Name& name);
   void add_nsec3_match(const Zone& zone, const Name& name);
   void add_nsec3_cover(const Zone& zone, const Name& name);

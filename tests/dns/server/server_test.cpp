@@ -182,6 +182,29 @@ TEST(DnsServer, TruncatedOverUdpThenFullOverTcp) {
   EXPECT_NE(t.text.find("EDNS PSEUDOSECTION"), std::string::npos) << t.text;
 }
 
+// RFC 9471 with kdig: the in-domain glue of fat.example.com's eight servers
+// does not fit 512 octets, so the referral comes with TC and kdig gets all
+// of it over TCP; sib.example.com's sibling glue is cut short without TC.
+TEST(DnsServer, ReferralTruncatedWhenInDomainGlueDoesNotFit) {
+  DnsDaemon dns;
+  KdigResult r = kdig(dns.port(), {"www.fat.example.com", "A", "+bufsize=512"});
+  EXPECT_TRUE(r.retried_tcp) << r.text;
+  EXPECT_EQ(r.flags, "qr") << r.text;  // a referral: AA clear
+  EXPECT_EQ(r.authority, 8) << r.text;
+  EXPECT_EQ(r.additional, 17) << r.text;  // 8 A, 8 AAAA, OPT
+  KdigResult t = kdig(dns.port(), {"www.fat.example.com", "A", "+bufsize=512", "+ignore"});
+  EXPECT_EQ(t.flags, "qr tc") << t.text;
+  KdigResult big = kdig(dns.port(), {"www.fat.example.com", "A", "+bufsize=1232"});
+  EXPECT_FALSE(big.retried_tcp) << big.text;
+  EXPECT_EQ(big.additional, 17) << big.text;
+  KdigResult sib = kdig(dns.port(), {"www.sib.example.com", "A", "+bufsize=512"});
+  EXPECT_FALSE(sib.retried_tcp) << sib.text;
+  EXPECT_EQ(sib.flags, "qr") << sib.text;
+  EXPECT_EQ(sib.authority, 9) << sib.text;
+  EXPECT_NE(sib.text.find("ns.sib.example.com."), std::string::npos) << sib.text;
+  EXPECT_LT(sib.additional, 18) << sib.text;  // not all of 1 + 16 glue + OPT
+}
+
 TEST(DnsServer, NsidAndExtendedErrors) {
   DnsDaemon dns;
   KdigResult r = kdig(dns.port(), {"web.example.com", "A", "+nsid"});
