@@ -420,7 +420,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
   h.rcode = static_cast<std::uint8_t>(rcode_ & 0xF);
   h.write(w);
   const Question& question = q.questions.front();
-  map_.write_name(w, question.qname);
+  map_.write_stable_name(w, question.qname);
   w.u16(question.qtype.value);
   w.u16(question.qclass.value);
 
@@ -429,16 +429,16 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
   for (int s = 0; s < 3 && !stop; ++s) {
     for (const Entry& e : sections_[s]) {
       std::size_t mark = w.size();
-      std::size_t map_mark = map_.mark();
+      auto map_mark = map_.mark();
       std::uint16_t n = 0;
       auto put = [&](RRType t, std::uint32_t ttl, const Rdata& rd) {
-        map_.write_name(w, *e.owner);
+        map_.write_stable_name(w, *e.owner);
         w.u16(t.value);
         w.u16(rrclass::IN.value);
         w.u32(ttl);
         std::size_t len_at = w.size();
         w.u16(0);
-        rdata_to_wire(t, rd, w, &map_);
+        valid_rdata_to_wire(t, rd, w, map_);
         if (w.overflow()) return;
         w.patch_u16(len_at, static_cast<std::uint16_t>(w.size() - len_at - 2));
         ++n;

@@ -95,7 +95,7 @@ struct ZoneBuilder {
   std::uint32_t node_for(const Name& n) {
     auto [it, fresh] = by_name.try_emplace(n, static_cast<std::uint32_t>(zone->nodes_.size()));
     if (fresh) {
-      zone->nodes_.push_back(Node{n, kNoNode, {}, kNoNode, false, false});
+      zone->nodes_.push_back(Node{{}, kNoNode, kNoNode, false, false, n});
       first_record.emplace_back();
     }
     return it->second;

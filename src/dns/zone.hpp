@@ -46,12 +46,15 @@ struct RRset {
 };
 
 struct Node {
-  Name name;  // case as written in the zone file
+  // The fields a query reads first, then the name (255 octets of room, most
+  // unused): a node's flags, its RRsets and the start of its name share the
+  // first cache line.
+  std::vector<RRset> rrsets;  // ascending type; empty for an empty non-terminal
   std::uint32_t parent = kNoNode;
-  std::vector<RRset> rrsets;         // ascending type; empty for an empty non-terminal
   std::uint32_t wildcard = kNoNode;  // the node "*.<name>", if the zone has it
   bool cut = false;                  // NS below the apex: a delegation point
   bool occluded = false;             // below a cut or a DNAME: glue, never answered
+  Name name;                         // case as written in the zone file
 
   const RRset* find(RRType t) const noexcept {
     for (const RRset& s : rrsets) {
