@@ -39,7 +39,20 @@ struct DnsSettings {
   int rrl_slip = 2;
   bool cookies = true;
   std::string cookie_secret;  // 32 hex digits; empty: random per start
+  bool huge_pages = true;
 };
+
+// Backs the process heap (where the zone database lives) with transparent
+// huge pages: MADV_HUGEPAGE on the [heap] mapping, so that later growth
+// faults in 2 MiB pages, and MADV_COLLAPSE, so that what is there already
+// is collapsed now. Returns the heap's huge-page KiB after (AnonHugePages of
+// the mapping), and what failed if anything did (no THP, a kernel before
+// 6.1, a heap smaller than one huge page). Linux only.
+struct HugePages {
+  std::size_t kib = 0;
+  std::string error;
+};
+HugePages back_heap_with_huge_pages();
 
 void register_dns_settings(config::Schema& schema, DnsSettings& s);
 
@@ -90,6 +103,7 @@ class DnsService {
   std::unique_ptr<dns::Notifier> notifier_;
   std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
   std::uint32_t serial_ = 0;
+  bool huge_pages_warned_ = false;
 };
 
 }  // namespace herald::heraldd
