@@ -53,6 +53,9 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
             "dropped; 0 drops them all");
   s.add_bool("dns.cookies", d.cookies,
              "Answer DNS cookies (RFC 7873) with a server cookie (RFC 9018)");
+  s.add_bool("dns.require_cookies", d.require_cookies,
+             "Over UDP, answer a query whose COOKIE has no valid server cookie with BADCOOKIE "
+             "(and a fresh cookie) instead of the answer");
   s.add_string("dns.cookie_secret", d.cookie_secret,
                "Server cookie secret, 32 hex digits, shared by the servers of one address; "
                "empty draws a random one at start",
@@ -129,6 +132,7 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   }
   notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
   o.responder.cookies = settings_.cookies;
+  o.responder.require_cookies = settings_.require_cookies;
   o.rrl_rate = static_cast<std::uint32_t>(settings_.rrl_rate);
   o.rrl_slip = static_cast<std::uint32_t>(settings_.rrl_slip);
   if (settings_.cookie_secret.empty()) {

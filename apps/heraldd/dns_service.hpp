@@ -39,6 +39,7 @@ struct DnsSettings {
   int rrl_slip = 2;
   bool cookies = true;
   std::string cookie_secret;  // 32 hex digits; empty: random per start
+  bool require_cookies = false;
   bool huge_pages = true;
 };
 

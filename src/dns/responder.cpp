@@ -354,8 +354,22 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
     std::size_t offered = q.edns ? std::max<std::size_t>(q.edns->udp_size, 512) : 512;
     limit = std::min<std::size_t>(offered, std::max<std::size_t>(opt_.max_udp_payload, 512));
   }
+  cookie_ = CookieState::none;
+  if (q.edns && opt_.cookies) {
+    if (auto cookie = q.edns->cookie()) {
+      auto [client_cookie, server_cookie] = *cookie;
+      cookie_ = server_cookie.empty() ? CookieState::client_only
+                : valid_server_cookie(client_cookie, server_cookie, client.address, client.now,
+                                      opt_.cookie_secret)
+                    ? CookieState::valid
+                    : CookieState::invalid;
+    }
+  }
   if (q.edns && q.edns->version != 0) {
     rcode_ = static_cast<std::uint16_t>(Rcode::badvers);  // RFC 6891 §6.1.3
+  } else if (opt_.require_cookies && transport == Transport::udp &&
+             (cookie_ == CookieState::client_only || cookie_ == CookieState::invalid)) {
+    rcode_ = static_cast<std::uint16_t>(Rcode::badcookie);  // RFC 7873 §5.2.3-4
   } else if (static_cast<Opcode>(q.header.opcode) != Opcode::query) {
     rcode_ = static_cast<std::uint16_t>(Rcode::refused);  // NOTIFY: no secondaries yet
     ede_ = ede::kNotSupported;
@@ -395,11 +409,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
     if (ede_ != 0xFFFF) opt.add_extended_error({ede_, {}});
     if (auto cookie = q.edns->cookie(); cookie && opt_.cookies) {
       auto [client_cookie, server_cookie] = *cookie;
-      outcome.cookie = server_cookie.empty() ? CookieState::client_only
-                       : valid_server_cookie(client_cookie, server_cookie, client.address,
-                                             client.now, opt_.cookie_secret)
-                           ? CookieState::valid
-                           : CookieState::invalid;
+      outcome.cookie = cookie_;
       ServerCookie fresh =
           make_server_cookie(client_cookie, client.address, client.now, opt_.cookie_secret);
       std::vector<std::uint8_t> data(client_cookie.begin(), client_cookie.end());

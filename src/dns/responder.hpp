@@ -55,6 +55,12 @@ struct ResponderOptions {
   // Servers behind one address (anycast) share the secret.
   bool cookies = true;
   CookieSecret cookie_secret{};
+  // Enforce cookies (RFC 7873 §5.2.3-4, as BIND's require-server-cookie):
+  // over UDP, a query whose COOKIE option has no valid server cookie gets
+  // BADCOOKIE with a fresh one instead of an answer, so a cookie-aware
+  // client retries with it. Queries without a COOKIE option, and TCP, are
+  // answered as usual. Needs `cookies`.
+  bool require_cookies = false;
 };
 
 // Who asked, and when: inputs of the answer like the query itself (the
@@ -104,8 +110,9 @@ class Responder {
   // TCP and only when the server's ACL let the client through
   // (`transfer_allowed`); otherwise REFUSED with EDE 18 (Prohibited).
   //
-  // A server cookie that is missing or not valid is not enforced: the query
-  // is answered, with a fresh server cookie (RFC 7873 §5.2.3 allows it).
+  // A server cookie that is missing or not valid is answered with a fresh
+  // server cookie (RFC 7873 §5.2.3 allows it), or, with require_cookies and
+  // over UDP, with BADCOOKIE and the fresh cookie only.
   Outcome respond(const ZoneDb& db, std::span<const std::uint8_t> query, Transport transport,
                   std::vector<std::uint8_t>& out, bool transfer_allowed = false,
                   const Client& client = {});
@@ -160,7 +167,8 @@ class Responder {
   bool do_ = false;
   bool aa_ = false;
   std::uint16_t rcode_ = 0;
-  std::uint16_t ede_ = 0xFFFF;  // none
+  std::uint16_t ede_ = 0xFFFF;              // none
+  CookieState cookie_ = CookieState::none;  // the query's, computed once
   detail::CompressionMap map_;
 };
 

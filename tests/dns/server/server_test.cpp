@@ -205,6 +205,26 @@ TEST(DnsServer, ReferralTruncatedWhenInDomainGlueDoesNotFit) {
   EXPECT_LT(sib.additional, 18) << sib.text;  // not all of 1 + 16 glue + OPT
 }
 
+// dns.require_cookies with kdig: its first query carries a client cookie
+// only and gets BADCOOKIE; with +badcookie kdig retries with the server
+// cookie it got, and the answer comes. Over TCP no cookie is required.
+TEST(DnsServer, RequiredCookiesWithKdig) {
+  DnsDaemon dns({"--dns.require_cookies", "true"});
+  KdigResult bad = kdig(dns.port(), {"web.example.com", "A", "+cookie", "+nobadcookie"});
+  EXPECT_EQ(bad.status, "BADCOOKIE") << bad.text;
+  EXPECT_EQ(bad.answer, 0) << bad.text;
+  KdigResult good = kdig(dns.port(), {"web.example.com", "A", "+cookie", "+badcookie"});
+  EXPECT_EQ(good.status, "NOERROR") << good.text;
+  EXPECT_EQ(good.answer, 1) << good.text;
+  KdigResult tcp = kdig(dns.port(), {"web.example.com", "A", "+cookie", "+nobadcookie", "+tcp"});
+  EXPECT_EQ(tcp.status, "NOERROR") << tcp.text;
+  KdigResult none = kdig(dns.port(), {"web.example.com", "A", "+nocookie"});
+  EXPECT_EQ(none.status, "NOERROR") << none.text;
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_NE(metrics.find("herald_dns_responses_total{rcode=\"BADCOOKIE\"} 2"), std::string::npos)
+      << metrics;
+}
+
 TEST(DnsServer, NsidAndExtendedErrors) {
   DnsDaemon dns;
   KdigResult r = kdig(dns.port(), {"web.example.com", "A", "+nsid"});
