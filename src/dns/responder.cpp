@@ -48,10 +48,11 @@ const Name* Responder::keep(const Name& n) {
   return &names_.back();
 }
 
-bool Responder::contains(const RRset* set) const noexcept {
+bool Responder::contains(const RRset* set, const Name& owner) const noexcept {
   for (const auto& sec : sections_) {
     for (const Entry& e : sec) {
-      if (e.set == set) return true;
+      // The owner matters for a wildcard's RRset, which answers for many.
+      if (e.set == set && e.owner->iequals(owner)) return true;
     }
   }
   return false;
@@ -64,14 +65,27 @@ bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_on
   for (const Entry& e : sections_[s]) {
     if (e.set == set && e.owner->iequals(*owner)) return false;
   }
-  if (s == kAdditional && contains(set)) return false;
+  if (s == kAdditional && contains(set, *owner)) return false;
   sections_[s].push_back(Entry{owner, set, sigs_only, required});
   return true;
 }
 
 void Responder::add_targets(const Zone& zone, const RRset& set, bool glue) {
-  for (std::uint32_t n : set.targets) {  // resolved at load (zone.hpp)
+  for (std::size_t i = 0; i < set.targets.size(); ++i) {
+    std::uint32_t n = set.targets[i];  // resolved at load (zone.hpp)
     if (n == kNoNode) continue;
+    if ((n & kWildcardTarget) != 0) {
+      // Synthesised from the wildcard (RFC 4592): owned by the target name
+      // itself, kept for this query like other synthesised names.
+      const Node& wild = zone.node(n & ~kWildcardTarget);
+      std::size_t at = set.type == type::MX ? 2 : set.type == type::SRV ? 6 : 0;
+      auto target =
+          Name::from_uncompressed(std::span<const std::uint8_t>(set.rdatas[i]).subspan(at));
+      const Name* owner = target ? keep(target.value()) : nullptr;
+      add(kAdditional, owner, wild.find(type::A));
+      add(kAdditional, owner, wild.find(type::AAAA));
+      continue;
+    }
     const Node& nd = zone.node(n);
     // Below a cut only NS may point (glue); other targets there are not ours.
     if (nd.occluded && !glue) continue;
@@ -87,7 +101,9 @@ void Responder::add_glue(const Zone& zone, const RRset& ns, const Name& cut) {
   // (sibling: may be left out), and names of ours outside any cut last.
   for (int pass = 0; pass < 2; ++pass) {
     for (std::uint32_t n : ns.targets) {
-      if (n == kNoNode) continue;
+      // Wildcard-covered targets are never below the cut (zone.cpp), so
+      // never glue; add_targets handles them for authoritative NS sets.
+      if (n == kNoNode || (n & kWildcardTarget) != 0) continue;
       const Node& nd = zone.node(n);
       bool in_domain = nd.name.is_subdomain_of(cut);
       if (in_domain != (pass == 0)) continue;

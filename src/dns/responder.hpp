@@ -145,7 +145,7 @@ class Responder {
 
   bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false,
            bool required = false);
-  bool contains(const RRset* set) const noexcept;
+  bool contains(const RRset* set, const Name& owner) const noexcept;
   void add_targets(const Zone& zone, const RRset& set, bool glue);
   void add_glue(const Zone& zone, const RRset& ns, const Name& cut);
   void add_nsec(const Zone& zone, const Name& name);

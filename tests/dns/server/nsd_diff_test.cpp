@@ -211,6 +211,8 @@ std::vector<Ask> query_set() {
                          "www.fat.example.com.",
                          "ns1.fat.example.com.",
                          "www.sib.example.com.",
+                         "wmx.example.com.",
+                         "_x._tcp.example.com.",
                          "a.b.dn.example.com.",
                          "txt.example.com.",
                          "example.net.",

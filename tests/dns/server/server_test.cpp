@@ -110,6 +110,7 @@ const std::vector<KdigCase> kKdigCases = {
     {"wildcard_cname", {"foo.cwild.example.com", "A"}, "NOERROR", "qr aa", 3, 2, 2},
     {"mx_additional", {"example.com", "MX"}, "NOERROR", "qr aa", 2, 2, 3},
     {"srv_additional", {"_sip._tcp.example.com", "SRV"}, "NOERROR", "qr aa", 1, 2, 3},
+    {"mx_additional_wildcard", {"wmx.example.com", "MX"}, "NOERROR", "qr aa", 1, 2, 3},
     {"apex_ns", {"example.com", "NS"}, "NOERROR", "qr aa", 2, 0, 2},
     {"any_minimal", {"example.com", "ANY"}, "NOERROR", "qr aa", 1, 0, 0},
     {"referral", {"www.sub.example.com", "A"}, "NOERROR", "qr", 0, 2, 3},
