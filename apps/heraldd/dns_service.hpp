@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "core/config/schema.hpp"
 #include "core/config/values.hpp"
@@ -38,7 +39,21 @@ struct DnsSettings {
   int rrl_slip = 2;
   bool cookies = true;
   std::string cookie_secret;  // 32 hex digits; empty: random per start
+  bool require_cookies = false;
+  bool huge_pages = true;
 };
+
+// Backs the process heap (where the zone database lives) with transparent
+// huge pages: MADV_HUGEPAGE on the [heap] mapping, so that later growth
+// faults in 2 MiB pages, and MADV_COLLAPSE, so that what is there already
+// is collapsed now. Returns the heap's huge-page KiB after (AnonHugePages of
+// the mapping), and what failed if anything did (no THP, a kernel before
+// 6.1, a heap smaller than one huge page). Linux only.
+struct HugePages {
+  std::size_t kib = 0;
+  std::string error;
+};
+HugePages back_heap_with_huge_pages();
 
 void register_dns_settings(config::Schema& schema, DnsSettings& s);
 
@@ -48,6 +63,20 @@ void register_dns_settings(config::Schema& schema, DnsSettings& s);
 std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
                                 std::uint32_t serial);
 
+// What one load or reload did: the zones now served, the zones left out
+// and why (file:line for a zone file), the zones new or changed (each gets a
+// NOTIFY to the secondaries).
+struct LoadReport {
+  std::size_t zones = 0;
+  std::size_t failed = 0;
+  std::size_t changed = 0;
+  std::vector<dns::ZoneError> errors;
+};
+
+// The report as the JSON result of POST /api/dns/reload (docs/protocol.md):
+// {"zones","failed","changed","errors":[{"file","line","column","message"}...]}
+std::string load_report_json(const LoadReport& r);
+
 class DnsService {
  public:
   // Throws std::runtime_error naming the setting when one cannot be used
@@ -55,9 +84,12 @@ class DnsService {
   DnsService(const DnsSettings& settings, config::Endpoint gateway, metrics::Registry& registry);
   ~DnsService();
 
-  // (Re)loads every zone and swaps the new database in. Errors are logged,
-  // one line per problem; returns the number of zones that failed.
-  std::size_t load();
+  // (Re)loads every zone and swaps the new database in: queries in flight
+  // finish on the old database, later ones see the new one, none is
+  // dropped. A zone that fails is left out (the others serve) and logged,
+  // one line per problem. Not thread-safe: heraldd calls it from its control
+  // thread alone (start, SIGHUP, the API).
+  LoadReport load();
   // Binds and starts the shards; throws std::system_error on failure.
   void start();
   void stop();
@@ -72,6 +104,7 @@ class DnsService {
   std::unique_ptr<dns::Notifier> notifier_;
   std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
   std::uint32_t serial_ = 0;
+  bool huge_pages_warned_ = false;
 };
 
 }  // namespace herald::heraldd

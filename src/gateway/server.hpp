@@ -12,6 +12,7 @@
 
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
+#include "gateway/api/api_action.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/options.hpp"
 #include "match/store/store.hpp"
@@ -35,6 +36,9 @@ class Server {
   // server. Throws std::runtime_error naming the setting when a moderation
   // list is not valid.
   void add_keyword_api(match::store::Store& store);
+  // Serves POST `path` (under /api/, key-checked) with an action of the
+  // embedding application (api/http_api.hpp); call before start().
+  void add_api_action(std::string path, ApiAction action);
 
   // Binds and starts the shard threads. Throws std::system_error whose
   // what() names the address and the reason (e.g. address already in use).
