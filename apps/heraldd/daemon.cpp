@@ -1,6 +1,7 @@
 #include "daemon.hpp"
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 
 #include <csignal>
@@ -42,10 +43,31 @@ int run(const Settings& settings) {
       log::warn("serving without redis for now: keyword writes fail until it is reachable",
                 {{"redis", settings.keywords.redis_address.to_string()}});
   }
+  // The main thread's own io_context: signals, and the work of API actions
+  // that must not run on a shard (a zone reload reads every zone file).
+  // Reloads from SIGHUP and from the API both run here, one at a time.
+  boost::asio::io_context control(1);
+  std::unique_ptr<DnsService> dns;  // set before `control` runs, read only on it
   std::unique_ptr<gateway::Server> server_ptr;
   try {
     server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);
     server_ptr->add_keyword_api(*keywords);
+    server_ptr->add_api_action(
+        "/api/dns/reload",
+        [&control, &dns](std::string, std::function<void(gateway::ApiReply)> reply) {
+          boost::asio::post(control, [&dns, reply = std::move(reply)] {
+            gateway::ApiReply r;
+            if (!dns) {
+              r.status = boost::beast::http::status::not_found;
+              r.code = "not_available";
+              r.message = "the DNS server is off (dns.enabled)";
+              return reply(std::move(r));
+            }
+            log::info("reloading zones", {{"by", "api"}});
+            r.result = load_report_json(dns->load());
+            reply(std::move(r));
+          });
+        });
   } catch (const std::runtime_error& e) {
     log::error("cannot start", {{"error", e.what()}});
     return 2;
@@ -81,7 +103,6 @@ int run(const Settings& settings) {
 
   // The DNS server, when enabled: zones load before it binds, so its first
   // answer already comes from them; a zone that fails is logged and left out.
-  std::unique_ptr<DnsService> dns;
   if (settings.dns.enabled) {
     try {
       dns = std::make_unique<DnsService>(settings.dns, server.local_endpoint(), registry);
@@ -109,7 +130,6 @@ int run(const Settings& settings) {
   // Signals are caught on the main thread's own io_context, away from the
   // shards. After the first one the default action is restored, so a second
   // Ctrl-C ends the process at once if a drain takes too long.
-  boost::asio::io_context control(1);
   boost::asio::signal_set signals(control, SIGTERM, SIGINT);
   int caught = 0;
   signals.async_wait([&](const boost::system::error_code& ec, int signo) {
@@ -126,7 +146,7 @@ int run(const Settings& settings) {
     hup.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
       if (dns) {
-        log::info("reloading zones", {{"signal", "SIGHUP"}});
+        log::info("reloading zones", {{"by", "SIGHUP"}});
         (void)dns->load();
       }
       wait_hup();

@@ -1,11 +1,21 @@
 #include "dns_service.hpp"
 
 #include <boost/asio/ip/address.hpp>
+#include <sys/mman.h>
 
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <fstream>
 #include <random>
 #include <stdexcept>
 
+#include "core/json.hpp"
 #include "core/log.hpp"
 #include "dns/notify.hpp"
 
@@ -44,10 +54,16 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
             "dropped; 0 drops them all");
   s.add_bool("dns.cookies", d.cookies,
              "Answer DNS cookies (RFC 7873) with a server cookie (RFC 9018)");
+  s.add_bool("dns.require_cookies", d.require_cookies,
+             "Over UDP, answer a query whose COOKIE has no valid server cookie with BADCOOKIE "
+             "(and a fresh cookie) instead of the answer");
   s.add_string("dns.cookie_secret", d.cookie_secret,
                "Server cookie secret, 32 hex digits, shared by the servers of one address; "
                "empty draws a random one at start",
                32);
+  s.add_bool("dns.huge_pages", d.huge_pages,
+             "After each zone load, back the heap with transparent huge pages (fewer TLB misses "
+             "over many zones)");
   s.add_string("dns.transfer_allow", d.transfer_allow,
                "Addresses and networks that may transfer zones (AXFR, IXFR over TCP), "
                "comma-separated; empty allows no one");
@@ -134,6 +150,7 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   }
   notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
   o.responder.cookies = settings_.cookies;
+  o.responder.require_cookies = settings_.require_cookies;
   o.rrl_rate = static_cast<std::uint32_t>(settings_.rrl_rate);
   o.rrl_slip = static_cast<std::uint32_t>(settings_.rrl_slip);
   if (settings_.cookie_secret.empty()) {
@@ -222,13 +239,91 @@ DnsService::~DnsService() {
   stop();
 }
 
+HugePages back_heap_with_huge_pages() {
+  HugePages out;
+  std::ifstream maps("/proc/self/smaps");
+  if (!maps) {
+    out.error = "no /proc/self/smaps";
+    return out;
+  }
+  // The heap may be several mappings (an earlier advice split it), back to
+  // back: from the first one's start to the last one's end.
+  std::string line;
+  std::uintptr_t lo = 0, hi = 0;
+  while (std::getline(maps, line)) {
+    std::uintptr_t a = 0, b = 0;
+    if (line.ends_with("[heap]") &&
+        std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR, &a, &b) == 2) {
+      if (lo == 0) lo = a;
+      hi = b;
+    }
+  }
+  if (hi <= lo) {
+    out.error = "no [heap] mapping";
+    return out;
+  }
+  // Whole 2 MiB pages inside the mapping only (madvise wants page-aligned
+  // ranges; a huge page cannot straddle the mapping's ends).
+  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
+  std::uintptr_t a = (lo + kHuge - 1) & ~(kHuge - 1);
+  std::uintptr_t b = hi & ~(kHuge - 1);
+  if (b <= a) {
+    out.error = "heap smaller than a huge page";
+    return out;
+  }
+  // Safety: the range lies inside this process's own [heap] mapping, and
+  // both advices only change how it is backed, never its contents.
+  void* start = reinterpret_cast<void*>(a);
+  if (::madvise(start, b - a, MADV_HUGEPAGE) != 0) {
+    out.error = std::string("madvise(MADV_HUGEPAGE): ") + std::strerror(errno);
+    return out;
+  }
+#ifndef MADV_COLLAPSE
+  constexpr int MADV_COLLAPSE = 25;  // Linux 6.1; older C library headers lack it
+#endif
+  if (::madvise(start, b - a, MADV_COLLAPSE) != 0 && errno != EAGAIN) {
+    // EAGAIN: some pages could not be collapsed now (memory pressure); the
+    // advice stands and khugepaged finishes later. Other errors: say so.
+    out.error = std::string("madvise(MADV_COLLAPSE): ") + std::strerror(errno);
+  }
+  // What the heap holds in huge pages now.
+  std::ifstream again("/proc/self/smaps");
+  bool in_heap = false;
+  while (std::getline(again, line)) {
+    if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0])) &&
+        line.find('-') != std::string::npos) {
+      in_heap = line.ends_with("[heap]");
+    } else if (in_heap && line.starts_with("AnonHugePages:")) {
+      out.kib += std::strtoull(line.c_str() + 14, nullptr, 10);
+    }
+  }
+  return out;
+}
+
+std::string load_report_json(const LoadReport& r) {
+  std::string out = "{\"zones\":" + std::to_string(r.zones) +
+                    ",\"failed\":" + std::to_string(r.failed) +
+                    ",\"changed\":" + std::to_string(r.changed) + ",\"errors\":[";
+  for (std::size_t i = 0; i < r.errors.size(); ++i) {
+    const dns::ZoneError& e = r.errors[i];
+    if (i) out += ',';
+    out += "{\"file\":";
+    json::append_string(out, e.file);
+    out += ",\"line\":" + std::to_string(e.line) + ",\"column\":" + std::to_string(e.column) +
+           ",\"message\":";
+    json::append_string(out, e.message);
+    out += '}';
+  }
+  return out + "]}";
+}
+
 void DnsService::set_nodes(std::vector<gateway::ClusterNode> nodes) {
   std::lock_guard lock(mu_);
   nodes_ = std::move(nodes);
-  (void)publish({});
+  (void)publish({}, false);
 }
 
-std::size_t DnsService::load() {
+LoadReport DnsService::load() {
   std::lock_guard lock(mu_);
   std::vector<dns::ZoneError> errors;
   std::vector<dns::ZoneSource> sources;
@@ -260,10 +355,10 @@ std::size_t DnsService::load() {
   for (auto& e : load.errors) errors.push_back(std::move(e));
   file_zones_ = std::move(zones);
   file_failed_ = load.failed;
-  return publish(std::move(errors));
+  return publish(std::move(errors), true);
 }
 
-std::size_t DnsService::publish(std::vector<dns::ZoneError> errors) {
+LoadReport DnsService::publish(std::vector<dns::ZoneError> errors, bool files) {
   std::vector<std::shared_ptr<const dns::Zone>> zones = file_zones_;
   std::size_t failed = file_failed_;
   if (!settings_.discovery_zone.empty()) {
@@ -310,11 +405,29 @@ std::size_t DnsService::publish(std::vector<dns::ZoneError> errors) {
   }
   serials_ = std::move(serials);
   auto db = std::make_shared<const dns::ZoneDb>(std::move(zones));
-  log::info("dns zones loaded",
-            {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
+  // A node list change rebuilds the discovery zone about once a heartbeat
+  // while connections move: logged at debug, not info.
+  (files ? log::info : log::debug)(
+      "dns zones loaded", {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
+  LoadReport report{db->size(), failed, changed.size(), std::move(errors)};
   store_.set(std::move(db));
+  if (settings_.huge_pages && files) {
+    // A query touches a dozen scattered cache lines of a zone; over
+    // thousands of zones each is a TLB miss with 4 KiB pages. Measured on
+    // D1 (bench_dns_d1, 20,000 zones): 20-30% less CPU per answer with the
+    // heap in huge pages (docs/benchmarks.md).
+    HugePages hp = back_heap_with_huge_pages();
+    if (hp.kib == 0 && !huge_pages_warned_) {
+      huge_pages_warned_ = true;  // once: it will not change by reloading
+      log::warn("dns zones not in huge pages", {{"error", hp.error}});
+    }
+    // A partial collapse (after a reload, some ranges may refuse it) is
+    // finished later by khugepaged: the heap keeps its MADV_HUGEPAGE.
+    log::info("dns heap huge pages",
+              {{"kib", hp.kib}, {"note", hp.error.empty() ? "-" : hp.error}});
+  }
   if (notifier_ && !notifier_->empty()) notifier_->notify(std::move(changed));
-  return failed;
+  return report;
 }
 
 void DnsService::start() {

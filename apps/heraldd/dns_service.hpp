@@ -41,7 +41,21 @@ struct DnsSettings {
   int rrl_slip = 2;
   bool cookies = true;
   std::string cookie_secret;  // 32 hex digits; empty: random per start
+  bool require_cookies = false;
+  bool huge_pages = true;
 };
+
+// Backs the process heap (where the zone database lives) with transparent
+// huge pages: MADV_HUGEPAGE on the [heap] mapping, so that later growth
+// faults in 2 MiB pages, and MADV_COLLAPSE, so that what is there already
+// is collapsed now. Returns the heap's huge-page KiB after (AnonHugePages of
+// the mapping), and what failed if anything did (no THP, a kernel before
+// 6.1, a heap smaller than one huge page). Linux only.
+struct HugePages {
+  std::size_t kib = 0;
+  std::string error;
+};
+HugePages back_heap_with_huge_pages();
 
 void register_dns_settings(config::Schema& schema, DnsSettings& s);
 
@@ -58,6 +72,20 @@ std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& ga
 // picked more often by clients that honour SRV weights (RFC 2782).
 std::uint16_t srv_weight(std::uint64_t connections);
 
+// What one load or reload did: the zones now served, the zones left out
+// and why (file:line for a zone file), the zones new or changed (each gets a
+// NOTIFY to the secondaries).
+struct LoadReport {
+  std::size_t zones = 0;
+  std::size_t failed = 0;
+  std::size_t changed = 0;
+  std::vector<dns::ZoneError> errors;
+};
+
+// The report as the JSON result of POST /api/dns/reload (docs/protocol.md):
+// {"zones","failed","changed","errors":[{"file","line","column","message"}...]}
+std::string load_report_json(const LoadReport& r);
+
 class DnsService {
  public:
   // Throws std::runtime_error naming the setting when one cannot be used
@@ -65,17 +93,21 @@ class DnsService {
   DnsService(const DnsSettings& settings, config::Endpoint gateway, metrics::Registry& registry);
   ~DnsService();
 
-  // (Re)loads every zone and swaps the new database in. Errors are logged,
-  // one line per problem; returns the number of zones that failed.
-  std::size_t load();
+  // (Re)loads every zone and swaps the new database in: queries in flight
+  // finish on the old database, later ones see the new one, none is
+  // dropped. A zone that fails is left out (the others serve) and logged,
+  // one line per problem. heraldd calls it from its control thread (start,
+  // SIGHUP, the API); set_nodes() may run at the same time from the cluster
+  // broker's thread, and a lock serializes the two.
+  LoadReport load();
+  // Cluster mode: the live nodes changed; the discovery zone is rebuilt
+  // (zone files are not read again). Any thread.
+  void set_nodes(std::vector<gateway::ClusterNode> nodes);
   // Binds and starts the shards; throws std::system_error on failure.
   void start();
   void stop();
   std::uint16_t port() const;
   std::size_t zone_count() const;
-  // Cluster mode: the live nodes changed; the discovery zone is rebuilt
-  // (zone files are not read again). Any thread.
-  void set_nodes(std::vector<gateway::ClusterNode> nodes);
 
  private:
   DnsSettings settings_;
@@ -85,14 +117,15 @@ class DnsService {
   std::unique_ptr<dns::Notifier> notifier_;
   std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
   std::uint32_t serial_ = 0;
-  // Guards what load() and set_nodes() share (SIGHUP on the main thread,
-  // node changes on the cluster broker's).
+  bool huge_pages_warned_ = false;
+  // Guards what load() and set_nodes() share.
   std::mutex mu_;
   std::vector<std::shared_ptr<const dns::Zone>> file_zones_;
   std::size_t file_failed_ = 0;
   std::vector<gateway::ClusterNode> nodes_;
-  // Builds the discovery zone and swaps in the database; mu_ held.
-  std::size_t publish(std::vector<dns::ZoneError> errors);
+  // Adds the discovery zone to the file zones and swaps the database in;
+  // mu_ held. `files`: after reading the zone files (not a node change).
+  LoadReport publish(std::vector<dns::ZoneError> errors, bool files);
 };
 
 }  // namespace herald::heraldd

@@ -62,7 +62,7 @@ Result<std::size_t> Encoder::encode(const Message& m, std::vector<std::uint8_t>&
       if (&rr == tsig) break;
       if (rr.rdata.size() > 65535) return make_error(Errc::rdata_too_long, w.size());
       std::size_t mark = w.size();
-      std::size_t map_mark = map_.mark();
+      auto map_mark = map_.mark();
       write_record(w, rr, map);
       if (w.overflow()) {
         // Roll back the partial record and every compression entry it made,
@@ -81,7 +81,7 @@ Result<std::size_t> Encoder::encode(const Message& m, std::vector<std::uint8_t>&
   if (tsig != nullptr && !full) {
     // Written after OPT within the full limit: OPT's reserved room is used.
     std::size_t mark = w.size();
-    std::size_t map_mark = map_.mark();
+    auto map_mark = map_.mark();
     write_record(w, *tsig, map);
     if (w.overflow()) {
       w.truncate(mark);

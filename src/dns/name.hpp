@@ -16,6 +16,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -31,6 +32,17 @@ inline constexpr std::size_t kMaxLabel = 63;
 class Name {
  public:
   Name() noexcept { wire_[0] = 0; }  // the root
+  // Copies only the octets in use (a name is usually a few dozen of its 255):
+  // names are copied per query (decoding, CNAME targets).
+  Name(const Name& o) noexcept : len_(o.len_), labels_(o.labels_) {
+    std::memcpy(wire_.data(), o.wire_.data(), len_);
+  }
+  Name& operator=(const Name& o) noexcept {
+    len_ = o.len_;
+    labels_ = o.labels_;
+    std::memmove(wire_.data(), o.wire_.data(), len_);
+    return *this;
+  }
 
   // Reads a possibly compressed name from a message. On success the cursor
   // ends after the name's last octet in place: after the root label, or after
@@ -77,9 +89,11 @@ class Name {
   }
 
  private:
-  std::array<std::uint8_t, kMaxNameWire> wire_;
+  // Length and label count first: with the first octets of the name they
+  // share a cache line, so a short name is read from one line.
   std::uint8_t len_ = 1;
   std::uint8_t labels_ = 0;
+  std::array<std::uint8_t, kMaxNameWire> wire_;
 };
 
 // Hash and equality functors for case-insensitive containers.

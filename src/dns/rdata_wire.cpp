@@ -296,4 +296,46 @@ void rdata_to_wire(RRType t, std::span<const std::uint8_t> rdata, Writer& w,
   }
 }
 
+namespace {
+
+// The end of the uncompressed name starting at `pos` of valid RDATA.
+std::size_t name_end(std::span<const std::uint8_t> rdata, std::size_t pos) noexcept {
+  while (rdata[pos] != 0) pos += 1u + rdata[pos];
+  return pos + 1;
+}
+
+}  // namespace
+
+void valid_rdata_to_wire(RRType t, std::span<const std::uint8_t> rdata, Writer& w,
+                         detail::CompressionMap& map) {
+  // The types whose layouts have compressible names (name_c in
+  // detail/rdata_schema.cpp: RFC 1035's; RFC 3597 §4 forbids compressing
+  // any other). Everything else is copied as it is.
+  switch (t.value) {
+    case 2:   // NS
+    case 5:   // CNAME
+    case 7:   // MB
+    case 8:   // MG
+    case 9:   // MR
+    case 12:  // PTR
+      map.write_name(w, rdata);
+      return;
+    case 15:  // MX: preference, exchange
+      w.bytes(rdata.first(2));
+      map.write_name(w, rdata.subspan(2));
+      return;
+    case 6:     // SOA: mname, rname, five u32
+    case 14: {  // MINFO: rmailbx, emailbx
+      std::size_t first = name_end(rdata, 0);
+      std::size_t second = name_end(rdata, first);
+      map.write_name(w, rdata.first(first));
+      map.write_name(w, rdata.subspan(first, second - first));
+      w.bytes(rdata.subspan(second));
+      return;
+    }
+    default:
+      w.bytes(rdata);
+  }
+}
+
 }  // namespace herald::dns

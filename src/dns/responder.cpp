@@ -48,35 +48,68 @@ const Name* Responder::keep(const Name& n) {
   return &names_.back();
 }
 
-bool Responder::contains(const RRset* set) const noexcept {
+bool Responder::contains(const RRset* set, const Name& owner) const noexcept {
   for (const auto& sec : sections_) {
     for (const Entry& e : sec) {
-      if (e.set == set) return true;
+      // The owner matters for a wildcard's RRset, which answers for many.
+      if (e.set == set && e.owner->iequals(owner)) return true;
     }
   }
   return false;
 }
 
-bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_only) {
+bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_only, bool required) {
   if (set == nullptr || owner == nullptr) return false;
   // A set goes out once (a CNAME loop meets its first CNAME again; an NS
   // target's address may already be the answer).
   for (const Entry& e : sections_[s]) {
     if (e.set == set && e.owner->iequals(*owner)) return false;
   }
-  if (s == kAdditional && contains(set)) return false;
-  sections_[s].push_back(Entry{owner, set, sigs_only});
+  if (s == kAdditional && contains(set, *owner)) return false;
+  sections_[s].push_back(Entry{owner, set, sigs_only, required});
   return true;
 }
 
 void Responder::add_targets(const Zone& zone, const RRset& set, bool glue) {
-  for (std::uint32_t n : set.targets) {  // resolved at load (zone.hpp)
+  for (std::size_t i = 0; i < set.targets.size(); ++i) {
+    std::uint32_t n = set.targets[i];  // resolved at load (zone.hpp)
     if (n == kNoNode) continue;
+    if ((n & kWildcardTarget) != 0) {
+      // Synthesised from the wildcard (RFC 4592): owned by the target name
+      // itself, kept for this query like other synthesised names.
+      const Node& wild = zone.node(n & ~kWildcardTarget);
+      std::size_t at = set.type == type::MX ? 2 : set.type == type::SRV ? 6 : 0;
+      auto target =
+          Name::from_uncompressed(std::span<const std::uint8_t>(set.rdatas[i]).subspan(at));
+      const Name* owner = target ? keep(target.value()) : nullptr;
+      add(kAdditional, owner, wild.find(type::A));
+      add(kAdditional, owner, wild.find(type::AAAA));
+      continue;
+    }
     const Node& nd = zone.node(n);
     // Below a cut only NS may point (glue); other targets there are not ours.
     if (nd.occluded && !glue) continue;
     add(kAdditional, &nd.name, nd.find(type::A));
     add(kAdditional, &nd.name, nd.find(type::AAAA));
+  }
+}
+
+void Responder::add_glue(const Zone& zone, const RRset& ns, const Name& cut) {
+  // In-domain glue first, so that what must fit is written before what may
+  // be dropped (encode stops at the first additional RRset that overflows):
+  // RFC 9471 §3.1 (in-domain: required, TC when it does not fit), §3.2
+  // (sibling: may be left out), and names of ours outside any cut last.
+  for (int pass = 0; pass < 2; ++pass) {
+    for (std::uint32_t n : ns.targets) {
+      // Wildcard-covered targets are never below the cut (zone.cpp), so
+      // never glue; add_targets handles them for authoritative NS sets.
+      if (n == kNoNode || (n & kWildcardTarget) != 0) continue;
+      const Node& nd = zone.node(n);
+      bool in_domain = nd.name.is_subdomain_of(cut);
+      if (in_domain != (pass == 0)) continue;
+      add(kAdditional, &nd.name, nd.find(type::A), false, in_domain);
+      add(kAdditional, &nd.name, nd.find(type::AAAA), false, in_domain);
+    }
   }
 }
 
@@ -258,7 +291,7 @@ void Responder::referral(const Zone& zone, std::uint32_t cut, std::size_t depth)
       add(kAuthority, &nd.name, nd.find(type::NSEC));
     }
   }
-  add_targets(zone, *ns, true);
+  add_glue(zone, *ns, nd.name);
 }
 
 void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, const Name& qname,
@@ -337,8 +370,22 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
     std::size_t offered = q.edns ? std::max<std::size_t>(q.edns->udp_size, 512) : 512;
     limit = std::min<std::size_t>(offered, std::max<std::size_t>(opt_.max_udp_payload, 512));
   }
+  cookie_ = CookieState::none;
+  if (q.edns && opt_.cookies) {
+    if (auto cookie = q.edns->cookie()) {
+      auto [client_cookie, server_cookie] = *cookie;
+      cookie_ = server_cookie.empty() ? CookieState::client_only
+                : valid_server_cookie(client_cookie, server_cookie, client.address, client.now,
+                                      opt_.cookie_secret)
+                    ? CookieState::valid
+                    : CookieState::invalid;
+    }
+  }
   if (q.edns && q.edns->version != 0) {
     rcode_ = static_cast<std::uint16_t>(Rcode::badvers);  // RFC 6891 §6.1.3
+  } else if (opt_.require_cookies && transport == Transport::udp &&
+             (cookie_ == CookieState::client_only || cookie_ == CookieState::invalid)) {
+    rcode_ = static_cast<std::uint16_t>(Rcode::badcookie);  // RFC 7873 §5.2.3-4
   } else if (static_cast<Opcode>(q.header.opcode) != Opcode::query) {
     rcode_ = static_cast<std::uint16_t>(Rcode::refused);  // NOTIFY: no secondaries yet
     ede_ = ede::kNotSupported;
@@ -378,11 +425,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
     if (ede_ != 0xFFFF) opt.add_extended_error({ede_, {}});
     if (auto cookie = q.edns->cookie(); cookie && opt_.cookies) {
       auto [client_cookie, server_cookie] = *cookie;
-      outcome.cookie = server_cookie.empty() ? CookieState::client_only
-                       : valid_server_cookie(client_cookie, server_cookie, client.address,
-                                             client.now, opt_.cookie_secret)
-                           ? CookieState::valid
-                           : CookieState::invalid;
+      outcome.cookie = cookie_;
       ServerCookie fresh =
           make_server_cookie(client_cookie, client.address, client.now, opt_.cookie_secret);
       std::vector<std::uint8_t> data(client_cookie.begin(), client_cookie.end());
@@ -403,7 +446,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
   h.rcode = static_cast<std::uint8_t>(rcode_ & 0xF);
   h.write(w);
   const Question& question = q.questions.front();
-  map_.write_name(w, question.qname);
+  map_.write_stable_name(w, question.qname);
   w.u16(question.qtype.value);
   w.u16(question.qclass.value);
 
@@ -412,16 +455,16 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
   for (int s = 0; s < 3 && !stop; ++s) {
     for (const Entry& e : sections_[s]) {
       std::size_t mark = w.size();
-      std::size_t map_mark = map_.mark();
+      auto map_mark = map_.mark();
       std::uint16_t n = 0;
       auto put = [&](RRType t, std::uint32_t ttl, const Rdata& rd) {
-        map_.write_name(w, *e.owner);
+        map_.write_stable_name(w, *e.owner);
         w.u16(t.value);
         w.u16(rrclass::IN.value);
         w.u32(ttl);
         std::size_t len_at = w.size();
         w.u16(0);
-        rdata_to_wire(t, rd, w, &map_);
+        valid_rdata_to_wire(t, rd, w, map_);
         if (w.overflow()) return;
         w.patch_u16(len_at, static_cast<std::uint16_t>(w.size() - len_at - 2));
         ++n;
@@ -437,7 +480,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
         // partial set made are rolled back with it.
         w.truncate(mark);
         map_.rollback(map_mark);
-        if (s != kAdditional) {
+        if (s != kAdditional || e.required) {
           h.tc = true;
           outcome.truncated = true;
         }

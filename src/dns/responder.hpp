@@ -55,6 +55,12 @@ struct ResponderOptions {
   // Servers behind one address (anycast) share the secret.
   bool cookies = true;
   CookieSecret cookie_secret{};
+  // Enforce cookies (RFC 7873 §5.2.3-4, as BIND's require-server-cookie):
+  // over UDP, a query whose COOKIE option has no valid server cookie gets
+  // BADCOOKIE with a fresh one instead of an answer, so a cookie-aware
+  // client retries with it. Queries without a COOKIE option, and TCP, are
+  // answered as usual. Needs `cookies`.
+  bool require_cookies = false;
 };
 
 // Who asked, and when: inputs of the answer like the query itself (the
@@ -96,14 +102,17 @@ class Responder {
   // fits the client's size (512 without EDNS, else its EDNS size clamped to
   // [512, max_udp_payload]); what does not fit is dropped whole RRsets at a
   // time and TC is set, except that additional-section RRsets are dropped
-  // silently (RFC 2181 §9). OPT is always kept.
+  // silently (RFC 2181 §9) unless they are a referral's in-domain glue
+  // (RFC 9471: name servers at or below the cut; sibling and other glue is
+  // optional). OPT is always kept.
   //
   // AXFR and IXFR are answered (with the full zone, transfer.hpp) only over
   // TCP and only when the server's ACL let the client through
   // (`transfer_allowed`); otherwise REFUSED with EDE 18 (Prohibited).
   //
-  // A server cookie that is missing or not valid is not enforced: the query
-  // is answered, with a fresh server cookie (RFC 7873 §5.2.3 allows it).
+  // A server cookie that is missing or not valid is answered with a fresh
+  // server cookie (RFC 7873 §5.2.3 allows it), or, with require_cookies and
+  // over UDP, with BADCOOKIE and the fresh cookie only.
   Outcome respond(const ZoneDb& db, std::span<const std::uint8_t> query, Transport transport,
                   std::vector<std::uint8_t>& out, bool transfer_allowed = false,
                   const Client& client = {});
@@ -116,6 +125,10 @@ class Responder {
     const Name* owner;
     const RRset* set;
     bool sigs_only;  // an RRSIG query: the signatures, not the records
+    // Glue a referral cannot go without (RFC 9471): an address of a name
+    // server at or below the cut. Over UDP, a required entry that does not
+    // fit sets TC; other additional records are dropped silently.
+    bool required = false;
   };
 
   void reset();
@@ -130,9 +143,11 @@ class Responder {
               const Name& qname);
   void nxdomain(const Zone& zone, std::uint32_t encloser, const Name& qname);
 
-  bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false);
-  bool contains(const RRset* set) const noexcept;
+  bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false,
+           bool required = false);
+  bool contains(const RRset* set, const Name& owner) const noexcept;
   void add_targets(const Zone& zone, const RRset& set, bool glue);
+  void add_glue(const Zone& zone, const RRset& ns, const Name& cut);
   void add_nsec(const Zone& zone, const Name& name);
   void add_nsec3_match(const Zone& zone, const Name& name);
   void add_nsec3_cover(const Zone& zone, const Name& name);
@@ -152,7 +167,8 @@ class Responder {
   bool do_ = false;
   bool aa_ = false;
   std::uint16_t rcode_ = 0;
-  std::uint16_t ede_ = 0xFFFF;  // none
+  std::uint16_t ede_ = 0xFFFF;              // none
+  CookieState cookie_ = CookieState::none;  // the query's, computed once
   detail::CompressionMap map_;
 };
 

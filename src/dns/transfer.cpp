@@ -19,7 +19,7 @@ class MessageWriter {
   void add(const Name& owner, RRType type, std::uint32_t ttl, const Rdata& rdata) {
     if (!open_) start();
     std::size_t mark = buf_.size();
-    std::size_t map_mark = map_->mark();
+    auto map_mark = map_->mark();
     write(owner, type, ttl, rdata);
     if (!w_->overflow()) {
       ++count_;

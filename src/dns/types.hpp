@@ -59,6 +59,7 @@ enum class Rcode : std::uint16_t {
   notauth = 9,
   notzone = 10,
   badvers = 16,
+  badcookie = 23,  // RFC 7873 §8
 };
 
 // EDNS option codes (RFC 6891 §6.1.2 registry).

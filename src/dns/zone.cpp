@@ -95,7 +95,7 @@ struct ZoneBuilder {
   std::uint32_t node_for(const Name& n) {
     auto [it, fresh] = by_name.try_emplace(n, static_cast<std::uint32_t>(zone->nodes_.size()));
     if (fresh) {
-      zone->nodes_.push_back(Node{n, kNoNode, {}, kNoNode, false, false});
+      zone->nodes_.push_back(Node{{}, kNoNode, kNoNode, false, false, n});
       first_record.emplace_back();
     }
     return it->second;
@@ -252,6 +252,22 @@ struct ZoneBuilder {
       std::sort(nd.rrsets.begin(), nd.rrsets.end(),
                 [](const RRset& a, const RRset& b) { return a.type < b.type; });
     }
+    // A target with no node of its own is answered by the wildcard of its
+    // closest encloser, if that has one and is neither a cut nor below one
+    // (RFC 4592 §3.3.1; NSD does the same in the additional section).
+    auto wildcard_for = [](const Zone& z, std::span<const std::uint8_t> wire) -> std::uint32_t {
+      auto name = Name::from_uncompressed(wire);
+      if (!name || !name->is_subdomain_of(z.origin())) return kNoNode;
+      for (std::size_t up = 1; up <= name->label_count() - z.origin().label_count(); ++up) {
+        std::uint32_t e = z.find(name->parent(up));
+        if (e == kNoNode) continue;
+        const Node& enc = z.node(e);
+        if (enc.cut || enc.occluded || enc.wildcard == kNoNode || z.node(enc.wildcard).cut)
+          return kNoNode;
+        return kWildcardTarget | enc.wildcard;
+      }
+      return kNoNode;
+    };
     zone->index_.build(static_cast<std::uint32_t>(nodes.size()),
                        [&](std::uint32_t i) { return nodes[i].name.wire(); });
     // A parent precedes its children in canonical order, so one forward pass
@@ -273,7 +289,10 @@ struct ZoneBuilder {
         // preference, SRV after priority, weight and port.
         std::size_t at = set.type == type::MX ? 2 : set.type == type::SRV ? 6 : 0;
         for (const Rdata& rd : set.rdatas) {
-          set.targets.push_back(zone->find(std::span<const std::uint8_t>(rd).subspan(at)));
+          auto target = std::span<const std::uint8_t>(rd).subspan(at);
+          std::uint32_t n = zone->find(target);
+          if (n == kNoNode) n = wildcard_for(*zone, target);
+          set.targets.push_back(n);
         }
       }
     }

@@ -29,6 +29,9 @@
 namespace herald::dns {
 
 inline constexpr std::uint32_t kNoNode = 0xFFFFFFFF;
+// In RRset::targets: the target has no node of its own but a wildcard
+// answers for it (RFC 4592): the low bits are the wildcard's node.
+inline constexpr std::uint32_t kWildcardTarget = 0x80000000;
 
 using Rdata = std::vector<std::uint8_t>;
 
@@ -40,18 +43,22 @@ struct RRset {
   std::vector<Rdata> sigs;  // RRSIG RDATA whose type covered is `type`
   std::uint32_t sig_ttl = 0;
   // NS, MX and SRV: the node each record's target names in this zone
-  // (kNoNode if none), resolved at load so that additional-section
-  // processing costs no lookup per query.
+  // (kNoNode if none; kWildcardTarget | node when only a wildcard covers
+  // it), resolved at load so that additional-section processing costs no
+  // lookup per query.
   std::vector<std::uint32_t> targets;
 };
 
 struct Node {
-  Name name;  // case as written in the zone file
+  // The fields a query reads first, then the name (255 octets of room, most
+  // unused): a node's flags, its RRsets and the start of its name share the
+  // first cache line.
+  std::vector<RRset> rrsets;  // ascending type; empty for an empty non-terminal
   std::uint32_t parent = kNoNode;
-  std::vector<RRset> rrsets;         // ascending type; empty for an empty non-terminal
   std::uint32_t wildcard = kNoNode;  // the node "*.<name>", if the zone has it
   bool cut = false;                  // NS below the apex: a delegation point
   bool occluded = false;             // below a cut or a DNAME: glue, never answered
+  Name name;                         // case as written in the zone file
 
   const RRset* find(RRType t) const noexcept {
     for (const RRset& s : rrsets) {

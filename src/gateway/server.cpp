@@ -194,6 +194,9 @@ void Server::add_keyword_api(match::store::Store& store) {
       std::make_unique<moderation::ModeratingBroker>(*m.broker, *m.moderator, m.pool);
   m.state.broker = m.moderating_broker.get();
 }
+void Server::add_api_action(std::string path, ApiAction action) {
+  register_api_action(impl_->state.router, impl_->state, std::move(path), std::move(action));
+}
 unsigned Server::shard_count() const {
   return impl_->pool.size();
 }

@@ -12,6 +12,7 @@
 
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
+#include "gateway/api/api_action.hpp"
 #include "gateway/broker/node_registry.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/options.hpp"
@@ -36,6 +37,9 @@ class Server {
   // server. Throws std::runtime_error naming the setting when a moderation
   // list is not valid.
   void add_keyword_api(match::store::Store& store);
+  // Serves POST `path` (under /api/, key-checked) with an action of the
+  // embedding application (api/http_api.hpp); call before start().
+  void add_api_action(std::string path, ApiAction action);
 
   // Cluster mode: `fn` gets the live nodes of the cluster (this one
   // included) whenever they change, on a thread of the broker's. Set before

@@ -111,5 +111,65 @@ TEST(Cookie, ResponderAnswersWithAFreshServerCookie) {
   EXPECT_FALSE(decode(out)->edns->cookie().has_value());
 }
 
+// require_cookies: over UDP, a client cookie alone or a bad server cookie
+// gets BADCOOKIE (extended RCODE 23) with a fresh server cookie and no
+// records; the valid cookie, TCP, and a query without cookies are answered.
+TEST(Cookie, RequiredCookiesAnswerBadcookieUntilValid) {
+  DbLoad load =
+      load_zones({{test::name("example.com."), HERALD_DNS_TEST_DATA "/server/example.com.zone"}});
+  ResponderOptions opt;
+  opt.cookie_secret = secret_of("00112233445566778899aabbccddeeff");
+  opt.require_cookies = true;
+  Responder r(opt);
+  std::uint8_t ip[4] = {127, 0, 0, 1};
+  Client client{ip, 1'700'000'000};
+  std::vector<std::uint8_t> out;
+  auto cc = unhex("a1a2a3a4a5a6a7a8");
+
+  Outcome first = r.respond(*load.db, query_with_cookie(cc), Transport::udp, out, false, client);
+  EXPECT_EQ(first.rcode, static_cast<std::uint16_t>(Rcode::badcookie));
+  EXPECT_EQ(first.cookie, CookieState::client_only);
+  auto m = decode(out);
+  ASSERT_TRUE(m && m->edns && m->edns->cookie());
+  EXPECT_EQ(m->rcode(), 23);
+  EXPECT_TRUE(m->answers.empty() && m->authority.empty() && m->additional.empty());
+  EXPECT_FALSE(m->header.aa);
+  auto [echoed, server] = *m->edns->cookie();
+  EXPECT_EQ(std::vector<std::uint8_t>(echoed.begin(), echoed.end()), cc);
+  ASSERT_TRUE(valid_server_cookie(cc, server, ip, client.now, opt.cookie_secret));
+
+  // The client retries with the server cookie: answered.
+  std::vector<std::uint8_t> both = cc;
+  both.insert(both.end(), server.begin(), server.end());
+  Outcome second = r.respond(*load.db, query_with_cookie(both), Transport::udp, out, false, client);
+  EXPECT_EQ(second.rcode, 0);
+  EXPECT_EQ(second.cookie, CookieState::valid);
+  EXPECT_FALSE(decode(out)->answers.empty());
+
+  // A tampered server cookie: BADCOOKIE again.
+  both.back() ^= 1;
+  Outcome bad = r.respond(*load.db, query_with_cookie(both), Transport::udp, out, false, client);
+  EXPECT_EQ(bad.rcode, static_cast<std::uint16_t>(Rcode::badcookie));
+  // Over TCP the address is not spoofable: answered.
+  Outcome tcp = r.respond(*load.db, query_with_cookie(cc), Transport::tcp, out, false, client);
+  EXPECT_EQ(tcp.rcode, 0);
+  EXPECT_FALSE(decode(out)->answers.empty());
+  // A client that sends no COOKIE option at all: answered.
+  Message plain;
+  plain.header.id = 6;
+  plain.questions.push_back({test::name("example.com."), type::SOA, rrclass::IN});
+  plain.edns.emplace();
+  Outcome no_cookie =
+      r.respond(*load.db, encode(plain).value(), Transport::udp, out, false, client);
+  EXPECT_EQ(no_cookie.rcode, 0);
+  EXPECT_EQ(no_cookie.cookie, CookieState::none);
+  // Without enforcement (the default) the client-only query is answered.
+  opt.require_cookies = false;
+  Responder lax(opt);
+  Outcome answered =
+      lax.respond(*load.db, query_with_cookie(cc), Transport::udp, out, false, client);
+  EXPECT_EQ(answered.rcode, 0);
+}
+
 }  // namespace
 }  // namespace herald::dns

@@ -136,6 +136,21 @@ TEST(Ascii, SwarEqualMatchesPlainRandomly) {
   }
 }
 
+// The word-tail hash against ihash: every length up to 40 at every offset
+// in a buffer of random octets, whatever follows the range.
+TEST(Ascii, OverreadHashEqualsIhash) {
+  std::mt19937 rng(11);
+  std::vector<std::uint8_t> buf(64);
+  for (int iter = 0; iter < 2000; ++iter) {
+    for (auto& b : buf) b = static_cast<std::uint8_t>(rng());
+    for (std::size_t n = 0; n <= 40; ++n) {
+      std::size_t at = rng() % (buf.size() - n - 8 + 1);
+      ASSERT_EQ(detail::ihash_overread(buf.data() + at, n), detail::ihash(buf.data() + at, n))
+          << "length " << n;
+    }
+  }
+}
+
 // Decoding names from a message: where the cursor ends, and every refusal.
 TEST(NameWire, PointerCursorEndsAfterFirstPointer) {
   // offset 0: 7example 3com 0 ; offset 13: 3www c0 00 ; offset 19: 1x

@@ -227,6 +227,22 @@ const Case kCases[] = {
      "_sip._tcp.example.com. SRV",
      kNs,
      "ns1.example.com. A; ns1.example.com. AAAA; sip.example.com. A"},
+    // Targets with no node of their own, covered by *.wild: the address is
+    // the wildcard's, owned by the target name (as NSD does).
+    {"mx_additional_wildcard",
+     {"wmx.example.com.", type::MX},
+     Rcode::noerror,
+     true,
+     "wmx.example.com. MX",
+     kNs,
+     "host.wild.example.com. A; ns1.example.com. A; ns1.example.com. AAAA"},
+    {"srv_additional_wildcard",
+     {"_x._tcp.example.com.", type::SRV},
+     Rcode::noerror,
+     true,
+     "_x._tcp.example.com. SRV",
+     kNs,
+     "h2.wild.example.com. A; ns1.example.com. A; ns1.example.com. AAAA"},
     {"apex_ns", {"example.com.", type::NS}, Rcode::noerror, true, kNs, "", kNsGlue},
     {"any_minimal_apex",
      {"example.com.", type::ANY},
@@ -510,6 +526,54 @@ TEST(Responder, TruncationOverUdpAndFullAnswerOverTcp) {
   Message tcp = ask(r, *db, {"big.example.com.", type::TXT, false}, Transport::tcp);
   EXPECT_FALSE(tcp.header.tc);
   EXPECT_EQ(tcp.answers.size(), 6u);
+}
+
+// RFC 9471: a referral whose in-domain glue (name servers at or below the
+// cut) does not all fit is truncated; sibling glue may be left out without
+// TC. fat.example.com has eight in-domain servers (A and AAAA each: 16
+// RRsets, more than 512 octets); sib.example.com has one in-domain server
+// and eight below fat.
+TEST(Responder, ReferralTruncatedWhenInDomainGlueDoesNotFit) {
+  auto db = test_db();
+  Responder r;
+  auto glue_count = [](const Message& m, std::string_view below) {
+    std::size_t n = 0;
+    for (const Record& rr : m.additional) {
+      if (rr.owner.is_subdomain_of(name(std::string(below)))) ++n;
+    }
+    return n;
+  };
+  for (const Query& q :
+       {Query{"www.fat.example.com.", type::A, false},
+        Query{"www.fat.example.com.", type::A, true, false, 512},
+        Query{"www.fat.example.com.", type::A, true, true, 512},
+        Query{"fat.example.com.", type::NS, false}, Query{"fat.example.com.", type::A, false}}) {
+    SCOPED_TRACE(q.qname + " " + type_to_text(q.qtype));
+    Message m = ask(r, *db, q);
+    EXPECT_TRUE(m.header.tc);
+    EXPECT_FALSE(m.header.aa);
+    EXPECT_LT(glue_count(m, "fat.example.com."), 16u);
+    EXPECT_EQ(m.edns.has_value(), q.edns);  // OPT kept
+  }
+  // Room for all of it: no TC, every address.
+  Message big = ask(r, *db, {"www.fat.example.com.", type::A, true, false, 1232});
+  EXPECT_FALSE(big.header.tc);
+  EXPECT_EQ(big.authority.size(), 8u);
+  EXPECT_EQ(glue_count(big, "fat.example.com."), 16u);
+  Message tcp = ask(r, *db, {"www.fat.example.com.", type::A, false}, Transport::tcp);
+  EXPECT_FALSE(tcp.header.tc);
+  EXPECT_EQ(glue_count(tcp, "fat.example.com."), 16u);
+
+  // Sibling glue does not fit 512 octets: dropped, no TC; the in-domain
+  // server's address is there.
+  Message sib = ask(r, *db, {"www.sib.example.com.", type::A, false});
+  EXPECT_FALSE(sib.header.tc);
+  EXPECT_EQ(sib.authority.size(), 9u);
+  EXPECT_EQ(glue_count(sib, "sib.example.com."), 1u);
+  EXPECT_LT(glue_count(sib, "fat.example.com."), 16u);
+  Message sib_big = ask(r, *db, {"www.sib.example.com.", type::A, true, false, 1232});
+  EXPECT_FALSE(sib_big.header.tc);
+  EXPECT_EQ(sib_big.additional.size(), 17u);
 }
 
 TEST(Responder, PayloadClampedToTheConfiguredMaximum) {

@@ -84,4 +84,29 @@ inline std::uint64_t ihash(const std::uint8_t* p, std::size_t n,
   return h ^ (h >> 29);
 }
 
+// ihash(p, n), with the tail (the last n % 8 octets) read as one word and
+// masked instead of octet by octet: the caller guarantees that p[n..n+7] are
+// readable (they belong to its own buffer, e.g. the rest of a Name's fixed
+// array); their values do not matter. Equal to ihash for every input (tests
+// compare them); the compression map hashes every label it writes with it,
+// where the octet loop was a quarter of the map's instructions (callgrind,
+// D1's query mix).
+inline std::uint64_t ihash_overread(const std::uint8_t* p, std::size_t n,
+                                    std::uint64_t seed = 0x9E3779B97F4A7C15ULL) noexcept {
+  std::uint64_t h = seed ^ n;
+  std::size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    h = (h ^ fold_word(load64(p + i))) * 0xBF58476D1CE4E5B9ULL;
+    h ^= h >> 31;
+  }
+  std::uint64_t tail = 0;
+  if (i < n) {
+    // Little-endian: octet k of the word is bits 8k..8k+7, as ihash builds it.
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+    tail = fold_word(load64(p + i) & ((std::uint64_t{1} << (8 * (n - i))) - 1));
+  }
+  h = (h ^ tail) * 0x94D049BB133111EBULL;
+  return h ^ (h >> 29);
+}
+
 }  // namespace herald::dns::detail

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
 
 #include "dns/buffer.hpp"
 #include "dns/name.hpp"
@@ -34,13 +35,27 @@ class CompressionMap {
   void clear() noexcept {
     heads_.fill(kNone);
     size_ = 0;
+    written_ = 0;
   }
-  std::size_t mark() const noexcept { return size_; }
-  void rollback(std::size_t mark) noexcept;
+  struct Mark {
+    std::size_t entries, written;
+  };
+  Mark mark() const noexcept { return {size_, written_}; }
+  void rollback(Mark mark) noexcept;
 
   // Writes `n` at the end of `w`, as a pointer to the longest suffix already
   // written, and records the new suffixes it writes.
   void write_name(Writer& w, const Name& n);
+  // The same for a name given as its uncompressed wire octets, which must
+  // be one valid name (RDATA of a loaded zone): no Name is built.
+  void write_name(Writer& w, std::span<const std::uint8_t> wire);
+  // write_name for a Name that stays at this address, unchanged, until
+  // clear(): the same object written again becomes a pointer to where it
+  // was first written, found by its address (no hashing, no compare). The
+  // responder writes each owner once per record, RRSIGs included, from such
+  // names (zone nodes, the question); D1's answers repeat an owner three
+  // times on average.
+  void write_stable_name(Writer& w, const Name& n);
 
  private:
   static constexpr std::uint16_t kNone = 0xFFFF;
@@ -49,12 +64,30 @@ class CompressionMap {
     std::uint16_t offset;
     std::uint16_t next;
   };
-  bool matches(const Writer& w, std::size_t offset, const std::uint8_t* suffix) const noexcept;
+  // True if the name written at `offset` equals `suffix` (its `suffix_len`
+  // wire octets, root included), case-insensitively.
+  bool matches(const Writer& w, std::size_t offset, const std::uint8_t* suffix,
+               std::size_t suffix_len) const noexcept;
   void insert(std::uint64_t hash, std::size_t offset) noexcept;
+  // `wire` is a valid uncompressed name of `wire_size` octets; `readable`
+  // octets from `wire` on may be read (>= wire_size; more lets the label
+  // hash read whole words).
+  // Returns the offset where the whole name is recorded in the map (the
+  // pointer write_name would write for it next), or kNone.
+  std::uint16_t write_wire(Writer& w, const std::uint8_t* wire, std::size_t wire_size,
+                           std::size_t readable);
 
   std::array<std::uint16_t, kBuckets> heads_;
   std::array<Entry, kMaxEntries> entries_;
   std::size_t size_ = 0;
+  // Stable names written in full or as a pointer, and where (< 0x4000).
+  static constexpr std::size_t kMaxWritten = 32;
+  struct Written {
+    const Name* name;
+    std::uint16_t offset;
+  };
+  std::array<Written, kMaxWritten> written_at_;
+  std::size_t written_ = 0;
 };
 
 }  // namespace herald::dns::detail

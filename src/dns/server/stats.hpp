@@ -18,9 +18,9 @@ inline constexpr std::array<RRType, 14> kCountedTypes = {
     type::AAAA, type::SRV, type::DS,    type::DNSKEY, type::HTTPS, type::CAA, type::ANY};
 inline constexpr std::size_t kTypeSlots = kCountedTypes.size() + 1;
 
-inline constexpr std::array<std::uint16_t, 7> kCountedRcodes = {0, 1, 2, 3, 4, 5, 16};
-inline constexpr std::array<std::string_view, 7> kRcodeNames = {
-    "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "BADVERS"};
+inline constexpr std::array<std::uint16_t, 8> kCountedRcodes = {0, 1, 2, 3, 4, 5, 16, 23};
+inline constexpr std::array<std::string_view, 8> kRcodeNames = {
+    "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "BADVERS", "BADCOOKIE"};
 inline constexpr std::size_t kRcodeSlots = kCountedRcodes.size() + 1;
 
 struct alignas(64) ShardStats {

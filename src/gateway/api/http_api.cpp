@@ -120,6 +120,23 @@ bool api_authorized(const detail::ServerState& state, const HttpRequest& req, Re
   return ok;
 }
 
+void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
+                         ApiAction action) {
+  router.add_async(http::verb::post, std::move(path),
+                   [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
+                                                        Respond respond) {
+                     if (!api_authorized(state, req, respond)) return;
+                     action(req.body(), [&state, shard, respond = std::move(respond)](ApiReply r) {
+                       HttpResponse res = r.status == http::status::ok
+                                              ? json_ok(r.result)
+                                              : make_error_response(r.status, r.code, r.message);
+                       boost::asio::post(
+                           (*state.pool)[shard].ctx,
+                           [respond, res = std::move(res)]() mutable { respond(std::move(res)); });
+                     });
+                   });
+}
+
 void register_api(HttpRouter& router, detail::ServerState& state) {
   router.add_async(
       http::verb::post, "/api/publish",

@@ -4,6 +4,9 @@
 // with a matching HTTP status. docs/protocol.md documents every endpoint.
 #pragma once
 
+#include <string>
+
+#include "gateway/api/api_action.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_router.hpp"
 
@@ -15,5 +18,9 @@ void register_api(HttpRouter& router, detail::ServerState& state);
 // proceed; otherwise it has answered 401 (wrong key) or 403 (API off).
 bool api_authorized(const detail::ServerState& state, const HttpRequest& req,
                     HttpRouter::Respond& respond);
+
+// Serves POST `path` with `action`. Before the server starts.
+void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
+                         ApiAction action);
 
 }  // namespace herald::gateway

@@ -1,14 +1,16 @@
 // heraldd's DNS server as a real process, asked by a real client (kdig)
 // over UDP and TCP; hostile packets from the codec's fuzz corpus; reload by
-// SIGHUP with a bad zone; the TCP limits; the metrics.
+// SIGHUP and by the API with a bad zone; the TCP limits; the metrics.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <regex>
 #include <set>
 #include <string>
+#include <thread>
 
 #include "../test_util.hpp"
 #include "dns/decoder.hpp"
@@ -16,6 +18,7 @@
 #include "dns_client.hpp"
 #include "support/daemon.hpp"
 #include "support/http_client.hpp"
+#include "support/json.hpp"
 #include "support/process.hpp"
 
 namespace herald::dns {
@@ -107,6 +110,7 @@ const std::vector<KdigCase> kKdigCases = {
     {"wildcard_cname", {"foo.cwild.example.com", "A"}, "NOERROR", "qr aa", 3, 2, 2},
     {"mx_additional", {"example.com", "MX"}, "NOERROR", "qr aa", 2, 2, 3},
     {"srv_additional", {"_sip._tcp.example.com", "SRV"}, "NOERROR", "qr aa", 1, 2, 3},
+    {"mx_additional_wildcard", {"wmx.example.com", "MX"}, "NOERROR", "qr aa", 1, 2, 3},
     {"apex_ns", {"example.com", "NS"}, "NOERROR", "qr aa", 2, 0, 2},
     {"any_minimal", {"example.com", "ANY"}, "NOERROR", "qr aa", 1, 0, 0},
     {"referral", {"www.sub.example.com", "A"}, "NOERROR", "qr", 0, 2, 3},
@@ -177,6 +181,49 @@ TEST(DnsServer, TruncatedOverUdpThenFullOverTcp) {
   KdigResult t = kdig(dns.port(), {"big.example.com", "TXT", "+ignore", "+bufsize=512"});
   EXPECT_NE(t.flags.find("tc"), std::string::npos) << t.text;
   EXPECT_NE(t.text.find("EDNS PSEUDOSECTION"), std::string::npos) << t.text;
+}
+
+// RFC 9471 with kdig: the in-domain glue of fat.example.com's eight servers
+// does not fit 512 octets, so the referral comes with TC and kdig gets all
+// of it over TCP; sib.example.com's sibling glue is cut short without TC.
+TEST(DnsServer, ReferralTruncatedWhenInDomainGlueDoesNotFit) {
+  DnsDaemon dns;
+  KdigResult r = kdig(dns.port(), {"www.fat.example.com", "A", "+bufsize=512"});
+  EXPECT_TRUE(r.retried_tcp) << r.text;
+  EXPECT_EQ(r.flags, "qr") << r.text;  // a referral: AA clear
+  EXPECT_EQ(r.authority, 8) << r.text;
+  EXPECT_EQ(r.additional, 17) << r.text;  // 8 A, 8 AAAA, OPT
+  KdigResult t = kdig(dns.port(), {"www.fat.example.com", "A", "+bufsize=512", "+ignore"});
+  EXPECT_EQ(t.flags, "qr tc") << t.text;
+  KdigResult big = kdig(dns.port(), {"www.fat.example.com", "A", "+bufsize=1232"});
+  EXPECT_FALSE(big.retried_tcp) << big.text;
+  EXPECT_EQ(big.additional, 17) << big.text;
+  KdigResult sib = kdig(dns.port(), {"www.sib.example.com", "A", "+bufsize=512"});
+  EXPECT_FALSE(sib.retried_tcp) << sib.text;
+  EXPECT_EQ(sib.flags, "qr") << sib.text;
+  EXPECT_EQ(sib.authority, 9) << sib.text;
+  EXPECT_NE(sib.text.find("ns.sib.example.com."), std::string::npos) << sib.text;
+  EXPECT_LT(sib.additional, 18) << sib.text;  // not all of 1 + 16 glue + OPT
+}
+
+// dns.require_cookies with kdig: its first query carries a client cookie
+// only and gets BADCOOKIE; with +badcookie kdig retries with the server
+// cookie it got, and the answer comes. Over TCP no cookie is required.
+TEST(DnsServer, RequiredCookiesWithKdig) {
+  DnsDaemon dns({"--dns.require_cookies", "true"});
+  KdigResult bad = kdig(dns.port(), {"web.example.com", "A", "+cookie", "+nobadcookie"});
+  EXPECT_EQ(bad.status, "BADCOOKIE") << bad.text;
+  EXPECT_EQ(bad.answer, 0) << bad.text;
+  KdigResult good = kdig(dns.port(), {"web.example.com", "A", "+cookie", "+badcookie"});
+  EXPECT_EQ(good.status, "NOERROR") << good.text;
+  EXPECT_EQ(good.answer, 1) << good.text;
+  KdigResult tcp = kdig(dns.port(), {"web.example.com", "A", "+cookie", "+nobadcookie", "+tcp"});
+  EXPECT_EQ(tcp.status, "NOERROR") << tcp.text;
+  KdigResult none = kdig(dns.port(), {"web.example.com", "A", "+nocookie"});
+  EXPECT_EQ(none.status, "NOERROR") << none.text;
+  auto metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_NE(metrics.find("herald_dns_responses_total{rcode=\"BADCOOKIE\"} 2"), std::string::npos)
+      << metrics;
 }
 
 TEST(DnsServer, NsidAndExtendedErrors) {
@@ -409,6 +456,118 @@ TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
   EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.11"), std::string::npos);
   EXPECT_NE(kdig(dns.port(), {"www.b.test", "A"}).text.find("192.0.2.20"), std::string::npos);
   EXPECT_EQ(kdig(dns.port(), {"www.c.test", "A"}).status, "REFUSED");
+}
+
+struct ApiReply {
+  int status = 0;
+  std::string body;
+};
+
+ApiReply api_post(std::uint16_t port, const std::string& path, const std::string& key = "") {
+  std::string req = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+  if (!key.empty()) req += "Authorization: apikey " + key + "\r\n";
+  req += "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+  // A reload of a few zones; bounded far above what it takes.
+  std::string raw = herald::test::raw_exchange("127.0.0.1", port, req, 60s);
+  ApiReply r;
+  if (raw.size() > 12) r.status = std::stoi(raw.substr(9, 3));
+  auto p = raw.find("\r\n\r\n");
+  if (p != std::string::npos) r.body = raw.substr(p + 4);
+  return r;
+}
+
+// POST /api/dns/reload (docs/protocol.md): the reply says what loaded and
+// which zone file failed where; the zones that loaded serve, the old
+// version of a zone that now fails is gone (like SIGHUP), and queries sent
+// throughout the reloads are all answered.
+TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
+  test::TempDir tmp("herald-dns-api-reload");
+  const fs::path& dir = tmp.path;
+  auto head = [](int serial) {
+    return "$TTL 60\n@ SOA ns hm " + std::to_string(serial) + " 2 3 4 5\n@ NS ns\nns A 192.0.2.1\n";
+  };
+  std::ofstream(dir / "a.test.zone") << head(1) << "www A 192.0.2.10\n";
+  DnsDaemon dns({"--api.key", "s3cret", "--dns.discovery_zone", ""}, dir.string());
+  ASSERT_NE(dns.http_port, 0);
+  EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.10"), std::string::npos);
+
+  // The API key guards it like every /api route.
+  EXPECT_EQ(api_post(dns.http_port, "/api/dns/reload").status, 401);
+  EXPECT_EQ(api_post(dns.http_port, "/api/dns/reload", "wrong").status, 401);
+
+  // Edit a.test, add b.test and a broken c.test (CNAME beside data, line 6).
+  std::ofstream(dir / "a.test.zone") << head(2) << "www A 192.0.2.11\n";
+  std::ofstream(dir / "b.test.zone") << head(1) << "www A 192.0.2.20\n";
+  std::ofstream(dir / "c.test.zone") << head(1) << "www CNAME ns\nwww A 192.0.2.30\n";
+  ApiReply r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 2u) << r.body;
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 1u) << r.body;
+  // Changed: a new serial (a.test) or a zone not served before (b.test).
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/changed"), 2u) << r.body;
+  ASSERT_EQ(herald::test::json_size(r.body, "/result/errors"), 1u) << r.body;
+  EXPECT_EQ(herald::test::json_str(r.body, "/result/errors/0/file"),
+            (dir / "c.test.zone").string());
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/errors/0/line"), 6u);
+  EXPECT_EQ(herald::test::json_str(r.body, "/result/errors/0/message")
+                .value_or("")
+                .find("A beside a CNAME at www.c.test."),
+            0u)
+      << r.body;
+  EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.11"), std::string::npos);
+  EXPECT_NE(kdig(dns.port(), {"www.b.test", "A"}).text.find("192.0.2.20"), std::string::npos);
+  EXPECT_EQ(kdig(dns.port(), {"www.c.test", "A"}).status, "REFUSED");
+
+  // Break a.test, which was serving: it is reported and left out, b.test
+  // keeps serving; fixing it and reloading brings it back.
+  std::ofstream(dir / "a.test.zone") << head(3) << "www A 192.0.2.300\n";
+  r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
+  ASSERT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 1u) << r.body;
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 2u) << r.body;
+  EXPECT_EQ(herald::test::json_uint(r.body, "/result/changed"), 0u) << r.body;
+  EXPECT_NE(r.body.find("a.test.zone\",\"line\":5"), std::string::npos) << r.body;
+  EXPECT_NE(kdig(dns.port(), {"www.b.test", "A"}).text.find("192.0.2.20"), std::string::npos);
+
+  // Queries over UDP while reloading again and again: every one answered.
+  std::ofstream(dir / "a.test.zone") << head(4) << "www A 192.0.2.12\n";
+  std::ofstream(dir / "c.test.zone") << head(1) << "www A 192.0.2.30\n";
+  std::atomic<bool> done{false};
+  std::atomic<int> answered{0}, unanswered{0};
+  std::thread asker([&] {
+    Message q;
+    q.questions.push_back({Name::from_text("www.b.test.").value(), type::A, rrclass::IN});
+    auto wire = encode(q).value();
+    while (!done.load()) {
+      auto reply = test::udp_query(dns.port(), wire);
+      bool ok = false;
+      if (reply) {
+        auto m = decode(*reply);
+        ok = m && m->answers.size() == 1;
+      }
+      (ok ? answered : unanswered).fetch_add(1);
+    }
+  });
+  for (int i = 0; i < 5; ++i) {
+    r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 3u) << r.body;
+    EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 0u) << r.body;
+  }
+  done = true;
+  asker.join();
+  EXPECT_GT(answered.load(), 0);
+  EXPECT_EQ(unanswered.load(), 0);
+  EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.12"), std::string::npos);
+  EXPECT_NE(kdig(dns.port(), {"www.c.test", "A"}).text.find("192.0.2.30"), std::string::npos);
+}
+
+// Without [dns] the endpoint says the DNS server is off.
+TEST(DnsServer, ApiReloadWithoutDnsIsNotAvailable) {
+  herald::test::Daemon d;  // dev mode: no key needed
+  ApiReply r = api_post(d.port, "/api/dns/reload");
+  EXPECT_EQ(r.status, 404) << r.body;
+  EXPECT_EQ(herald::test::json_str(r.body, "/error/code"), "not_available") << r.body;
 }
 
 }  // namespace
