@@ -18,8 +18,10 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
-  # a real Redis for the Redis client and shared dictionary tests (tests/redis)
-  redis-server
+  # a real Redis for the Redis client, shared dictionary and cluster tests
+  # (tests/redis, tests/cluster); redis-tools' redis-cli forms the test's
+  # Redis Cluster
+  redis-server redis-tools
   # DNS reference tools for tests, and the reference server and load
   # generator of the DNS differential test and benchmark (D1)
   ldnsutils knot-dnsutils nsd dnsperf

@@ -4,6 +4,7 @@
 //
 //   herald-bench g1 [--subscribers N] [--duration 60s] ...   zero loss under churn
 //   herald-bench g2 [--subscribers N] [--rooms R] ...         fan-out throughput vs a reference
+//   herald-bench g3 [--nodes 3] [--subscribers N] ...         G1 over a cluster, a node killed
 //
 // Progress goes to stderr every second; the result goes to stdout as JSON
 // (one object per server) and to stderr as a table. Exit 0 when every
@@ -16,6 +17,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "core/config/values.hpp"
 #include "scenarios.hpp"
@@ -100,8 +102,29 @@ int main(int argc, char** argv) {
   g2cmd->add_option("--node", node, "Node.js for the reference server")->capture_default_str();
   g2cmd->add_option("--reference-script", reference_script)->capture_default_str();
 
+  G1Options g3;
+  unsigned g3_nodes = 3;
+  std::string g3_duration = "60s", g3_reconnect = "10s";
+  std::string redis_server = "/usr/bin/redis-server";
+  auto* g3cmd = app.add_subcommand(
+      "g3", "G1 across heraldd nodes sharing one Redis, the last node SIGKILLed halfway");
+  g3cmd->add_option("--nodes", g3_nodes, "heraldd nodes (2 or more)")
+      ->capture_default_str()
+      ->check(CLI::Range(2u, 16u));
+  g3cmd->add_option("--subscribers", g3.subscribers)->capture_default_str();
+  g3cmd->add_option("--rooms", g3.rooms)->capture_default_str();
+  g3cmd->add_option("--publishers", g3.publishers)->capture_default_str();
+  g3cmd->add_option("--rate", g3.rate, "Publications per second, all publishers together")
+      ->capture_default_str();
+  g3cmd->add_option("--duration", g3_duration)->capture_default_str();
+  g3cmd->add_option("--reconnect-every", g3_reconnect)->capture_default_str();
+  g3cmd->add_option("--redis-server", redis_server, "redis-server binary to start")
+      ->capture_default_str();
+
   try {
     app.parse(argc, argv);
+    g3.duration = duration_arg(g3_duration, "--duration");
+    g3.reconnect_every = duration_arg(g3_reconnect, "--reconnect-every");
     g1.duration = duration_arg(g1_duration, "--duration");
     g1.reconnect_every = duration_arg(g1_reconnect, "--reconnect-every");
     g2.duration = duration_arg(g2_duration, "--duration");
@@ -109,6 +132,12 @@ int main(int argc, char** argv) {
     return app.exit(e) == 0 ? 0 : 2;
   }
   if (smoke) {
+    g3.subscribers = std::min(g3.subscribers, 150u);
+    g3.rooms = std::min(g3.rooms, 15u);
+    g3.publishers = std::min(g3.publishers, 4u);
+    g3.rate = std::min(g3.rate, 150.0);
+    g3.duration = std::chrono::milliseconds(4000);
+    g3.reconnect_every = std::chrono::milliseconds(1000);
     g1.subscribers = std::min(g1.subscribers, 200u);
     g1.rooms = std::min(g1.rooms, 20u);
     g1.publishers = std::min(g1.publishers, 4u);
@@ -121,9 +150,12 @@ int main(int argc, char** argv) {
   }
 
   g1.server_threads = g2.server_threads = server_threads;
+  g3.server_threads = server_threads * g3_nodes;
   const rlim_t fds = raise_fd_limit();
-  const unsigned needed =
-      (g1cmd->parsed() ? g1.subscribers + g1.publishers : g2.subscribers + g2.publishers) + 64;
+  const unsigned needed = (g1cmd->parsed()   ? g1.subscribers + g1.publishers
+                           : g3cmd->parsed() ? g3.subscribers + g3.publishers
+                                             : g2.subscribers + g2.publishers) +
+                          64;
   if (fds < needed) {
     fmt::print(stderr,
                "herald-bench: the descriptor limit is {} but this run needs about {}; the machine "
@@ -149,7 +181,34 @@ int main(int argc, char** argv) {
   std::vector<Report> reports;
   bool all_ok = true;
   try {
-    if (g1cmd->parsed()) {
+    if (g3cmd->parsed()) {
+      // One Redis, nothing persisted (the history lives in it while it runs),
+      // and the nodes in cluster mode on it.
+      const std::uint16_t redis_port = free_port();
+      Target redis("redis-server",
+                   {redis_server, "--port", std::to_string(redis_port), "--bind", "127.0.0.1",
+                    "--save", "", "--appendonly", "no"},
+                   "Ready to accept connections", redis_port);
+      std::vector<std::unique_ptr<Target>> nodes;
+      std::vector<Target*> raw;
+      for (unsigned n = 0; n < g3_nodes; ++n) {
+        std::vector<std::string> node_argv = heraldd_argv;
+        for (const std::string& f :
+             {std::string("--cluster.mode"), std::string("redis"),
+              std::string("--cluster.redis.address"), "127.0.0.1:" + std::to_string(redis_port),
+              std::string("--cluster.node_id"), "g3n" + std::to_string(n)})
+          node_argv.push_back(f);
+        nodes.push_back(std::make_unique<Target>("heraldd g3n" + std::to_string(n), node_argv));
+        raw.push_back(nodes.back().get());
+      }
+      bool ok = false;
+      reports.push_back(run_g3(g3, raw, g3_nodes - 1, ok));
+      all_ok = all_ok && ok;
+      if (!ok) {
+        for (const auto& t : nodes)
+          if (t->running()) fmt::print(stderr, "{} output (tail):\n{}\n", t->name(), t->tail());
+      }
+    } else if (g1cmd->parsed()) {
       Target t("heraldd", heraldd_argv);
       bool ok = false;
       reports.push_back(run_g1(g1, t, ok));

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "stats.hpp"
 #include "target.hpp"
@@ -52,6 +53,13 @@ std::string saturation(double bench_cores, double server_cores, unsigned server_
 // Each returns its report; `ok` is false when a correctness figure (loss,
 // duplicates, failed recoveries, connections) is not what it must be.
 Report run_g1(const G1Options& options, Target& target, bool& ok);
+// G3: G1 across several heraldd nodes sharing one Redis (cluster mode).
+// Subscribers and publishers are spread over the nodes; each churn
+// reconnects a subscriber to the next node (recovering there from its
+// offset); halfway through, `kill` (an index into nodes) is SIGKILLed and
+// its clients reconnect to the others. Publishes in flight on the killed
+// node have an unknown outcome and are counted apart, never as loss.
+Report run_g3(const G1Options& options, std::vector<Target*> nodes, unsigned kill, bool& ok);
 Report run_g2(const G2Options& options, Target& target, bool& ok);
 
 }  // namespace herald::bench

@@ -1,11 +1,15 @@
 #include "target.hpp"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <regex>
 #include <stdexcept>
@@ -14,7 +18,12 @@
 
 namespace herald::bench {
 
-Target::Target(std::string name, std::vector<std::string> argv) : name_(std::move(name)) {
+Target::Target(std::string name, std::vector<std::string> argv)
+    : Target(std::move(name), std::move(argv), R"(listening addr=127\.0\.0\.1:(\d+))", 0) {}
+
+Target::Target(std::string name, std::vector<std::string> argv, const std::string& ready,
+               std::uint16_t port)
+    : name_(std::move(name)) {
   std::vector<char*> cargv;
   for (auto& a : argv) cargv.push_back(a.data());
   cargv.push_back(nullptr);
@@ -45,12 +54,12 @@ Target::Target(std::string name, std::vector<std::string> argv) : name_(std::mov
     stopped_ = true;
     cv_.notify_all();
   });
-  const std::regex listening(R"(listening addr=127\.0\.0\.1:(\d+))");
+  const std::regex listening(ready);
   std::unique_lock lock(mutex_);
   bool ok = cv_.wait_for(lock, std::chrono::seconds(30), [&] {
     std::smatch m;
     if (std::regex_search(output_, m, listening)) {
-      port_ = static_cast<std::uint16_t>(std::stoi(m[1]));
+      port_ = port != 0 ? port : static_cast<std::uint16_t>(std::stoi(m[1]));
       return true;
     }
     return stopped_;
@@ -95,6 +104,46 @@ void Target::stop() {
     }
   }
   if (reader_.joinable()) reader_.join();
+}
+
+void Target::kill() {
+  if (pid_ > 0) {
+    ::kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    pid_ = -1;
+  }
+  if (reader_.joinable()) reader_.join();
+}
+
+std::uint16_t free_port() {
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::acceptor a(
+      io, boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+double scrape_metric(std::uint16_t port, const std::string& series) {
+  try {
+    boost::asio::io_context io;
+    boost::asio::ip::tcp::socket s(io);
+    s.connect({boost::asio::ip::make_address("127.0.0.1"), port});
+    const std::string req = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    boost::asio::write(s, boost::asio::buffer(req));
+    std::string body;
+    boost::system::error_code ec;
+    char buf[8192];
+    for (;;) {
+      std::size_t n = s.read_some(boost::asio::buffer(buf), ec);
+      body.append(buf, n);
+      if (ec) break;
+    }
+    const std::size_t at = body.find("\n" + series + " ");
+    if (at == std::string::npos) return std::nan("");
+    return std::stod(body.substr(at + series.size() + 2));
+  } catch (const std::exception&) {
+    return std::nan("");
+  }
 }
 
 double self_cpu_seconds() {

@@ -21,6 +21,10 @@ class Target {
   // Starts argv and waits (up to 30 s) for "listening addr=127.0.0.1:PORT".
   // Throws std::runtime_error with the process's output if it does not come.
   Target(std::string name, std::vector<std::string> argv);
+  // The same for a process that prints `ready` (a regex) once it listens on
+  // `port`, which the caller chose (redis-server for G3).
+  Target(std::string name, std::vector<std::string> argv, const std::string& ready,
+         std::uint16_t port);
   ~Target();
   Target(const Target&) = delete;
   Target& operator=(const Target&) = delete;
@@ -34,6 +38,9 @@ class Target {
   [[nodiscard]] std::string tail() const;
   // SIGTERM, then wait up to 15 s (SIGKILL after).
   void stop();
+  // SIGKILL now, as in a crash (G3's node death), and reap.
+  void kill();
+  [[nodiscard]] bool running() const { return pid_ > 0; }
 
  private:
   std::string name_;
@@ -45,6 +52,14 @@ class Target {
   std::string output_;
   bool stopped_ = false;
 };
+
+// A loopback port free right now (bound and released), for a child that
+// needs its port on the command line.
+[[nodiscard]] std::uint16_t free_port();
+
+// One value of a heraldd's /metrics (a series name with its labels as
+// printed); NaN if it cannot be read.
+[[nodiscard]] double scrape_metric(std::uint16_t port, const std::string& series);
 
 // CPU seconds of this process (the load generator).
 [[nodiscard]] double self_cpu_seconds();

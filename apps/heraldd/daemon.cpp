@@ -7,7 +7,9 @@
 #include <csignal>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <system_error>
+#include <vector>
 
 #include "core/log.hpp"
 #include "core/metrics/process.hpp"
@@ -71,6 +73,20 @@ int run(const Settings& settings) {
     return 2;
   }
   gateway::Server& server = *server_ptr;
+  // Cluster mode: the node registry's live nodes go to the discovery zone.
+  // They may change before the DNS service exists and after it is gone, on
+  // the broker's thread: the latest list is kept here under a lock.
+  struct NodeSink {
+    std::mutex mu;
+    DnsService* dns = nullptr;
+    std::vector<gateway::ClusterNode> latest;
+  };
+  auto sink = std::make_shared<NodeSink>();
+  server.on_cluster_nodes([sink](const std::vector<gateway::ClusterNode>& nodes) {
+    std::lock_guard lock(sink->mu);
+    sink->latest = nodes;
+    if (sink->dns != nullptr) sink->dns->set_nodes(nodes);
+  });
   try {
     server.start();
   } catch (const std::system_error& e) {
@@ -96,6 +112,11 @@ int run(const Settings& settings) {
       return 2;
     }
     (void)dns->load();
+    {
+      std::lock_guard lock(sink->mu);
+      sink->dns = dns.get();
+      if (!sink->latest.empty()) dns->set_nodes(sink->latest);
+    }
     try {
       dns->start();
     } catch (const std::system_error& e) {
@@ -133,6 +154,10 @@ int run(const Settings& settings) {
   };
   wait_hup();
   control.run();
+  {
+    std::lock_guard lock(sink->mu);
+    sink->dns = nullptr;
+  }
   if (dns) dns->stop();
 
   log::info("shutting down", {{"signal", caught == SIGTERM ? "SIGTERM" : "SIGINT"},

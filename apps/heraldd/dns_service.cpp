@@ -3,6 +3,7 @@
 #include <boost/asio/ip/address.hpp>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cinttypes>
@@ -68,8 +69,13 @@ void register_dns_settings(config::Schema& s, DnsSettings& d) {
                "comma-separated; empty allows no one");
 }
 
+std::uint16_t srv_weight(std::uint64_t connections) {
+  return static_cast<std::uint16_t>(std::max<std::uint64_t>(1, 10'000 / (1 + connections)));
+}
+
 std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
-                                std::uint32_t serial) {
+                                std::uint32_t serial,
+                                const std::vector<gateway::ClusterNode>& nodes) {
   std::string origin = s.discovery_zone;
   if (!origin.ends_with('.')) origin += '.';
   std::string z = "$ORIGIN " + origin + "\n$TTL 30\n";
@@ -79,6 +85,18 @@ std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& ga
   auto dns_addr = boost::asio::ip::make_address(s.listen.host, ec);
   if (!ec && !dns_addr.is_unspecified()) {
     z += std::string("ns ") + (dns_addr.is_v4() ? "A " : "AAAA ") + dns_addr.to_string() + "\n";
+  }
+  if (!nodes.empty()) {
+    for (const auto& n : nodes) {
+      z += "_herald._tcp SRV 0 " + std::to_string(srv_weight(n.connections)) + " " +
+           std::to_string(n.port) + " " + n.id + "\n";
+      auto a = boost::asio::ip::make_address(n.host, ec);
+      if (!ec && !a.is_unspecified())
+        z += n.id + (a.is_v4() ? " A " : " AAAA ") + a.to_string() + "\n";
+      z += n.id + " TXT \"addr=" + n.host + ":" + std::to_string(n.port) +
+           "\" \"connections=" + std::to_string(n.connections) + "\"\n";
+    }
+    return z;
   }
   z += "_herald._tcp SRV 0 0 " + std::to_string(gateway.port) + " " + s.node_name + "\n";
   auto gw = boost::asio::ip::make_address(gateway.host, ec);
@@ -299,7 +317,14 @@ std::string load_report_json(const LoadReport& r) {
   return out + "]}";
 }
 
+void DnsService::set_nodes(std::vector<gateway::ClusterNode> nodes) {
+  std::lock_guard lock(mu_);
+  nodes_ = std::move(nodes);
+  (void)publish({}, false);
+}
+
 LoadReport DnsService::load() {
+  std::lock_guard lock(mu_);
   std::vector<dns::ZoneError> errors;
   std::vector<dns::ZoneSource> sources;
   if (!settings_.zones_dir.empty()) sources = dns::zone_directory(settings_.zones_dir, errors);
@@ -327,13 +352,24 @@ LoadReport DnsService::load() {
       zones.push_back(std::shared_ptr<const dns::Zone>(load.db, &load.db->zone(i)));
     }
   }
-  std::size_t failed = load.failed;
   for (auto& e : load.errors) errors.push_back(std::move(e));
+  file_zones_ = std::move(zones);
+  file_failed_ = load.failed;
+  return publish(std::move(errors), true);
+}
+
+LoadReport DnsService::publish(std::vector<dns::ZoneError> errors, bool files) {
+  std::vector<std::shared_ptr<const dns::Zone>> zones = file_zones_;
+  std::size_t failed = file_failed_;
   if (!settings_.discovery_zone.empty()) {
     auto origin = dns::Name::from_text(settings_.discovery_zone.ends_with('.')
                                            ? settings_.discovery_zone
                                            : settings_.discovery_zone + ".");
-    if (origin && load.db && load.db->find_exact(origin.value()) != nullptr) {
+    const bool taken =
+        origin && std::any_of(file_zones_.begin(), file_zones_.end(), [&](const auto& z) {
+          return z->origin().lowercased() == origin->lowercased();
+        });
+    if (taken) {
       errors.push_back({"dns.discovery_zone", 0, 0,
                         origin->to_text() + " is also a zone file's origin; the file wins"});
     } else if (origin) {
@@ -342,8 +378,9 @@ LoadReport DnsService::load() {
       dns::ZoneOptions zo;
       zo.origin = origin.value();
       dns::ZoneLoad z = dns::build_zone(
-          origin.value(), dns::parse_zone_text(discovery_zone_text(settings_, gateway_, serial_),
-                                               "(discovery zone)", zo));
+          origin.value(),
+          dns::parse_zone_text(discovery_zone_text(settings_, gateway_, serial_, nodes_),
+                               "(discovery zone)", zo));
       for (auto& e : z.errors) errors.push_back(std::move(e));
       if (z.zone) {
         zones.push_back(z.zone);
@@ -368,11 +405,13 @@ LoadReport DnsService::load() {
   }
   serials_ = std::move(serials);
   auto db = std::make_shared<const dns::ZoneDb>(std::move(zones));
-  log::info("dns zones loaded",
-            {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
+  // A node list change rebuilds the discovery zone about once a heartbeat
+  // while connections move: logged at debug, not info.
+  (files ? log::info : log::debug)(
+      "dns zones loaded", {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
   LoadReport report{db->size(), failed, changed.size(), std::move(errors)};
   store_.set(std::move(db));
-  if (settings_.huge_pages) {
+  if (settings_.huge_pages && files) {
     // A query touches a dozen scattered cache lines of a zone; over
     // thousands of zones each is a TLB miss with 4 KiB pages. Measured on
     // D1 (bench_dns_d1, 20,000 zones): 20-30% less CPU per answer with the

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "core/metrics/registry.hpp"
 #include "dns/server/notifier.hpp"
 #include "dns/server/server.hpp"
+#include "gateway/broker/node_registry.hpp"
 
 namespace herald::heraldd {
 
@@ -59,9 +61,16 @@ void register_dns_settings(config::Schema& schema, DnsSettings& s);
 
 // The discovery zone's master-file text: SOA and NS, the gateway as
 // _herald._tcp SRV, the node's A or AAAA (none when the gateway listens on a
-// wildcard address), and a TXT with the version and address. Public for tests.
+// wildcard address), and a TXT with the version and address. With `nodes`
+// (cluster mode: the live nodes from the node registry) one SRV, address
+// and TXT per node instead, each SRV weighted by the node's spare share of
+// the connections (srv_weight). Public for tests.
 std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
-                                std::uint32_t serial);
+                                std::uint32_t serial,
+                                const std::vector<gateway::ClusterNode>& nodes = {});
+// 10000 / (1 + connections), at least 1: a node with fewer connections is
+// picked more often by clients that honour SRV weights (RFC 2782).
+std::uint16_t srv_weight(std::uint64_t connections);
 
 // What one load or reload did: the zones now served, the zones left out
 // and why (file:line for a zone file), the zones new or changed (each gets a
@@ -87,9 +96,13 @@ class DnsService {
   // (Re)loads every zone and swaps the new database in: queries in flight
   // finish on the old database, later ones see the new one, none is
   // dropped. A zone that fails is left out (the others serve) and logged,
-  // one line per problem. Not thread-safe: heraldd calls it from its control
-  // thread alone (start, SIGHUP, the API).
+  // one line per problem. heraldd calls it from its control thread (start,
+  // SIGHUP, the API); set_nodes() may run at the same time from the cluster
+  // broker's thread, and a lock serializes the two.
   LoadReport load();
+  // Cluster mode: the live nodes changed; the discovery zone is rebuilt
+  // (zone files are not read again). Any thread.
+  void set_nodes(std::vector<gateway::ClusterNode> nodes);
   // Binds and starts the shards; throws std::system_error on failure.
   void start();
   void stop();
@@ -105,6 +118,14 @@ class DnsService {
   std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
   std::uint32_t serial_ = 0;
   bool huge_pages_warned_ = false;
+  // Guards what load() and set_nodes() share.
+  std::mutex mu_;
+  std::vector<std::shared_ptr<const dns::Zone>> file_zones_;
+  std::size_t file_failed_ = 0;
+  std::vector<gateway::ClusterNode> nodes_;
+  // Adds the discovery zone to the file zones and swaps the database in;
+  // mu_ held. `files`: after reading the zone files (not a node change).
+  LoadReport publish(std::vector<dns::ZoneError> errors, bool files);
 };
 
 }  // namespace herald::heraldd

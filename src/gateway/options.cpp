@@ -114,6 +114,58 @@ void register_options(config::Schema& s, Options& o) {
                "mode");
   s.add_bool("web.enabled", o.web.enabled,
              "Serve the web app (chat demo and room list) at / from the binary");
+
+  ClusterOptions& c = o.cluster;
+  s.add_choice("cluster.mode", c.mode, {"memory", "redis"},
+               "Where rooms live: memory (this process) or redis (shared by every node pointed "
+               "at one Redis: cluster mode)");
+  s.add_endpoint("cluster.redis.address", c.redis_address,
+                 "Redis server for cluster.mode = redis (an IP address and port)");
+  s.add_choice("cluster.redis.topology", c.redis_topology, {"servers", "cluster"},
+               "servers: plain Redis servers (address, or shards by consistent hash); cluster: "
+               "address is a Redis Cluster node, rooms routed by its slot map read at start-up");
+  s.add_string("cluster.redis.shards", c.redis_shards,
+               "Several Redis servers, rooms spread over them by consistent hash "
+               "(\"host:port, host:port\"); empty: cluster.redis.address alone");
+  s.add_duration(
+      "cluster.redis.connect_timeout", c.redis.connect_timeout, milliseconds(10),
+      milliseconds(60'000),
+      "Abandon a connection attempt to the cluster's Redis after this long (then retry)");
+  s.add_duration(
+      "cluster.redis.command_timeout", c.redis.command_timeout, milliseconds(10),
+      milliseconds(60'000),
+      "A cluster Redis request unanswered this long fails, and the connection is re-made");
+  s.add_duration("cluster.redis.reconnect_min", c.redis.reconnect_min, milliseconds(1),
+                 milliseconds(60'000),
+                 "First wait before reconnecting to the cluster's Redis (then doubled)");
+  s.add_duration("cluster.redis.reconnect_max", c.redis.reconnect_max, milliseconds(1),
+                 milliseconds(600'000),
+                 "Longest wait between reconnections to the cluster's Redis");
+  s.add_string("cluster.key_prefix", c.key_prefix,
+               "Prefix of every Redis key and channel of the cluster's rooms", 256);
+  s.add_duration("cluster.stream_ttl", c.stream_ttl, milliseconds(1000),
+                 milliseconds(365LL * 24 * 3'600'000),
+                 "A room's epoch and offset are kept this long after its last publish or "
+                 "subscribe; then the room starts a new epoch");
+  s.add_duration("cluster.presence_ttl", c.presence_ttl, milliseconds(300), milliseconds(3'600'000),
+                 "Presence entries of a node that stopped refreshing them (it died) expire "
+                 "after this long; nodes refresh at a third of it");
+  s.add_int("cluster.max_pending", c.max_pending, 1, 10'000'000,
+            "Publications held behind a gap while the node fetches it; more reset the room's "
+            "local subscribers (disconnect 3005)");
+  s.add_string("cluster.node_id", c.node_id,
+               "This node's name in the node registry and the discovery zone (a DNS label); "
+               "empty: node- and random hex",
+               63);
+  s.add_string("cluster.advertise", c.advertise,
+               "Address (IP) other nodes and the discovery zone give clients for this node; "
+               "empty: the listen address",
+               255);
+  s.add_duration("cluster.heartbeat_interval", c.heartbeat_interval, milliseconds(50),
+                 milliseconds(600'000), "How often a node renews its entry in the node registry");
+  s.add_duration("cluster.node_ttl", c.node_ttl, milliseconds(100), milliseconds(3'600'000),
+                 "A node that stopped heartbeating leaves the registry (and the discovery zone) "
+                 "after this long");
 }
 
 }  // namespace herald::gateway

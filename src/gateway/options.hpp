@@ -10,6 +10,7 @@
 
 #include "core/config/schema.hpp"
 #include "core/config/values.hpp"
+#include "redis/options.hpp"
 
 namespace herald::gateway {
 
@@ -64,6 +65,40 @@ struct WebOptions {
   bool enabled = true;  // serve the web app (web/, embedded) at "/"
 };
 
+// Cluster mode (docs/cluster.md): "memory" keeps every room in this
+// process; "redis" shares rooms, history and presence with every node
+// pointed at the same Redis.
+struct ClusterOptions {
+  std::string mode = "memory";
+  config::Endpoint redis_address{"127.0.0.1", 6379};
+  // Several Redis instances, rooms spread over them by a consistent hash
+  // ("host:port, host:port"); empty: redis_address alone.
+  std::string redis_shards;
+  // "servers": plain Redis servers (redis_address, or redis_shards spread
+  // by consistent hash); "cluster": redis_address is a node of a Redis
+  // Cluster whose slot map (read at start-up) routes each room.
+  std::string redis_topology = "servers";
+  redis::Options redis;  // its host and port come from redis_address
+  std::string key_prefix = "herald:";
+  // A room's epoch and top offset outlive its history by this much (renewed
+  // by every publish and subscribe); after it the room starts a new epoch.
+  std::chrono::milliseconds stream_ttl{86'400'000};
+  // A node's presence entries expire this long after its last refresh (it
+  // refreshes at a third of it): the bound on a dead node's ghosts.
+  std::chrono::milliseconds presence_ttl{30'000};
+  // Publications a node holds behind a gap while it fetches the gap; past
+  // it the room's local subscribers are reset (3005).
+  std::uint32_t max_pending = 10'000;
+  // The node registry (discovery zone): this node's name (a DNS label;
+  // empty: "node-" and random hex), the address clients should use (empty:
+  // the listen address), how often it heartbeats, and how long a silent
+  // node stays listed.
+  std::string node_id;
+  std::string advertise;
+  std::chrono::milliseconds heartbeat_interval{1000};
+  std::chrono::milliseconds node_ttl{3000};
+};
+
 struct ApiOptions {
   std::string key;  // "Authorization: apikey <key>" on /api/*; empty: dev mode only
 };
@@ -80,6 +115,7 @@ struct Options {
   AuthOptions auth;
   ApiOptions api;
   WebOptions web;
+  ClusterOptions cluster;
 
   // threads, with 0 resolved to the number of cores (at least 1).
   [[nodiscard]] unsigned shard_count() const;

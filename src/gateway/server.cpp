@@ -8,6 +8,7 @@
 #include <fstream>
 #include <future>
 #include <iterator>
+#include <random>
 #include <system_error>
 #include <thread>
 
@@ -15,6 +16,7 @@
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
+#include "gateway/broker/redis_broker.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_session.hpp"
 #include "gateway/moderation/moderating_broker.hpp"
@@ -37,12 +39,13 @@ struct Server::Impl {
   Options options;
   detail::ServerState state;
   ShardPool pool;
-  std::unique_ptr<MemoryBroker> broker;
+  std::unique_ptr<Broker> broker;
   // Set by add_keyword_api(); state.broker then points at moderating_broker.
   std::unique_ptr<moderation::Moderator> moderator;
   std::unique_ptr<moderation::ModeratingBroker> moderating_broker;
   std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
+  std::function<void(const std::vector<ClusterNode>&)> on_nodes;
   unsigned next_shard = 0;
   bool started = false;
   bool stopped = false;
@@ -108,15 +111,28 @@ Server::Server(Options options, metrics::Registry& registry)
   // The hub: deliveries arrive on the subscriber's shard and go to each
   // local subscriber's queue. Enqueue never re-enters the hub (a slow
   // consumer is closed asynchronously), so iterating the vector is safe.
-  impl_->broker = std::make_unique<MemoryBroker>(
-      impl_->options, impl_->pool,
-      [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
-        auto& rooms = st.shards[shard]->rooms;
-        auto it = rooms.find(room);
-        if (it == rooms.end()) return;
-        for (WsSession* s : it->second) s->deliver(frame);
-      },
-      registry);
+  auto deliver = [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
+    auto& rooms = st.shards[shard]->rooms;
+    auto it = rooms.find(room);
+    if (it == rooms.end()) return;
+    for (WsSession* s : it->second) s->deliver(frame);
+  };
+  if (impl_->options.cluster.mode == "redis") {
+    // A reset disconnects the room's local subscribers (3005); they
+    // reconnect and their resubscribe says what could be recovered.
+    auto reset = [&st](unsigned shard, const std::string& room) {
+      auto& rooms = st.shards[shard]->rooms;
+      auto it = rooms.find(room);
+      if (it == rooms.end()) return;
+      // Copied: a disconnect removes the session from this vector.
+      std::vector<WsSession*> sessions = it->second;
+      for (WsSession* s : sessions) s->disconnect(protocol::DisconnectCode::stream_reset);
+    };
+    impl_->broker =
+        std::make_unique<RedisBroker>(impl_->options, impl_->pool, deliver, reset, registry);
+  } else {
+    impl_->broker = std::make_unique<MemoryBroker>(impl_->options, impl_->pool, deliver, registry);
+  }
   st.broker = impl_->broker.get();
   st.pool = &impl_->pool;
   for (unsigned c = 1; c <= 5; ++c) {
@@ -188,6 +204,10 @@ std::size_t Server::connections() const {
   return impl_->state.connections.load(std::memory_order_relaxed);
 }
 
+void Server::on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn) {
+  impl_->on_nodes = std::move(fn);
+}
+
 void Server::start() {
   Impl& m = *impl_;
   if (!m.moderator) {
@@ -234,6 +254,34 @@ void Server::start() {
   m.accept_retry = std::make_unique<asio::steady_timer>(ctx);
   m.started = true;
   m.broker->start();
+  if (auto* cluster = dynamic_cast<RedisBroker*>(m.broker.get())) {
+    // One connect timeout for Redis before serving, so the first clients
+    // find it; serve anyway (their commands fail with 108 until it is up).
+    const auto& c = m.options.cluster;
+    if (!cluster->wait_ready(c.redis.connect_timeout))
+      log::warn("serving without the cluster's redis for now: room commands fail until it is up",
+                {{"redis", c.redis_address.to_string()}});
+    else
+      log::info("cluster mode", {{"redis", c.redis_address.to_string()}});
+    ClusterNode self;
+    self.id = c.node_id;
+    if (self.id.empty()) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      std::random_device rd;
+      std::uint64_t v = (std::uint64_t{rd()} << 32) ^ rd();
+      self.id = "node-";
+      for (int i = 0; i < 8; ++i, v >>= 4) self.id += kHex[v & 0xf];
+    }
+    const config::Endpoint bound = local_endpoint();
+    self.host = c.advertise.empty() ? bound.host : c.advertise;
+    self.port = bound.port;
+    log::info("cluster node", {{"id", self.id}, {"advertise", self.host}});
+    cluster->register_node(
+        std::move(self), [&st = m.state] { return st.connections.load(std::memory_order_relaxed); },
+        [&m](const std::vector<ClusterNode>& nodes) {
+          if (m.on_nodes) m.on_nodes(nodes);
+        });
+  }
   asio::post(ctx, [&m] { m.accept(); });
   m.pool.start();
 }

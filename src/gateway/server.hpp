@@ -13,6 +13,7 @@
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
 #include "gateway/api/api_action.hpp"
+#include "gateway/broker/node_registry.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/options.hpp"
 #include "match/store/store.hpp"
@@ -39,6 +40,11 @@ class Server {
   // Serves POST `path` (under /api/, key-checked) with an action of the
   // embedding application (api/http_api.hpp); call before start().
   void add_api_action(std::string path, ApiAction action);
+
+  // Cluster mode: `fn` gets the live nodes of the cluster (this one
+  // included) whenever they change, on a thread of the broker's. Set before
+  // start(); never called in memory mode.
+  void on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn);
 
   // Binds and starts the shard threads. Throws std::system_error whose
   // what() names the address and the reason (e.g. address already in use).

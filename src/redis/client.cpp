@@ -44,7 +44,107 @@ std::string Client::address() const {
 }
 
 void Client::subscribe(std::string channel, MessageFn on_message) {
-  subscriptions_.push_back({std::move(channel), std::move(on_message)});
+  Subscription& sub = subscriptions_[std::move(channel)];
+  sub.on_message = std::move(on_message);
+}
+
+void Client::join(const std::string& channel, MessageFn on_message, Done done) {
+  auto [it, fresh] = subscriptions_.try_emplace(channel);
+  Subscription& sub = it->second;
+  sub.on_message = std::move(on_message);
+  sub.done = std::move(done);
+  if (!fresh && sub.state == Subscription::State::leaving) {
+    sub.rejoin = true;  // subscribed again once the UNSUBSCRIBE is confirmed
+    return;
+  }
+  sub.state = Subscription::State::joining;
+  if (ready_ && sub_) return send_subscribe(channel, generation_, false);
+  // Not connected: subscribed by the next connect; say so now.
+  Result r;
+  r.error = "redis unavailable at " + address() + ": " + last_error_;
+  boost::asio::post(io_, [d = std::move(sub.done), r = std::move(r)]() mutable { d(r); });
+  sub.done = nullptr;
+}
+
+void Client::leave(const std::string& channel) {
+  auto it = subscriptions_.find(channel);
+  if (it == subscriptions_.end()) return;
+  Subscription& sub = it->second;
+  sub.rejoin = false;
+  if (sub.state == Subscription::State::leaving) return;
+  if (!ready_ || !sub_) {
+    subscriptions_.erase(it);  // the next connect does not subscribe it
+    return;
+  }
+  sub.state = Subscription::State::leaving;
+  ++sub.attempt;  // a confirmation of the SUBSCRIBE before is stale now
+  if (sub.done) {
+    Result r;
+    r.error = "left before the subscription was confirmed";
+    boost::asio::post(io_, [d = std::move(sub.done), r = std::move(r)]() mutable { d(r); });
+    sub.done = nullptr;
+  }
+  // Counted like every command; the confirmation reaches on_channel_reply
+  // through the channel's SUBSCRIBE handler.
+  round_trips_.fetch_add(1, std::memory_order_relaxed);
+  const std::string argv[] = {"UNSUBSCRIBE", channel};
+  if (!sub_->command(argv, nullptr)) subscriptions_.erase(it);
+}
+
+void Client::on_channel_reply(const std::string& channel, const redisReply* r) {
+  auto it = subscriptions_.find(channel);
+  if (it == subscriptions_.end()) return;
+  Subscription& sub = it->second;
+  if (r->type != REDIS_REPLY_ARRAY || r->elements != 3 || r->element[0]->type != REDIS_REPLY_STRING)
+    return;
+  const std::string_view kind(r->element[0]->str, r->element[0]->len);
+  if (kind == "message") {
+    if (sub.state == Subscription::State::leaving || !sub.on_message) return;
+    if (r->element[2]->type == REDIS_REPLY_STRING)
+      sub.on_message(std::string_view(r->element[2]->str, r->element[2]->len));
+  } else if (kind == "unsubscribe" && sub.state == Subscription::State::leaving) {
+    if (!sub.rejoin) {
+      subscriptions_.erase(it);
+      return;
+    }
+    sub.rejoin = false;
+    sub.state = Subscription::State::joining;
+    // Posted: hiredis is inside its read callback here.
+    boost::asio::post(io_, [this, channel, gen = generation_] {
+      auto again = subscriptions_.find(channel);
+      if (gen != generation_ || again == subscriptions_.end() ||
+          again->second.state != Subscription::State::joining)
+        return;
+      send_subscribe(channel, gen, false);
+    });
+  }
+}
+
+void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool counts_for_ready) {
+  auto found = subscriptions_.find(channel);
+  const std::uint64_t attempt = found == subscriptions_.end() ? 0 : ++found->second.attempt;
+  auto confirmed = [this, gen, channel, counts_for_ready, attempt](Result r) {
+    if (gen != generation_) return;
+    auto it = subscriptions_.find(channel);
+    Done done;
+    // Only the confirmation of the latest SUBSCRIBE counts: an earlier
+    // one's (posted) may run after a leave and a rejoin were processed.
+    if (it != subscriptions_.end() && it->second.state == Subscription::State::joining &&
+        it->second.attempt == attempt) {
+      if (r.ok()) it->second.state = Subscription::State::joined;
+      done = std::move(it->second.done);
+      it->second.done = nullptr;
+    }
+    if (done) done(r);
+    if (!counts_for_ready) {
+      if (!r.ok()) lost(r.error);
+      return;
+    }
+    if (!r.ok()) return lost(r.error);
+    connected_one();
+  };
+  send(*sub_, {{"SUBSCRIBE", channel}}, confirmed,
+       [this, channel](const redisReply* r) { on_channel_reply(channel, r); });
 }
 
 void Client::start() {
@@ -71,6 +171,15 @@ void Client::connect() {
   };
   cmd_ = Connection::create(io_, options_.host, options_.port, on_lost);
   sub_ = Connection::create(io_, options_.host, options_.port, on_lost);
+  // Channels left while disconnected are not subscribed again; one joined
+  // again meanwhile is.
+  std::erase_if(subscriptions_, [](const auto& kv) {
+    return kv.second.state == Subscription::State::leaving && !kv.second.rejoin;
+  });
+  for (auto& [name, sub] : subscriptions_) {
+    sub.state = Subscription::State::joining;
+    sub.rejoin = false;
+  }
   // Steps before ready: both connects, then one confirmation per channel.
   pending_ = 2 + static_cast<int>(subscriptions_.size());
   cmd_->connect(options_.connect_timeout, [this, gen](std::optional<std::string> err) {
@@ -82,14 +191,7 @@ void Client::connect() {
     if (gen != generation_) return;
     if (err) return lost(*err);
     connected_one();
-    for (const Subscription& s : subscriptions_) {
-      auto confirmed = [this, gen](Result r) {
-        if (gen != generation_) return;
-        if (!r.ok()) return lost(r.error);
-        connected_one();
-      };
-      send(*sub_, {{"SUBSCRIBE", s.channel}}, confirmed, s.on_message);
-    }
+    for (const auto& [name, sub] : subscriptions_) send_subscribe(name, gen, true);
   });
 }
 
@@ -139,7 +241,7 @@ void Client::execute(std::vector<Command> pipeline, Done done) {
 }
 
 void Client::send(Connection& conn, std::vector<Command> pipeline, Done done,
-                  MessageFn on_message) {
+                  std::function<void(const redisReply*)> on_message) {
   // The single counting point: one call, one round trip.
   round_trips_.fetch_add(1, std::memory_order_relaxed);
   auto batch = std::make_shared<Batch>(io_, pipeline.size(), std::move(done));
@@ -164,9 +266,7 @@ void Client::send(Connection& conn, std::vector<Command> pipeline, Done done,
             return finish(batch, std::string("SUBSCRIBE: ") + r->str);
           return finish(batch, "");
         }
-        if (r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
-            r->element[2]->type == REDIS_REPLY_STRING)
-          on_message(std::string_view(r->element[2]->str, r->element[2]->len));
+        on_message(r);
       };
     } else {
       on_reply = [batch, finish, i](const redisReply* r) {

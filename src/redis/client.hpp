@@ -21,6 +21,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,6 +29,8 @@
 
 #include "redis/options.hpp"
 #include "redis/reply.hpp"
+
+struct redisReply;
 
 namespace herald::redis {
 
@@ -54,6 +57,18 @@ class Client {
   // Channels to subscribe to; set before start(). Resubscribed on every
   // reconnect, before on_ready runs.
   void subscribe(std::string channel, MessageFn on_message);
+  // Subscribes to `channel` while running (a channel not yet subscribed).
+  // `done` gets success once Redis confirmed, or an error (not ready, lost
+  // connection); either way the channel stays registered and is
+  // resubscribed on every reconnect until leave(). Messages go to
+  // on_message from the confirmation on.
+  void join(const std::string& channel, MessageFn on_message, Done done);
+  // Unsubscribes; no message reaches the channel's handler afterwards. A
+  // join() of the same channel while the UNSUBSCRIBE is in flight waits for
+  // its confirmation before subscribing again: hiredis keys its handlers by
+  // channel, and a late unsubscribe confirmation would otherwise drop the
+  // new handler.
+  void leave(const std::string& channel);
   // Called each time both connections are up and subscribed (after the
   // first connect and after every reconnect).
   void on_ready(std::function<void()> fn) { on_ready_ = std::move(fn); }
@@ -77,23 +92,35 @@ class Client {
   [[nodiscard]] const std::string& last_error() const { return last_error_; }
 
  private:
+  // A channel's life: joining (SUBSCRIBE sent, or waiting for a connect),
+  // joined, leaving (UNSUBSCRIBE sent; `rejoin` when join() came meanwhile).
   struct Subscription {
-    std::string channel;
+    enum class State : std::uint8_t { joining, joined, leaving };
     MessageFn on_message;
+    State state = State::joining;
+    bool rejoin = false;
+    Done done;                  // the pending join()'s handler
+    std::uint64_t attempt = 0;  // SUBSCRIBEs sent; a confirmation names its own
   };
   void connect();
+  // SUBSCRIBE for one channel on the live subscriber connection; `gen` is
+  // the connect attempt it belongs to.
+  void send_subscribe(const std::string& channel, std::uint64_t gen, bool counts_for_ready);
+  // A reply on the subscriber connection for `channel`: a message, or the
+  // confirmation of an UNSUBSCRIBE.
+  void on_channel_reply(const std::string& channel, const redisReply* r);
   void connected_one();
   void lost(const std::string& reason);
   void schedule_reconnect();
   // The one place commands are sent; counts one round trip per call.
-  // With on_message, the pipeline is one SUBSCRIBE whose later replies are
-  // messages for on_message.
+  // With on_channel, the pipeline is one SUBSCRIBE whose later replies
+  // (messages, the unsubscribe confirmation) go to on_channel.
   void send(Connection& conn, std::vector<Command> pipeline, Done done,
-            MessageFn on_message = nullptr);
+            std::function<void(const redisReply*)> on_channel = nullptr);
 
   boost::asio::io_context& io_;
   Options options_;
-  std::vector<Subscription> subscriptions_;
+  std::map<std::string, Subscription, std::less<>> subscriptions_;
   std::function<void()> on_ready_;
   std::function<void(const std::string&)> on_down_;
   std::shared_ptr<Connection> cmd_, sub_;

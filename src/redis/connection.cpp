@@ -4,6 +4,7 @@
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
 
+#include <string_view>
 #include <vector>
 
 namespace herald::redis {
@@ -98,6 +99,12 @@ bool Connection::command(std::span<const std::string> argv, ReplyFn fn, bool per
     args.push_back(a.data());
     lens.push_back(a.size());
   }
+  if (!fn) {
+    // No reply of its own (UNSUBSCRIBE: hiredis hands the confirmation to
+    // the channel's persistent handler).
+    return redisAsyncCommandArgv(ctx_, nullptr, nullptr, static_cast<int>(args.size()), args.data(),
+                                 lens.data()) == REDIS_OK;
+  }
   auto* pending = new Pending{std::move(fn), persistent};
   if (redisAsyncCommandArgv(ctx_, &Connection::on_reply, pending, static_cast<int>(args.size()),
                             args.data(), lens.data()) != REDIS_OK) {
@@ -118,8 +125,15 @@ void Connection::close() {
 
 void Connection::on_reply(redisAsyncContext* /*ac*/, void* reply, void* privdata) {
   auto* pending = static_cast<Pending*>(privdata);
-  pending->fn(static_cast<const redisReply*>(reply));
-  if (!pending->persistent || reply == nullptr) delete pending;
+  const auto* r = static_cast<const redisReply*>(reply);
+  pending->fn(r);
+  // A persistent (SUBSCRIBE) handler ends with the connection or with its
+  // channel's unsubscribe confirmation, after which hiredis forgets it.
+  const bool unsubscribed =
+      r != nullptr && r->type == REDIS_REPLY_ARRAY && r->elements == 3 &&
+      r->element[0]->type == REDIS_REPLY_STRING &&
+      std::string_view(r->element[0]->str, r->element[0]->len) == "unsubscribe";
+  if (!pending->persistent || reply == nullptr || unsubscribed) delete pending;
 }
 
 void Connection::on_connect(const redisAsyncContext* ac, int status) {

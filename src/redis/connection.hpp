@@ -57,7 +57,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Appends one command to hiredis's output buffer; hiredis writes it when
   // the socket is next writable, so commands appended in one loop turn leave
   // in one write. Returns false (fn not called) when not connected or when
-  // hiredis refuses the command.
+  // hiredis refuses the command. With an empty fn the command registers no
+  // handler (UNSUBSCRIBE, whose confirmation goes to the channel's handler).
   bool command(std::span<const std::string> argv, ReplyFn fn, bool persistent = false);
   // Frees the context now: pending handlers get nullptr, on_lost is not called.
   void close();

@@ -1,5 +1,6 @@
 // How a Client reaches Redis and how patient it is. The daemon binds these
-// to configuration keys (docs/configuration.md, section [keywords.redis]).
+// to configuration keys (docs/configuration.md, sections [keywords.redis] and
+// [cluster.redis]).
 #pragma once
 
 #include <chrono>

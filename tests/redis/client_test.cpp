@@ -93,6 +93,80 @@ TEST(RedisClient, SubscriptionDeliversMessages) {
   EXPECT_EQ(got[0], "hello");
 }
 
+// Channels joined and left while running (the cluster broker's per-room
+// channels): confirmation, no message after leave, and a leave followed at
+// once by a join of the same channel (the UNSUBSCRIBE confirmation must not
+// drop the new subscription), then both survive a reconnect.
+TEST(RedisClient, JoinAndLeaveChannelsWhileRunning) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  auto numsub = [&](const std::string& ch) {
+    return server.command({"PUBSUB", "NUMSUB", ch}).elements.at(1).integer;
+  };
+  std::vector<std::string> a, b;
+  std::optional<redis::Result> joined;
+  h.client.join(
+      "a", [&](std::string_view m) { a.emplace_back(m); },
+      [&](redis::Result r) { joined = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return joined.has_value(); }));
+  ASSERT_TRUE(joined->ok()) << joined->error;
+  EXPECT_EQ(numsub("a"), 1);
+  server.command({"PUBLISH", "a", "1"});
+  ASSERT_TRUE(h.run_until([&] { return a.size() == 1; }));
+
+  h.client.leave("a");
+  ASSERT_TRUE(h.run_until([&] { return numsub("a") == 0; }));
+  server.command({"PUBLISH", "a", "lost"});
+
+  // Leave and join again in one turn: the second join waits for the
+  // UNSUBSCRIBE confirmation, then subscribes.
+  joined.reset();
+  h.client.join(
+      "b", [&](std::string_view m) { b.emplace_back(m); }, [](redis::Result) {});
+  h.client.leave("b");
+  h.client.join(
+      "b", [&](std::string_view m) { b.emplace_back(m); },
+      [&](redis::Result r) { joined = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return joined.has_value(); }));
+  ASSERT_TRUE(joined->ok()) << joined->error;
+  EXPECT_EQ(numsub("b"), 1);
+  server.command({"PUBLISH", "b", "2"});
+  ASSERT_TRUE(h.run_until([&] { return b.size() == 1; }));
+  EXPECT_EQ(b[0], "2");
+  EXPECT_EQ(a.size(), 1u);  // nothing after its leave
+
+  // A joined channel is resubscribed after a reconnect; a left one is not.
+  server.kill();
+  ASSERT_TRUE(h.run_until([&] { return !h.client.ready(); }));
+  server.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  EXPECT_EQ(numsub("b"), 1);
+  EXPECT_EQ(numsub("a"), 0);
+  server.command({"PUBLISH", "b", "3"});
+  ASSERT_TRUE(h.run_until([&] { return b.size() == 2; }));
+}
+
+TEST(RedisClient, JoinWhileDownFailsAtOnceAndSubscribesOnReconnect) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  server.kill();
+  ASSERT_TRUE(h.run_until([&] { return !h.client.ready(); }));
+  std::optional<redis::Result> joined;
+  int messages = 0;
+  h.client.join(
+      "c", [&](std::string_view) { ++messages; }, [&](redis::Result r) { joined = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return joined.has_value(); }));
+  EXPECT_FALSE(joined->ok());
+  server.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  server.command({"PUBLISH", "c", "x"});
+  EXPECT_TRUE(h.run_until([&] { return messages == 1; }));
+}
+
 TEST(RedisClient, FailsFastWhileDownAndReconnectsWithResubscribe) {
   RedisServer server;
   Harness h(options(server.port()));

@@ -33,7 +33,9 @@ std::uint16_t free_port() {
 
 }  // namespace
 
-RedisServer::RedisServer(bool persist) : persist_(persist) {
+RedisServer::RedisServer(bool persist) : RedisServer(persist, false) {}
+
+RedisServer::RedisServer(bool persist, bool cluster) : persist_(persist), cluster_(cluster) {
   if (access(kRedisServerPath, X_OK) != 0) {
     throw std::runtime_error(std::string(kRedisServerPath) +
                              " not found: these tests need a real redis-server (Debian package "
@@ -44,6 +46,7 @@ RedisServer::RedisServer(bool persist) : persist_(persist) {
   dir_ = tmpl;
   for (int attempt = 0; attempt < 5; ++attempt) {
     port_ = free_port();
+    while (cluster_ && port_ > 55'000) port_ = free_port();
     if (try_start()) return;
   }
   throw std::runtime_error("redis-server did not start; last output:\n" +
@@ -70,6 +73,10 @@ bool RedisServer::try_start() {
                                    "no",
                                    "--protected-mode",
                                    "no"};
+  if (cluster_) {
+    argv.insert(argv.end(), {"--cluster-enabled", "yes", "--cluster-config-file",
+                             dir_ + "/nodes.conf", "--cluster-node-timeout", "2000"});
+  }
   if (persist_) {
     argv.insert(argv.end(), {"--appendonly", "yes", "--appendfsync", "always"});
   } else {

@@ -24,6 +24,10 @@ class RedisServer {
   // persist: append-only file fsynced on every write, so data survives
   // kill(); otherwise nothing is persisted.
   explicit RedisServer(bool persist = false);
+  // With `cluster`: cluster-enabled (its node file in the temporary
+  // directory, a port below 55536 so that the bus port, +10000, exists);
+  // tests form the cluster with redis-cli --cluster create.
+  RedisServer(bool persist, bool cluster);
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
@@ -42,6 +46,7 @@ class RedisServer {
  private:
   bool try_start();
   bool persist_;
+  bool cluster_ = false;
   std::uint16_t port_ = 0;
   std::string dir_;
   std::unique_ptr<ChildProcess> proc_;

@@ -107,6 +107,8 @@ class Broker {
   virtual void presence(unsigned from, std::string room,
                         std::function<void(PresenceResult)> done) = 0;
 
+  // Starts timers (and connections); called before the shards run.
+  virtual void start() = 0;
   // Stops timers; called on shutdown before the shards stop.
   virtual void stop() = 0;
 };

@@ -29,7 +29,7 @@ class MemoryBroker final : public Broker {
 
   // Starts the per-shard sweep timers (expired history, idle rooms). Call
   // before the pool runs.
-  void start();
+  void start() override;
 
   void publish(unsigned from, PublishRequest request,
                std::function<void(PublishResult)> done) override;

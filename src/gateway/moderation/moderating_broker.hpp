@@ -34,6 +34,7 @@ class ModeratingBroker final : public Broker {
                 std::function<void(PresenceResult)> done) override {
     inner_.presence(from, std::move(room), std::move(done));
   }
+  void start() override { inner_.start(); }
   void stop() override { inner_.stop(); }
 
  private:

@@ -28,13 +28,16 @@ constexpr std::array<ErrorInfo, 15> kErrors{{
      "again"},
 }};
 
-constexpr std::array<DisconnectInfo, 7> kDisconnects{{
+constexpr std::array<DisconnectInfo, 8> kDisconnects{{
     {DisconnectCode::shutdown, "shutdown", "the server is stopping; reconnect and recover"},
     {DisconnectCode::slow_consumer, "slow consumer",
      "the client read too slowly and its queue overflowed; reconnect and recover"},
     {DisconnectCode::token_expired, "token expired", "reconnect with a fresh token"},
     {DisconnectCode::connect_timeout, "connect timeout",
      "no connect command arrived in time; reconnect"},
+    {DisconnectCode::stream_reset, "stream reset",
+     "a room's stream lost publications (Redis lost data, or a gap outlived the history); "
+     "reconnect: the resubscribe says recovered=false"},
     {DisconnectCode::bad_request, "bad request",
      "a frame was not valid protocol (bad JSON, missing id); fix the client"},
     {DisconnectCode::unauthorized, "unauthorized", "the token is invalid; do not retry with it"},

@@ -36,6 +36,7 @@ enum class DisconnectCode : std::uint16_t {
   slow_consumer = 3002,    // outbound queue over client.max_queue_bytes
   token_expired = 3003,    // reconnect with a fresh token
   connect_timeout = 3004,  // no connect command within client.connect_timeout
+  stream_reset = 3005,     // cluster: a room's stream could not be continued without a hole
   bad_request = 3500,      // malformed frame, JSON, or command envelope
   unauthorized = 3501,     // invalid token
   forced = 3502,           // disconnected through the server API

@@ -1,0 +1,46 @@
+// Fuzz target: what a cluster node reads from Redis (gateway/broker/
+// redis_schema): room channel messages, presence values and node registry
+// entries. The first byte
+// picks the parser. Must never crash; what is accepted must round-trip.
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include "gateway/broker/redis_schema.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  namespace rs = herald::gateway::redis_schema;
+  if (size == 0) return 0;
+  // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
+  std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
+  switch (data[0] % 3) {
+    case 0: {
+      auto m = rs::parse_channel_message(in);
+      if (!m) break;
+      if (m->frame.empty()) std::abort();
+      std::string again = m->publication ? "p " + std::to_string(m->offset) + " " +
+                                               std::string(m->epoch) + " " + std::string(m->frame)
+                                         : "e " + std::string(m->frame);
+      if (again != in) std::abort();
+      break;
+    }
+    case 1: {
+      auto v = rs::parse_presence_value(in);
+      if (!v) break;
+      std::string again =
+          std::to_string(v->expires_ms) + " " + rs::presence_body(v->user, v->info_json);
+      if (again != in) std::abort();
+      break;
+    }
+    case 2: {
+      auto v = rs::parse_node_value(in);
+      if (!v) break;
+      std::string again =
+          std::to_string(v->expires_ms) + " " + rs::node_body(v->connections, v->host, v->port);
+      if (again != in) std::abort();
+      break;
+    }
+  }
+  return 0;
+}

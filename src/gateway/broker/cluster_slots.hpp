@@ -1,0 +1,41 @@
+// Redis Cluster routing for the cluster broker (cluster.redis.topology =
+// "cluster"): which master serves a key. Redis Cluster splits keys into
+// 16384 slots by CRC16 of the key's hash tag (the text between the first
+// '{' and the next '}', when non-empty; else the whole key), and every key
+// of a room carries {room}, so a room's keys, its scripts and its channel
+// live on one master. The slot map is read once at start-up (CLUSTER
+// SLOTS); heraldd does not follow MOVED redirections, so resharding a
+// running cluster needs the nodes restarted (docs/cluster.md).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "core/config/values.hpp"
+#include "redis/reply.hpp"
+
+namespace herald::gateway {
+
+inline constexpr std::size_t kClusterSlots = 16384;
+
+// The slot of `key` (Redis Cluster's keyHashSlot).
+[[nodiscard]] std::uint16_t key_slot(std::string_view key);
+
+struct SlotMap {
+  std::vector<config::Endpoint> masters;
+  std::vector<std::uint16_t> owner;  // slot -> index into masters; kClusterSlots entries
+};
+
+// A CLUSTER SLOTS reply as a map; nullopt when it is not shaped as one or
+// leaves a slot uncovered (a cluster not ready: cluster_state is not ok).
+[[nodiscard]] std::optional<SlotMap> parse_cluster_slots(const redis::Reply& reply);
+
+// Asks `seed` (blocking, at start-up) for the map. Throws std::runtime_error
+// naming cluster.redis.address and the reason.
+[[nodiscard]] SlotMap discover_slots(const config::Endpoint& seed,
+                                     std::chrono::milliseconds timeout);
+
+}  // namespace herald::gateway

@@ -1,0 +1,63 @@
+// The cluster's membership: each node writes a heartbeat entry (its
+// address and current connection count) into one Redis hash with an expiry
+// taken from Redis's clock, and reads back the live entries in the same
+// script (one round trip per heartbeat). A node that stops heartbeating (it
+// died) disappears from everyone's list within node_ttl + heartbeat
+// interval; a node that stops cleanly removes its entry at once. heraldd
+// feeds the list to the DNS discovery zone (SRV per live node).
+//
+// Threading: lives on the cluster broker's thread and uses its client.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "redis/client.hpp"
+
+namespace herald::gateway {
+
+struct ClusterNode {
+  std::string id;  // a DNS label
+  std::string host;
+  std::uint16_t port = 0;
+  std::uint64_t connections = 0;
+  bool operator==(const ClusterNode&) const = default;
+};
+
+class NodeRegistry {
+ public:
+  using Listener = std::function<void(const std::vector<ClusterNode>&)>;
+
+  NodeRegistry(boost::asio::io_context& io, redis::Client& client, std::string key,
+               std::chrono::milliseconds interval, std::chrono::milliseconds ttl);
+
+  // Starts heartbeating as `self` (its connections come from `connections`
+  // at each beat); `listener` gets the live nodes, sorted by id, whenever
+  // they change. On the broker thread.
+  void start(ClusterNode self, std::function<std::uint64_t()> connections, Listener listener);
+  // Removes this node's entry (best effort) and stops; `done` runs once
+  // Redis answered (or at once when it cannot be asked).
+  void stop(std::function<void()> done);
+  // A beat now (after a reconnect, so the node reappears without waiting).
+  void beat();
+
+ private:
+  void schedule();
+  boost::asio::io_context& io_;
+  redis::Client& client_;
+  std::string key_;
+  std::chrono::milliseconds interval_, ttl_;
+  boost::asio::steady_timer timer_;
+  ClusterNode self_;
+  std::function<std::uint64_t()> connections_;
+  Listener listener_;
+  std::vector<ClusterNode> last_;
+  bool running_ = false;
+};
+
+}  // namespace herald::gateway

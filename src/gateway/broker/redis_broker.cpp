@@ -1,0 +1,775 @@
+#include "gateway/broker/redis_broker.hpp"
+
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <future>
+
+#include "core/log.hpp"
+#include "gateway/protocol/encode.hpp"
+
+namespace herald::gateway {
+namespace asio = boost::asio;
+using redis_schema::ReadReply;
+
+namespace {
+
+std::string ms(std::chrono::milliseconds d) {
+  return std::to_string(d.count());
+}
+
+BrokerError unavailable(const std::string& why) {
+  return BrokerError{protocol::ErrorCode::not_available, "cluster broker: " + why};
+}
+
+// The error of a one-command pipeline: transport, or a Redis error reply.
+std::optional<std::string> failure(const redis::Result& r) {
+  if (!r.ok()) return r.error;
+  if (r.replies.empty()) return std::string("no reply");
+  if (r.replies[0].is_error()) return "redis: " + r.replies[0].str;
+  return std::nullopt;
+}
+
+}  // namespace
+
+// A subscribe waiting for the room's channel or for its read.
+struct RedisBroker::PendingSubscribe {
+  unsigned from = 0;
+  SubscribeRequest request;
+  std::function<void(SubscribeResult)> done;
+  std::uint64_t seq = 0;  // message_seq_ when its read was sent
+};
+
+// The node's view of one room it has local subscribers for.
+struct RedisBroker::Room {
+  Room(std::uint64_t i, unsigned shards, std::size_t recent_size)
+      : id(i), per_shard(shards, 0), recent(recent_size) {}
+  std::uint64_t id;                      // incarnation: callbacks of a forgotten room compare it
+  std::vector<std::uint32_t> per_shard;  // local subscriptions by shard (pending ones too)
+  std::uint32_t local = 0;
+  enum class Channel : std::uint8_t { none, joining, joined } channel = Channel::none;
+  std::vector<PendingSubscribe> waiting;  // for the channel's confirmation
+
+  // The node's stream: the epoch it follows and the last offset it handed
+  // to the shards. Unsynced until the first read of the room answers.
+  bool synced = false;
+  std::string epoch;
+  std::uint64_t delivered = 0;
+  // Frames delivered lately, for subscribe results whose read ran behind
+  // the channel (their result must include what the shards already got).
+  PublicationRing recent;
+  // Publications received ahead of `delivered` + 1, or before the room was
+  // synced, or of another epoch; keyed by offset.
+  struct Held {
+    std::string epoch;
+    FramePtr frame;
+    std::uint64_t seq;  // message_seq_ at arrival
+  };
+  std::multimap<std::uint64_t, Held> ahead;
+  bool fetching = false;  // a catch-up read is in flight
+
+  // This node's presence entries in the room (client -> body), refreshed
+  // periodically so they outlive presence_ttl only while the node lives.
+  std::map<std::string, std::string> presence;
+};
+
+RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliver, Reset reset,
+                         metrics::Registry& registry)
+    : options_(options),
+      cluster_(options.cluster),
+      pool_(pool),
+      deliver_(std::move(deliver)),
+      reset_(std::move(reset)),
+      work_(asio::make_work_guard(io_)),
+      presence_timer_(io_),
+      rng_(std::random_device{}()),
+      publications_(registry.counter("herald_publications_total", "Publications accepted")),
+      recovered_(registry.counter("herald_recoveries_total",
+                                  "Subscribes with a since position, by outcome",
+                                  {{"outcome", "recovered"}})),
+      not_recovered_(registry.counter("herald_recoveries_total",
+                                      "Subscribes with a since position, by outcome",
+                                      {{"outcome", "not_recovered"}})),
+      gap_fetches_(registry.counter("herald_cluster_gap_fetches_total",
+                                    "History reads to fill a gap in a room's live stream")),
+      resets_(registry.counter("herald_cluster_stream_resets_total",
+                               "Rooms whose local subscribers were reset (3005): a hole could "
+                               "not be filled from the history")),
+      bad_messages_(registry.counter("herald_cluster_bad_messages_total",
+                                     "Messages on room channels not in Herald's format")) {
+  std::vector<config::Endpoint> addresses;
+  std::string_view list = cluster_.redis_shards;
+  while (!list.empty()) {
+    const std::size_t comma = list.find(',');
+    std::string_view item = list.substr(0, comma);
+    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    auto ep = config::parse_endpoint(item);
+    if (!ep) {
+      throw std::runtime_error("cluster.redis.shards: '" + std::string(item) +
+                               "' is not an address (host:port)");
+    }
+    addresses.push_back(*ep);
+  }
+  if (cluster_.redis_topology == "cluster") {
+    // The masters come from the cluster itself; start-up fails (with the
+    // reason) when it cannot be read.
+    SlotMap map = discover_slots(cluster_.redis_address, cluster_.redis.connect_timeout);
+    addresses = std::move(map.masters);
+    slot_owner_ = std::move(map.owner);
+  }
+  if (addresses.empty()) addresses.push_back(cluster_.redis_address);
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < addresses.size(); ++k) {
+    redis::Options ro = cluster_.redis;
+    ro.host = addresses[k].host;
+    ro.port = addresses[k].port;
+    names.push_back(addresses[k].to_string());
+    clients_.push_back(std::make_unique<redis::Client>(io_, ro));
+    clients_.back()->on_ready([this, k] { on_ready(k); });
+    clients_.back()->on_down([this, k](const std::string&) { on_down(k); });
+  }
+  ring_ = std::make_unique<ShardRing>(names);
+  // The registry's hash lives on the shard its key hashes to, like a room:
+  // the same on every node whatever the order of its address list.
+  const std::string nodes_key = cluster_.key_prefix + "nodes";
+  registry_shard_ =
+      slot_owner_.empty() ? ring_->shard_of(nodes_key) : slot_owner_[key_slot(nodes_key)];
+  registry_ = std::make_unique<NodeRegistry>(io_, *clients_[registry_shard_], nodes_key,
+                                             cluster_.heartbeat_interval, cluster_.node_ttl);
+  registry.callback("herald_cluster_redis_round_trips_total",
+                    "Round trips to the cluster's Redis shards (a pipeline is one)", [this] {
+                      std::uint64_t n = 0;
+                      for (const auto& c : clients_) n += c->round_trips();
+                      return static_cast<double>(n);
+                    });
+  registry.callback("herald_cluster_redis_up", "1 when every Redis shard is connected", [this] {
+    for (const auto& c : clients_)
+      if (!c->ready()) return 0.0;
+    return 1.0;
+  });
+}
+
+std::size_t RedisBroker::shard_of(const std::string& room) const {
+  if (slot_owner_.empty()) return ring_->shard_of(room);
+  return slot_owner_[key_slot(redis_schema::room_keys(cluster_.key_prefix, room).meta)];
+}
+
+RedisBroker::~RedisBroker() {
+  stop();
+}
+
+void RedisBroker::start() {
+  if (thread_.joinable()) return;
+  asio::post(io_, [this] {
+    for (auto& c : clients_) c->start();
+    refresh_presence();
+  });
+  thread_ = std::thread([this] { io_.run(); });
+}
+
+bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  auto all_ready = [this] {
+    for (const auto& c : clients_)
+      if (!c->ready()) return false;
+    return true;
+  };
+  while (!all_ready()) {
+    if (std::chrono::steady_clock::now() >= deadline) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+void RedisBroker::register_node(ClusterNode self, std::function<std::uint64_t()> connections,
+                                NodeRegistry::Listener listener) {
+  asio::post(io_, [this, self = std::move(self), connections = std::move(connections),
+                   listener = std::move(listener)]() mutable {
+    registry_->start(std::move(self), std::move(connections), std::move(listener));
+  });
+}
+
+void RedisBroker::stop() {
+  if (!thread_.joinable()) return;
+  // Leave the registry first, so the discovery zones drop this node now
+  // rather than after node_ttl; bounded by the command timeout.
+  auto left = std::make_shared<std::promise<void>>();
+  asio::post(io_, [this, left] { registry_->stop([left] { left->set_value(); }); });
+  (void)left->get_future().wait_for(cluster_.redis.command_timeout);
+  std::promise<void> done;
+  asio::post(io_, [this, &done] {
+    stopped_ = true;
+    presence_timer_.cancel();
+    for (auto& c : clients_) c->stop();
+    done.set_value();
+  });
+  done.get_future().wait();
+  work_.reset();
+  io_.stop();
+  thread_.join();
+}
+
+template <class Result>
+void RedisBroker::reply(unsigned from, std::function<void(Result)> done, Result result) {
+  asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
+    done(std::move(result));
+  });
+}
+
+std::string RedisBroker::new_epoch() {
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::uint64_t v = rng_();
+  std::string e(8, '0');
+  for (char& c : e) c = kHex[(v >>= 4) & 0xf];
+  return e;
+}
+
+RedisBroker::Room& RedisBroker::room_state(const std::string& name) {
+  auto it = rooms_.find(name);
+  if (it != rooms_.end()) return it->second;
+  const RoomOptions& o = options_.room_options(name);
+  // The recent ring needs to cover one read's round trip of traffic; the
+  // history size is the natural bound, with a floor for rooms keeping none.
+  const std::size_t recent = std::max<std::size_t>(o.history_size, 128);
+  return rooms_.try_emplace(name, ++next_room_id_, pool_.size(), recent).first->second;
+}
+
+// ---- publish -------------------------------------------------------------
+
+void RedisBroker::publish(unsigned from, PublishRequest req,
+                          std::function<void(PublishResult)> done) {
+  asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
+    const RoomOptions& o = options_.room_options(req.room);
+    const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
+    auto parts =
+        redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
+    redis::Command cmd{"EVAL",
+                       redis_schema::kPublishScript,
+                       "2",
+                       keys.meta,
+                       keys.history,
+                       keys.channel,
+                       new_epoch(),
+                       std::to_string(o.history_size),
+                       ms(o.history_ttl),
+                       ms(std::max(cluster_.stream_ttl, o.history_ttl)),
+                       std::move(parts.head),
+                       std::move(parts.tail)};
+    redis::Client& client = client_of(req.room);
+    client.execute({std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
+      PublishResult result;
+      if (auto why = failure(r)) {
+        result.error = unavailable(*why);
+      } else {
+        const auto& e = r.replies[0].elements;
+        if (e.size() != 2 || e[0].type != redis::Reply::Type::integer ||
+            e[1].type != redis::Reply::Type::string) {
+          result.error = unavailable("unexpected publish reply " + r.replies[0].describe());
+        } else {
+          result.offset = static_cast<std::uint64_t>(e[0].integer);
+          result.epoch = e[1].str;
+          publications_.inc();
+        }
+      }
+      reply(from, std::move(done), std::move(result));
+    });
+  });
+}
+
+// ---- subscribe -----------------------------------------------------------
+
+void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
+                            std::function<void(SubscribeResult)> done) {
+  asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
+    const RoomOptions& o = options_.room_options(req.room);
+    const std::string name = req.room;
+    Room& room = room_state(name);
+    if (o.max_subscribers != 0 && room.local >= o.max_subscribers) {
+      SubscribeResult result;
+      result.error = BrokerError{
+          protocol::ErrorCode::limit_exceeded,
+          "room is full on this node (max_subscribers " + std::to_string(o.max_subscribers) + ")"};
+      reply(from, std::move(done), std::move(result));
+      release_if_unused(name);
+      return;
+    }
+    ++room.per_shard[from];
+    ++room.local;
+    PendingSubscribe op{from, std::move(req), std::move(done)};
+    switch (room.channel) {
+      case Room::Channel::joined:
+        run_subscribe(name, room, std::move(op));
+        break;
+      case Room::Channel::joining:
+        room.waiting.push_back(std::move(op));
+        break;
+      case Room::Channel::none:
+        room.waiting.push_back(std::move(op));
+        join_channel(name, room);
+        break;
+    }
+  });
+}
+
+void RedisBroker::join_channel(const std::string& name, Room& room) {
+  room.channel = Room::Channel::joining;
+  const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
+  client_of(name).join(
+      keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
+      [this, name, id = room.id](redis::Result r) { on_joined(name, id, r); });
+}
+
+void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const redis::Result& r) {
+  auto it = rooms_.find(name);
+  if (it == rooms_.end() || it->second.id != id || it->second.channel != Room::Channel::joining)
+    return;
+  Room& room = it->second;
+  std::vector<PendingSubscribe> waiting = std::move(room.waiting);
+  room.waiting.clear();
+  if (!r.ok()) {
+    room.channel = Room::Channel::none;
+    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    for (auto& op : waiting) fail_subscribe(room, std::move(op), r.error);
+    release_if_unused(name);
+    return;
+  }
+  room.channel = Room::Channel::joined;
+  // Reads only after the channel is confirmed: every publication after a
+  // read's top then reaches this node on the channel.
+  for (auto& op : waiting) run_subscribe(name, room, std::move(op));
+}
+
+void RedisBroker::fail_subscribe(Room& room, PendingSubscribe op, std::string why) {
+  if (room.per_shard[op.from] > 0) --room.per_shard[op.from];
+  if (room.local > 0) --room.local;
+  room.presence.erase(op.request.client);
+  SubscribeResult result;
+  result.error = unavailable(why);
+  reply(op.from, std::move(op.done), std::move(result));
+}
+
+void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubscribe op) {
+  const RoomOptions& o = options_.room_options(name);
+  const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
+  const auto& since = op.request.since;
+  // The read returns what the client missed and, when the node's stream is
+  // behind, what the node missed: everything after the lower of the two.
+  std::int64_t after = -1;
+  if (room.synced) after = static_cast<std::int64_t>(room.delivered);
+  if (since && (!room.synced || since->epoch == room.epoch)) {
+    const auto s = static_cast<std::int64_t>(std::min<std::uint64_t>(since->offset, INT64_MAX));
+    after = after < 0 ? s : std::min(after, s);
+  }
+  std::string field, body, join;
+  if (o.presence || o.join_leave) {
+    field = op.request.client;
+    body = redis_schema::presence_body(op.request.user, op.request.info_json);
+    room.presence[field] = body;
+  }
+  if (o.join_leave) join = protocol::encode_presence_push(true, name, op.request.info_json);
+  redis::Command cmd{"EVAL",
+                     redis_schema::kReadScript,
+                     "3",
+                     keys.meta,
+                     keys.history,
+                     keys.presence,
+                     "1",
+                     new_epoch(),
+                     std::to_string(after),
+                     ms(o.history_ttl),
+                     ms(std::max(cluster_.stream_ttl, o.history_ttl)),
+                     std::move(field),
+                     std::move(body),
+                     ms(cluster_.presence_ttl),
+                     keys.channel,
+                     std::move(join)};
+  op.seq = message_seq_;
+  auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
+  client_of(name).execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
+    on_subscribed(name, id, std::move(*op_ptr), r);
+  });
+}
+
+void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, PendingSubscribe op,
+                                const redis::Result& r) {
+  auto it = rooms_.find(name);
+  // The op counts in room.local, so its room cannot have been forgotten.
+  if (it == rooms_.end() || it->second.id != id) return;
+  Room& room = it->second;
+  std::optional<ReadReply> read;
+  if (auto why = failure(r)) {
+    fail_subscribe(room, std::move(op), *why);
+    return release_if_unused(name);
+  }
+  read = redis_schema::parse_read_reply(r.replies[0]);
+  if (!read) {
+    fail_subscribe(room, std::move(op), "unexpected read reply " + r.replies[0].describe());
+    return release_if_unused(name);
+  }
+  sync_to(name, room, *read, op.seq);
+
+  SubscribeResult result;
+  result.epoch = room.epoch;
+  result.offset = room.delivered;
+  if (const auto& since = op.request.since) {
+    // Recovered when the epoch is the room's and every publication after
+    // since is in hand: from the read up to its top, then from the node's
+    // recent ring up to what the shards already got.
+    bool ok = room.synced && since->epoch == read->epoch && read->epoch == room.epoch &&
+              since->offset <= read->top &&
+              (since->offset == read->top || read->first <= since->offset + 1);
+    if (ok) {
+      for (std::size_t i = 0; i < read->frames.size(); ++i) {
+        if (read->first + i > since->offset)
+          result.publications.push_back(make_frame(std::move(read->frames[i])));
+      }
+      if (room.delivered > read->top) {
+        const std::size_t from = room.recent.first_after(read->top);
+        ok = !room.recent.empty() && room.recent.front().offset <= read->top + 1;
+        for (std::size_t i = from; ok && i < room.recent.size(); ++i)
+          result.publications.push_back(room.recent.at(i).frame);
+      }
+    }
+    if (!ok) result.publications.clear();
+    result.recovered = ok;
+    (ok ? recovered_ : not_recovered_).inc();
+  }
+  reply(op.from, std::move(op.done), std::move(result));
+}
+
+// ---- the node's stream ---------------------------------------------------
+
+void RedisBroker::on_message(const std::string& name, std::string_view payload) {
+  auto it = rooms_.find(name);
+  if (it == rooms_.end()) return;
+  Room& room = it->second;
+  auto m = redis_schema::parse_channel_message(payload);
+  if (!m) {
+    bad_messages_.inc();
+    return;
+  }
+  if (!m->publication) {
+    // join/leave: not part of the stream, delivered as they come.
+    fan_out(name, room, make_frame(std::string(m->frame)));
+    return;
+  }
+  ++message_seq_;
+  if (room.synced && m->epoch == room.epoch) {
+    if (m->offset <= room.delivered) return;  // already delivered (from a read)
+    if (m->offset == room.delivered + 1 && room.ahead.empty() && !room.fetching) {
+      deliver(name, room, m->offset, make_frame(std::string(m->frame), steady_now_ns()));
+      return;
+    }
+  }
+  room.ahead.emplace(m->offset,
+                     Room::Held{std::string(m->epoch),
+                                make_frame(std::string(m->frame), steady_now_ns()), message_seq_});
+  if (room.ahead.size() > cluster_.max_pending) {
+    reset(name, room, "too many publications held behind a gap (cluster.max_pending)");
+    room.ahead.clear();
+    room.synced = false;  // the next read (catch-up below) sets the stream again
+  }
+  if (!room.fetching) drain(name, room);
+}
+
+void RedisBroker::drain(const std::string& name, Room& room) {
+  if (!room.synced) {
+    // Held until the first read answers; start one if none is coming.
+    if (room.channel == Room::Channel::joined && room.waiting.empty()) catch_up(name, room);
+    return;
+  }
+  while (!room.ahead.empty()) {
+    auto it = room.ahead.begin();
+    if (it->second.epoch == room.epoch && it->first <= room.delivered) {
+      room.ahead.erase(it);
+      continue;
+    }
+    if (it->second.epoch == room.epoch && it->first == room.delivered + 1) {
+      FramePtr frame = std::move(it->second.frame);
+      const std::uint64_t offset = it->first;
+      room.ahead.erase(it);
+      deliver(name, room, offset, std::move(frame));
+      continue;
+    }
+    // A gap, or another epoch: the history says what happened.
+    catch_up(name, room);
+    return;
+  }
+}
+
+void RedisBroker::catch_up(const std::string& name, Room& room) {
+  if (room.fetching || stopped_) return;
+  room.fetching = true;
+  gap_fetches_.inc();
+  const RoomOptions& o = options_.room_options(name);
+  const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
+  redis::Command cmd{"EVAL",
+                     redis_schema::kReadScript,
+                     "3",
+                     keys.meta,
+                     keys.history,
+                     keys.presence,
+                     "1",
+                     new_epoch(),
+                     room.synced ? std::to_string(room.delivered) : std::string("-1"),
+                     ms(o.history_ttl),
+                     ms(std::max(cluster_.stream_ttl, o.history_ttl)),
+                     "",
+                     "",
+                     ms(cluster_.presence_ttl),
+                     keys.channel,
+                     ""};
+  client_of(name).execute({std::move(cmd)},
+                          [this, name, id = room.id, seq = message_seq_](redis::Result r) {
+                            auto it = rooms_.find(name);
+                            if (it == rooms_.end() || it->second.id != id) return;
+                            Room& current = it->second;
+                            current.fetching = false;
+                            // Failed: the next message or the next reconnect tries again.
+                            if (failure(r)) return;
+                            auto read = redis_schema::parse_read_reply(r.replies[0]);
+                            if (!read) return;
+                            sync_to(name, current, *read, seq);
+                          });
+}
+
+void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& read,
+                          std::uint64_t since_seq) {
+  if (!room.synced) {
+    // Nobody here has anything of this room yet: the stream starts at top.
+    room.synced = true;
+    room.epoch = read.epoch;
+    room.delivered = read.top;
+    room.recent.clear();
+  } else if (read.epoch != room.epoch) {
+    // Redis lost the room (restarted without its data, or the stream
+    // expired): what local subscribers had cannot be continued.
+    reset(name, room, "the room's epoch changed");
+    room.epoch = read.epoch;
+    room.delivered = read.top;
+  } else if (read.top > room.delivered) {
+    if (read.first > room.delivered + 1) {
+      reset(name, room, "the history no longer holds the gap");
+      room.delivered = read.top;
+    } else {
+      for (std::size_t i = 0; i < read.frames.size(); ++i) {
+        const std::uint64_t offset = read.first + i;
+        if (offset > room.delivered)
+          deliver(name, room, offset, make_frame(read.frames[i], steady_now_ns()));
+      }
+    }
+  }
+  // Held messages that arrived before this read was sent are judged by it
+  // (later ones are news): of another epoch, they are stale; of this epoch
+  // with an offset past the read's top, Redis had not assigned them, so
+  // they are not Herald's (counted, dropped; otherwise each drain would
+  // read the history again, forever).
+  std::erase_if(room.ahead, [&](const auto& kv) {
+    if (kv.second.seq > since_seq) return false;
+    if (kv.second.epoch != room.epoch) return true;
+    if (read.epoch == room.epoch && kv.first > read.top) {
+      bad_messages_.inc();
+      return true;
+    }
+    return false;
+  });
+  drain(name, room);
+}
+
+void RedisBroker::deliver(const std::string& name, Room& room, std::uint64_t offset,
+                          FramePtr frame) {
+  room.delivered = offset;
+  room.recent.push(StoredPublication{offset, steady_now_ns(), frame});
+  fan_out(name, room, frame);
+}
+
+void RedisBroker::fan_out(const std::string& name, const Room& room, const FramePtr& frame) {
+  // One post per shard with subscribers; its hub hands the frame to each.
+  for (unsigned s = 0; s < room.per_shard.size(); ++s) {
+    if (room.per_shard[s] == 0) continue;
+    asio::post(pool_[s].ctx, [this, s, name, frame] { deliver_(s, name, frame); });
+  }
+}
+
+void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
+  log::warn("cluster: resetting a room's local subscribers",
+            {{"room", name}, {"reason", why}, {"delivered", room.delivered}});
+  resets_.inc();
+  room.recent.clear();
+  for (unsigned s = 0; s < room.per_shard.size(); ++s) {
+    if (room.per_shard[s] == 0) continue;
+    asio::post(pool_[s].ctx, [this, s, name] { reset_(s, name); });
+  }
+}
+
+void RedisBroker::on_ready(std::size_t shard) {
+  if (shard == registry_shard_) registry_->beat();
+  // After a reconnect (channels are resubscribed by now): publications may
+  // have been missed while disconnected; read each stream's tail.
+  for (auto& [name, room] : rooms_) {
+    if (room.synced && room.channel == Room::Channel::joined && shard_of(name) == shard)
+      catch_up(name, room);
+  }
+}
+
+void RedisBroker::on_down(std::size_t shard) {
+  // Subscribes waiting for a channel fail now rather than when Redis is back.
+  std::vector<std::string> names;
+  for (auto& [name, room] : rooms_) {
+    if (room.channel != Room::Channel::joining || shard_of(name) != shard) continue;
+    room.channel = Room::Channel::none;
+    clients_[shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    std::vector<PendingSubscribe> waiting = std::move(room.waiting);
+    room.waiting.clear();
+    for (auto& op : waiting) fail_subscribe(room, std::move(op), "redis connection lost");
+    names.push_back(name);
+  }
+  for (const auto& n : names) release_if_unused(n);
+}
+
+void RedisBroker::release_if_unused(const std::string& name) {
+  auto it = rooms_.find(name);
+  if (it == rooms_.end() || it->second.local != 0) return;
+  if (it->second.channel != Room::Channel::none)
+    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+  rooms_.erase(it);
+}
+
+// ---- unsubscribe, history, presence ---------------------------------------
+
+void RedisBroker::unsubscribe(unsigned from, std::string name, std::string client) {
+  asio::post(io_, [this, from, name = std::move(name), client = std::move(client)] {
+    auto it = rooms_.find(name);
+    if (it == rooms_.end()) return;
+    Room& room = it->second;
+    if (room.per_shard[from] > 0) --room.per_shard[from];
+    if (room.local > 0) --room.local;
+    if (auto entry = room.presence.find(client); entry != room.presence.end()) {
+      const RoomOptions& o = options_.room_options(name);
+      const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
+      std::string leave;
+      if (o.join_leave) {
+        // The entry's body is "<userlen> <user><info>": parsed as a value
+        // with a dummy expiry to get the info back.
+        const std::string value = "0 " + entry->second;  // outlives v's views
+        if (auto v = redis_schema::parse_presence_value(value))
+          leave = protocol::encode_presence_push(false, name, v->info_json);
+      }
+      room.presence.erase(entry);
+      client_of(name).execute({{"EVAL", redis_schema::kLeaveScript, "1", keys.presence, client,
+                                keys.channel, std::move(leave)}},
+                              [](redis::Result) {});
+    }
+    release_if_unused(name);
+  });
+}
+
+void RedisBroker::history(unsigned from, HistoryRequest req,
+                          std::function<void(HistoryResult)> done) {
+  asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
+    const RoomOptions& o = options_.room_options(req.room);
+    const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
+    const std::uint64_t after = req.since && !req.reverse ? req.since->offset : 0;
+    redis::Command cmd{"EVAL",
+                       redis_schema::kReadScript,
+                       "3",
+                       keys.meta,
+                       keys.history,
+                       keys.presence,
+                       "1",
+                       new_epoch(),
+                       std::to_string(std::min<std::uint64_t>(after, INT64_MAX)),
+                       ms(o.history_ttl),
+                       ms(std::max(cluster_.stream_ttl, o.history_ttl)),
+                       "",
+                       "",
+                       ms(cluster_.presence_ttl),
+                       keys.channel,
+                       ""};
+    redis::Client& client = client_of(req.room);  // before req moves
+    client.execute({std::move(cmd)}, [this, from, req = std::move(req),
+                                      done = std::move(done)](redis::Result r) mutable {
+      HistoryResult result;
+      std::optional<ReadReply> read;
+      if (auto why = failure(r)) {
+        result.error = unavailable(*why);
+      } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
+        result.error = unavailable("unexpected read reply " + r.replies[0].describe());
+      } else {
+        result.epoch = read->epoch;
+        result.offset = read->top;
+        if (req.since && req.since->epoch != read->epoch) {
+          result.error = BrokerError{protocol::ErrorCode::bad_request,
+                                     "history.since.epoch is not the room's current epoch '" +
+                                         read->epoch + "'; the stream was reset"};
+        } else {
+          std::size_t n = read->frames.size();
+          if (req.limit) n = std::min<std::size_t>(n, *req.limit);
+          for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
+            result.publications.push_back(make_frame(std::move(read->frames[at])));
+          }
+        }
+      }
+      reply(from, std::move(done), std::move(result));
+    });
+  });
+}
+
+void RedisBroker::presence(unsigned from, std::string name,
+                           std::function<void(PresenceResult)> done) {
+  asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
+    const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
+    client_of(name).execute({{"EVAL", redis_schema::kPresenceScript, "1", keys.presence}},
+                            [this, from, done = std::move(done)](redis::Result r) mutable {
+                              PresenceResult result;
+                              if (auto why = failure(r)) {
+                                result.error = unavailable(*why);
+                              } else {
+                                const auto& e = r.replies[0].elements;
+                                for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+                                  auto v = redis_schema::parse_presence_value(e[i + 1].str);
+                                  if (!v) continue;  // not written by Herald: left out
+                                  result.clients.push_back(PresenceEntry{
+                                      e[i].str, std::string(v->user), std::string(v->info_json)});
+                                }
+                                std::sort(result.clients.begin(), result.clients.end(),
+                                          [](const PresenceEntry& a, const PresenceEntry& b) {
+                                            return a.client < b.client;
+                                          });
+                              }
+                              reply(from, std::move(done), std::move(result));
+                            });
+  });
+}
+
+void RedisBroker::refresh_presence() {
+  if (stopped_) return;
+  // One pipeline (one round trip) per shard for every room with local
+  // entries there.
+  std::vector<std::vector<redis::Command>> pipelines(clients_.size());
+  for (const auto& [name, room] : rooms_) {
+    if (room.presence.empty()) continue;
+    redis::Command cmd{"EVAL", redis_schema::kRefreshScript, "1",
+                       redis_schema::room_keys(cluster_.key_prefix, name).presence,
+                       ms(cluster_.presence_ttl)};
+    for (const auto& [client, body] : room.presence) {
+      cmd.push_back(client);
+      cmd.push_back(body);
+    }
+    pipelines[shard_of(name)].push_back(std::move(cmd));
+  }
+  for (std::size_t k = 0; k < clients_.size(); ++k) {
+    if (!pipelines[k].empty() && clients_[k]->ready())
+      clients_[k]->execute(std::move(pipelines[k]), [](auto) {});
+  }
+  presence_timer_.expires_after(cluster_.presence_ttl / 3);
+  presence_timer_.async_wait([this](boost::system::error_code ec) {
+    if (!ec) refresh_presence();
+  });
+}
+
+}  // namespace herald::gateway

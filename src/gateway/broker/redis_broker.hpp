@@ -1,0 +1,148 @@
+// The cluster broker: rooms, history and presence live in Redis, shared by
+// every node pointed at it (docs/cluster.md teaches the design; the keys
+// and scripts are in redis_schema.hpp).
+//
+// Threading: the broker has one thread of its own with its own io_context,
+// which owns the Redis client and every piece of node-level room state.
+// Shard calls post to it; results and deliveries are posted from it to the
+// shards. Posts from one thread to one io_context run in order, which gives
+// broker.hpp's ordering contract as long as this thread posts, per room,
+// deliveries in offset order and each subscribe result after the
+// deliveries it includes and before later ones. The node's per-room stream
+// (`delivered`) is what makes that true:
+//
+//  - A publish is one EVAL (one round trip): Redis appends it to the
+//    history, assigns the offset and PUBLISHes it. Nodes deliver only what
+//    arrives on the room's channel, in offset order.
+//  - Each node subscribes to a room's channel once, while it has local
+//    subscribers (counted per shard), and leaves it after the last one.
+//  - A message whose offset is not delivered + 1 (a lost message, a
+//    reconnect, another epoch) is held while the node reads the gap from the
+//    history; only then does delivery continue. When the history no longer
+//    has the gap, or the epoch changed (Redis lost the room), the room's
+//    local subscribers are disconnected with 3005 and their resubscribe
+//    says recovered=false: never a silent hole.
+//  - After every reconnect to Redis the node reads each followed room's
+//    history since its last delivered offset.
+#pragma once
+
+#include <boost/asio/executor_work_guard.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <map>
+#include <memory>
+#include <random>
+#include <string>
+#include <thread>
+#include <unordered_map>
+
+#include "core/metrics/registry.hpp"
+#include "gateway/broker/broker.hpp"
+#include "gateway/broker/cluster_slots.hpp"
+#include "gateway/broker/node_registry.hpp"
+#include "gateway/broker/publication_ring.hpp"
+#include "gateway/broker/redis_schema.hpp"
+#include "gateway/broker/shard_ring.hpp"
+#include "gateway/options.hpp"
+#include "gateway/shard_pool.hpp"
+#include "redis/client.hpp"
+
+namespace herald::gateway {
+
+class RedisBroker final : public Broker {
+ public:
+  // Runs on `shard`: the local subscribers of `room` must be disconnected
+  // (3005), their stream could not be continued without a hole.
+  using Reset = std::function<void(unsigned shard, const std::string& room)>;
+
+  // Throws std::runtime_error naming cluster.redis.shards when an entry is
+  // not an address.
+  RedisBroker(const Options& options, ShardPool& pool, Delivery deliver, Reset reset,
+              metrics::Registry& registry);
+  ~RedisBroker() override;
+
+  // Starts the broker thread and connects (in the background).
+  void start() override;
+  // Waits up to `timeout` for the first connection; false if not there yet.
+  bool wait_ready(std::chrono::milliseconds timeout) const;
+  // Joins the node registry as `self`; `listener` runs on the broker
+  // thread with the live nodes whenever they change. Call after start().
+  void register_node(ClusterNode self, std::function<std::uint64_t()> connections,
+                     NodeRegistry::Listener listener);
+
+  void publish(unsigned from, PublishRequest request,
+               std::function<void(PublishResult)> done) override;
+  void subscribe(unsigned from, SubscribeRequest request,
+                 std::function<void(SubscribeResult)> done) override;
+  void unsubscribe(unsigned from, std::string room, std::string client) override;
+  void history(unsigned from, HistoryRequest request,
+               std::function<void(HistoryResult)> done) override;
+  void presence(unsigned from, std::string room, std::function<void(PresenceResult)> done) override;
+  void stop() override;
+
+ private:
+  struct Room;
+  struct PendingSubscribe;
+
+  // Everything below runs on the broker thread.
+  Room& room_state(const std::string& name);
+  void join_channel(const std::string& name, Room& room);
+  void on_joined(const std::string& name, std::uint64_t id, const redis::Result& r);
+  void run_subscribe(const std::string& name, Room& room, PendingSubscribe op);
+  void on_subscribed(const std::string& name, std::uint64_t id, PendingSubscribe op,
+                     const redis::Result& r);
+  void fail_subscribe(Room& room, PendingSubscribe op, std::string why);
+  void on_message(const std::string& name, std::string_view payload);
+  void catch_up(const std::string& name, Room& room);
+  // Brings the node's stream of `room` up to the read's top: delivers what
+  // it had not, or resets the room when that is impossible.
+  void sync_to(const std::string& name, Room& room, const redis_schema::ReadReply& read,
+               std::uint64_t since_seq);
+  void drain(const std::string& name, Room& room);
+  void deliver(const std::string& name, Room& room, std::uint64_t offset, FramePtr frame);
+  void reset(const std::string& name, Room& room, const char* why);
+  void fan_out(const std::string& name, const Room& room, const FramePtr& frame);
+  void release_if_unused(const std::string& name);
+  // The shard (index into clients_) serving a room: by the ring over plain
+  // servers, by the slot of its keys in a Redis Cluster.
+  std::size_t shard_of(const std::string& room) const;
+  redis::Client& client_of(const std::string& room) { return *clients_[shard_of(room)]; }
+  void on_ready(std::size_t shard);
+  void on_down(std::size_t shard);
+  void refresh_presence();
+  std::string new_epoch();
+  template <class Result>
+  void reply(unsigned from, std::function<void(Result)> done, Result result);
+
+  const Options& options_;
+  const ClusterOptions& cluster_;
+  ShardPool& pool_;
+  Delivery deliver_;
+  Reset reset_;
+  boost::asio::io_context io_{1};
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
+  std::thread thread_;
+  // One client per Redis shard; a room's state and commands go to the
+  // shard the ring gives it, and so does the node registry's hash.
+  std::vector<std::unique_ptr<redis::Client>> clients_;
+  std::unique_ptr<ShardRing> ring_;
+  std::vector<std::uint16_t> slot_owner_;  // Redis Cluster: slot -> shard; empty otherwise
+  std::unique_ptr<NodeRegistry> registry_;
+  std::size_t registry_shard_ = 0;
+  boost::asio::steady_timer presence_timer_;
+  std::unordered_map<std::string, Room> rooms_;
+  std::uint64_t next_room_id_ = 0;
+  std::uint64_t message_seq_ = 0;  // channel messages received, for catch-up bookkeeping
+  std::mt19937_64 rng_;
+  bool stopped_ = false;
+
+  metrics::Counter& publications_;
+  metrics::Counter& recovered_;
+  metrics::Counter& not_recovered_;
+  metrics::Counter& gap_fetches_;
+  metrics::Counter& resets_;
+  metrics::Counter& bad_messages_;
+};
+
+}  // namespace herald::gateway

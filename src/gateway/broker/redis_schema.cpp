@@ -1,0 +1,267 @@
+#include "gateway/broker/redis_schema.hpp"
+
+#include <charconv>
+
+#include "gateway/protocol/encode.hpp"
+
+namespace herald::gateway::redis_schema {
+
+RoomKeys room_keys(std::string_view prefix, std::string_view room) {
+  std::string base(prefix);
+  base += '{';
+  base += room;
+  base += '}';
+  return RoomKeys{base + ":m", base + ":h", base + ":p", base + ":c"};
+}
+
+// Redis runs scripts atomically; TIME is allowed in scripts since Redis 5
+// (effects replication). Numbers: offsets stay below 2^53, exact in Lua.
+const std::string kPublishScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not epoch then
+  epoch = ARGV[2]
+  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+  redis.call('DEL', KEYS[2])
+end
+local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
+local frame = ARGV[6] .. top .. ',"epoch":"' .. epoch .. '"' .. ARGV[7]
+local size = tonumber(ARGV[3])
+if size > 0 then
+  redis.call('RPUSH', KEYS[2], now .. ' ' .. frame)
+  redis.call('LTRIM', KEYS[2], -size, -1)
+  -- Entries are in time order: drop expired ones from the head. Terminates:
+  -- the entry just pushed is younger than any TTL (at least 1 s).
+  local cutoff = now - tonumber(ARGV[4])
+  while true do
+    local head = redis.call('LINDEX', KEYS[2], 0)
+    if not head or tonumber(string.match(head, '^(%d+)')) > cutoff then break end
+    redis.call('LPOP', KEYS[2])
+  end
+  redis.call('PEXPIRE', KEYS[2], ARGV[4])
+else
+  redis.call('DEL', KEYS[2])
+end
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('PUBLISH', ARGV[1], 'p ' .. top .. ' ' .. epoch .. ' ' .. frame)
+return {top, epoch}
+)lua";
+
+const std::string kReadScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local epoch = redis.call('HGET', KEYS[1], 'epoch')
+if not epoch then
+  if ARGV[1] ~= '1' then return {'', 0, 1} end
+  epoch = ARGV[2]
+  redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+  redis.call('DEL', KEYS[2])
+end
+if ARGV[1] == '1' then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end
+local top = tonumber(redis.call('HGET', KEYS[1], 'top'))
+if ARGV[6] ~= '' then
+  redis.call('HSET', KEYS[3], ARGV[6], (now + tonumber(ARGV[8])) .. ' ' .. ARGV[7])
+  redis.call('PEXPIRE', KEYS[3], ARGV[8])
+end
+if ARGV[10] ~= '' then redis.call('PUBLISH', ARGV[9], 'e ' .. ARGV[10]) end
+local after = tonumber(ARGV[3])
+local out = {epoch, top, top + 1}
+if after < 0 or after >= top then return out end
+local n = redis.call('LLEN', KEYS[2])
+local base = top - n + 1
+local start = after + 1 - base
+if start < 0 then start = 0 end
+local first = base + start
+local cutoff = now - tonumber(ARGV[4])
+for _, e in ipairs(redis.call('LRANGE', KEYS[2], start, -1)) do
+  local sp = string.find(e, ' ', 1, true)
+  if sp and tonumber(string.sub(e, 1, sp - 1)) > cutoff then
+    out[#out + 1] = string.sub(e, sp + 1)
+  elseif #out == 3 then
+    first = first + 1
+  end
+end
+out[3] = first
+return out
+)lua";
+
+const std::string kLeaveScript = R"lua(
+redis.call('HDEL', KEYS[1], ARGV[1])
+if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[2], 'e ' .. ARGV[3]) end
+return 1
+)lua";
+
+const std::string kPresenceScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local all = redis.call('HGETALL', KEYS[1])
+local out = {}
+for i = 1, #all, 2 do
+  local exp = tonumber(string.match(all[i + 1], '^(%d+)'))
+  if exp and exp > now then
+    out[#out + 1] = all[i]
+    out[#out + 1] = all[i + 1]
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+return out
+)lua";
+
+const std::string kRefreshScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local ttl = tonumber(ARGV[1])
+for i = 2, #ARGV, 2 do
+  redis.call('HSET', KEYS[1], ARGV[i], (now + ttl) .. ' ' .. ARGV[i + 1])
+end
+redis.call('PEXPIRE', KEYS[1], ttl)
+return 1
+)lua";
+
+const std::string kNodesScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+if ARGV[4] == '1' then
+  redis.call('HDEL', KEYS[1], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], ARGV[1], (now + tonumber(ARGV[2])) .. ' ' .. ARGV[3])
+end
+local all = redis.call('HGETALL', KEYS[1])
+local out = {}
+for i = 1, #all, 2 do
+  local exp = tonumber(string.match(all[i + 1], '^(%d+)'))
+  if exp and exp > now then
+    out[#out + 1] = all[i]
+    out[#out + 1] = all[i + 1]
+  else
+    redis.call('HDEL', KEYS[1], all[i])
+  end
+end
+return out
+)lua";
+
+FrameParts frame_parts(std::string_view room, std::string_view data_json,
+                       std::string_view info_json, std::string_view moderation_json) {
+  // Built by the same function as the frames of the embedded broker, then
+  // cut around the offset and the epoch.
+  std::string whole = protocol::encode_pub_push(room, 0, "", data_json, info_json, moderation_json);
+  static constexpr std::string_view kCut = ",\"offset\":0,\"epoch\":\"\"";
+  const std::size_t at = whole.find(kCut);
+  FrameParts parts;
+  parts.head = whole.substr(0, at) + ",\"offset\":";
+  parts.tail = whole.substr(at + kCut.size());
+  return parts;
+}
+
+std::string assemble_frame(const FrameParts& parts, std::uint64_t offset, std::string_view epoch) {
+  std::string out = parts.head;
+  out += std::to_string(offset);
+  out += ",\"epoch\":\"";
+  out += epoch;
+  out += '"';
+  out += parts.tail;
+  return out;
+}
+
+namespace {
+
+// Reads decimal digits up to `stop`; advances `s` past the stop character.
+template <class Int>
+bool take_number(std::string_view& s, char stop, Int& out) {
+  const std::size_t end = s.find(stop);
+  // Digits only (from_chars would take a sign), no leading zero: one
+  // spelling per number, as the scripts write them.
+  if (end == std::string_view::npos || end == 0 || s[0] < '0' || s[0] > '9') return false;
+  if (end > 1 && s[0] == '0') return false;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + end, out);
+  if (ec != std::errc() || ptr != s.data() + end) return false;
+  s.remove_prefix(end + 1);
+  return true;
+}
+
+}  // namespace
+
+std::optional<ChannelMessage> parse_channel_message(std::string_view payload) {
+  ChannelMessage m;
+  if (payload.starts_with("e ")) {
+    m.frame = payload.substr(2);
+    if (m.frame.empty()) return std::nullopt;
+    return m;
+  }
+  if (!payload.starts_with("p ")) return std::nullopt;
+  payload.remove_prefix(2);
+  if (!take_number(payload, ' ', m.offset) || m.offset == 0) return std::nullopt;
+  const std::size_t sp = payload.find(' ');
+  if (sp == std::string_view::npos || sp == 0) return std::nullopt;
+  m.epoch = payload.substr(0, sp);
+  m.frame = payload.substr(sp + 1);
+  if (m.frame.empty()) return std::nullopt;
+  m.publication = true;
+  return m;
+}
+
+std::optional<ReadReply> parse_read_reply(const redis::Reply& reply) {
+  using T = redis::Reply::Type;
+  const auto& e = reply.elements;
+  if (reply.type != T::array || e.size() < 3 || e[0].type != T::string || e[1].type != T::integer ||
+      e[2].type != T::integer || e[1].integer < 0 || e[2].integer < 1) {
+    return std::nullopt;
+  }
+  ReadReply r;
+  r.epoch = e[0].str;
+  r.top = static_cast<std::uint64_t>(e[1].integer);
+  r.first = static_cast<std::uint64_t>(e[2].integer);
+  // frames hold offsets first .. first + n - 1, which must end at top.
+  const std::size_t n = e.size() - 3;
+  if (n == 0 ? r.first != r.top + 1 : r.first + n - 1 != r.top) return std::nullopt;
+  r.frames.reserve(n);
+  for (std::size_t i = 3; i < e.size(); ++i) {
+    if (e[i].type != T::string) return std::nullopt;
+    r.frames.push_back(e[i].str);
+  }
+  return r;
+}
+
+std::string presence_body(std::string_view user, std::string_view info_json) {
+  std::string out = std::to_string(user.size());
+  out += ' ';
+  out += user;
+  out += info_json;
+  return out;
+}
+
+std::optional<PresenceValue> parse_presence_value(std::string_view value) {
+  PresenceValue v;
+  std::size_t user_len = 0;
+  if (!take_number(value, ' ', v.expires_ms) || !take_number(value, ' ', user_len) ||
+      user_len > value.size()) {
+    return std::nullopt;
+  }
+  v.user = value.substr(0, user_len);
+  v.info_json = value.substr(user_len);
+  return v;
+}
+
+std::string node_body(std::uint64_t connections, std::string_view host, std::uint16_t port) {
+  std::string out = std::to_string(connections);
+  out += ' ';
+  out += std::to_string(port);
+  out += ' ';
+  out += host;
+  return out;
+}
+
+std::optional<NodeValue> parse_node_value(std::string_view value) {
+  NodeValue v;
+  if (!take_number(value, ' ', v.expires_ms) || !take_number(value, ' ', v.connections) ||
+      !take_number(value, ' ', v.port) || value.empty() ||
+      value.find(' ') != std::string_view::npos) {
+    return std::nullopt;
+  }
+  v.host = value;
+  return v;
+}
+
+}  // namespace herald::gateway::redis_schema

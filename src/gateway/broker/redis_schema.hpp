@@ -1,0 +1,118 @@
+// How a room lives in Redis, and the scripts that touch it. Every key of a
+// room carries the room name as its hash tag, so a room's keys share one
+// Redis Cluster slot and one script may touch them all:
+//
+//   <prefix>{<room>}:m   hash   epoch, top (offset of the newest publication)
+//   <prefix>{<room>}:h   list   history, oldest first: "<at_ms> <push frame>"
+//                               (offsets consecutive, the last one is top)
+//   <prefix>{<room>}:p   hash   presence: client -> "<expires_ms> <userlen> <user><info>"
+//                               (entries expire unless their node refreshes them)
+//   <prefix>{<room>}:c   channel  live traffic: "p <offset> <epoch> <push frame>"
+//                                 (publications) or "e <push frame>" (join/leave)
+//
+// The publish script appends to the history, assigns the offset and
+// PUBLISHes in one atomic step (one EVAL, one round trip): every node sees
+// offsets in the order Redis assigned them, and a publication is in the
+// history before any node can deliver it.
+//
+// Scripts go out as EVAL with their text (about 1 KiB), not EVALSHA: no
+// NOSCRIPT retry path (a Redis restarted or failed over has an empty script
+// cache), and Redis caches the compiled script by the text's SHA1 anyway.
+// EVALSHA would save the bytes, not a round trip; not measured yet.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redis/reply.hpp"
+
+namespace herald::gateway::redis_schema {
+
+struct RoomKeys {
+  std::string meta, history, presence, channel;
+};
+[[nodiscard]] RoomKeys room_keys(std::string_view prefix, std::string_view room);
+
+// KEYS meta, history. ARGV channel, candidate epoch (used when the room has
+// none), history size, history TTL ms, meta TTL ms, frame head, frame tail.
+// Returns {top, epoch}.
+extern const std::string kPublishScript;
+// KEYS meta, history, presence. ARGV create (1: give the room an epoch if it
+// has none), candidate epoch, after (-1: none wanted), history TTL ms, meta
+// TTL ms, presence field ("" none), presence body, presence TTL ms,
+// channel, join frame ("" none). Returns {epoch ("" when the room has none
+// and create is 0), top, first, frames...}: the unexpired publications with
+// offsets first.. top that come after `after`.
+extern const std::string kReadScript;
+// KEYS presence. ARGV field, channel, leave frame ("" none).
+extern const std::string kLeaveScript;
+// KEYS presence. Returns the unexpired entries as field, value pairs (and
+// deletes expired ones).
+extern const std::string kPresenceScript;
+// KEYS presence. ARGV TTL ms, then field, body pairs: the node's entries,
+// refreshed (their expiry moved to now + TTL).
+extern const std::string kRefreshScript;
+
+// The push frame split around the offset and the epoch, which only the
+// publish script knows: head + offset + ",\"epoch\":\"" + epoch + "\"" + tail
+// equals protocol::encode_pub_push (a test compares them).
+struct FrameParts {
+  std::string head, tail;
+};
+[[nodiscard]] FrameParts frame_parts(std::string_view room, std::string_view data_json,
+                                     std::string_view info_json,
+                                     std::string_view moderation_json = {});
+[[nodiscard]] std::string assemble_frame(const FrameParts& parts, std::uint64_t offset,
+                                         std::string_view epoch);
+
+// KEYS nodes hash. ARGV node id, TTL ms, body (node_body), leave (1: remove
+// the entry instead). Returns the live entries as id, value pairs (and
+// deletes expired ones): the node registry's heartbeat, one round trip.
+extern const std::string kNodesScript;
+
+// A node's entry: "<expires_ms> <connections> <port> <host>".
+struct NodeValue {
+  std::int64_t expires_ms = 0;
+  std::uint64_t connections = 0;
+  std::uint16_t port = 0;
+  std::string_view host;
+};
+[[nodiscard]] std::string node_body(std::uint64_t connections, std::string_view host,
+                                    std::uint16_t port);
+[[nodiscard]] std::optional<NodeValue> parse_node_value(std::string_view value);
+
+// A message on a room channel.
+struct ChannelMessage {
+  bool publication = false;  // else a join/leave event, not sequenced
+  std::uint64_t offset = 0;
+  std::string_view epoch;
+  std::string_view frame;  // the push, as clients get it
+};
+// nullopt for anything not in the format above (another writer on the
+// channel, a corrupted payload): the caller drops it and counts it.
+[[nodiscard]] std::optional<ChannelMessage> parse_channel_message(std::string_view payload);
+
+// The read script's reply.
+struct ReadReply {
+  std::string epoch;
+  std::uint64_t top = 0;
+  std::uint64_t first = 0;  // offset of frames[0]; top + 1 when frames is empty
+  std::vector<std::string> frames;
+};
+// nullopt when the reply is not shaped as the script returns it.
+[[nodiscard]] std::optional<ReadReply> parse_read_reply(const redis::Reply& reply);
+
+struct PresenceValue {
+  std::int64_t expires_ms = 0;  // Redis clock (TIME), set by the scripts
+  std::string_view user;
+  std::string_view info_json;
+};
+// What a node stores for one presence entry; the scripts prefix it with
+// "<expires_ms> " from Redis's own clock, so nodes' clocks never compare.
+[[nodiscard]] std::string presence_body(std::string_view user, std::string_view info_json);
+[[nodiscard]] std::optional<PresenceValue> parse_presence_value(std::string_view value);
+
+}  // namespace herald::gateway::redis_schema

@@ -1,0 +1,422 @@
+// Cluster mode end to end: heraldd nodes over one real redis-server.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "cluster_support.hpp"
+#include "gateway/protocol/encode.hpp"
+
+namespace herald::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+std::string protocol_frame(const std::string& room, std::uint64_t offset, const std::string& epoch,
+                           const std::string& data) {
+  return gateway::protocol::encode_pub_push(room, offset, epoch, data, "");
+}
+
+std::string pub_data(const std::string& m) {
+  return json_raw(m, "/pub/data").value_or("");
+}
+
+// A since position {"epoch":...,"offset":N} from a pub push.
+std::string since_of(const std::string& pub) {
+  return R"({"epoch":")" + json_str(pub, "/pub/epoch").value_or("") + R"(","offset":)" +
+         std::to_string(json_uint(pub, "/pub/offset").value_or(0)) + "}";
+}
+
+TEST(Cluster, APublishOnOneNodeReachesSubscribersOnAllNodes) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port())),
+      c(cluster_flags(redis.port()));
+  std::vector<std::unique_ptr<WsClient>> subs;
+  for (const Daemon* d : {&a, &b, &c}) {
+    subs.push_back(connect_as(d->port, "sub" + std::to_string(subs.size())));
+    auto r = subscribe(*subs.back(), 2, "chat:x");
+    ASSERT_TRUE(json_has(r, "/result")) << r;
+  }
+  auto pa = connect_as(a.port, "pa");
+  auto pc = connect_as(c.port, "pc");
+  for (int i = 0; i < 5; ++i) {
+    auto r = publish(i % 2 == 0 ? *pa : *pc, 10 + i, "chat:x", std::to_string(i));
+    ASSERT_TRUE(json_has(r, "/result/offset")) << r;
+  }
+  // Every node's subscriber sees all five, in offset order, once.
+  for (auto& s : subs) {
+    for (int i = 0; i < 5; ++i) {
+      auto m = next_pub(*s);
+      ASSERT_TRUE(m) << "publication " << i << " missing";
+      EXPECT_EQ(json_uint(*m, "/pub/offset"), static_cast<std::uint64_t>(i + 1)) << *m;
+      EXPECT_EQ(pub_data(*m), std::to_string(i));
+    }
+  }
+  // Each node subscribed the room's channel once, however many subscribers.
+  auto r = redis.command({"PUBSUB", "NUMSUB", "herald:{chat:x}:c"});
+  ASSERT_EQ(r.elements.size(), 2u);
+  EXPECT_EQ(r.elements[1].integer, 3);
+}
+
+TEST(Cluster, ANodeLeavesARoomsChannelWithItsLastSubscriberAndJoinsItAgain) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto numsub = [&] {
+    return redis.command({"PUBSUB", "NUMSUB", "herald:{chat:n}:c"}).elements.at(1).integer;
+  };
+  auto s1 = connect_as(a.port, "s1");
+  auto s2 = connect_as(a.port, "s2");
+  ASSERT_TRUE(json_has(subscribe(*s1, 2, "chat:n"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*s2, 2, "chat:n"), "/result"));
+  EXPECT_EQ(numsub(), 1);  // two subscribers, one channel subscription
+  ASSERT_TRUE(request(*s1, 3, R"({"id":3,"unsubscribe":{"room":"chat:n"}})"));
+  ASSERT_TRUE(request(*s2, 3, R"({"id":3,"unsubscribe":{"room":"chat:n"}})"));
+  // Back at once, while the node's UNSUBSCRIBE may still be in flight:
+  // the channel is joined again and delivery works.
+  ASSERT_TRUE(json_has(subscribe(*s1, 4, "chat:n"), "/result"));
+  auto p = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 5, "chat:n", "1"), "/result"));
+  auto m = next_pub(*s1);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(pub_data(*m), "1");
+  EXPECT_EQ(numsub(), 1);
+  // The last one leaves: the node unsubscribes the channel.
+  ASSERT_TRUE(request(*s1, 6, R"({"id":6,"unsubscribe":{"room":"chat:n"}})"));
+  EXPECT_TRUE(eventually([&] { return numsub() == 0; }));
+}
+
+// Bad input from Redis (another writer on a room's channel or presence
+// hash): dropped and counted, the node keeps serving the room.
+TEST(Cluster, ForeignWritesToARoomsChannelAndPresenceAreSkipped) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:f"), "/result"));
+  for (const char* junk : {"hello", "p 1", "p x e {}", "e ", ""})
+    redis.command({"PUBLISH", "herald:{chat:f}:c", junk});
+  redis.command({"HSET", "herald:{chat:f}:p", "intruder", "not a presence value"});
+  auto p = connect_as(b.port, "p");
+  auto r1 = publish(*p, 3, "chat:f", "1");
+  ASSERT_TRUE(json_has(r1, "/result"));
+  auto m = next_pub(*sub);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/pub/offset"), 1u);
+  EXPECT_EQ(node_metric(a.port, "herald_cluster_bad_messages_total"), 5);
+  // Well formed, of the room's epoch, but an offset Redis never assigned:
+  // one history read shows it is not real; it is dropped, and delivery
+  // goes on (no endless re-reading).
+  const std::string epoch = json_str(r1, "/result/epoch").value_or("");
+  redis.command({"PUBLISH", "herald:{chat:f}:c",
+                 "p 99 " + epoch + " " +
+                     gateway::protocol::encode_pub_push("chat:f", 99, epoch, "\"fake\"", "")});
+  ASSERT_TRUE(json_has(publish(*p, 4, "chat:f", "2"), "/result"));
+  m = next_pub(*sub);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/pub/offset"), 2u) << *m;
+  EXPECT_TRUE(
+      eventually([&] { return node_metric(a.port, "herald_cluster_bad_messages_total") == 6; }));
+  const double fetches = node_metric(a.port, "herald_cluster_gap_fetches_total");
+  EXPECT_LE(fetches, 2);
+  auto r = request(*sub, 4, R"({"id":4,"presence":{"room":"chat:f"}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(r->find("intruder"), std::string::npos) << *r;
+  EXPECT_NE(r->find("\"s\""), std::string::npos) << *r;
+}
+
+TEST(Cluster, PresenceSeesUsersOnEveryNode) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port())),
+      c(cluster_flags(redis.port()));
+  auto alice = connect_as(a.port, "alice");
+  auto bob = connect_as(b.port, "bob");
+  auto carol = connect_as(c.port, "carol");
+  for (WsClient* w : {alice.get(), bob.get(), carol.get()})
+    ASSERT_TRUE(json_has(subscribe(*w, 2, "chat:p"), "/result"));
+  auto r = request(*carol, 3, R"({"id":3,"presence":{"room":"chat:p"}})");
+  ASSERT_TRUE(r);
+  EXPECT_THAT(*r, HasSubstr("\"alice\""));
+  EXPECT_THAT(*r, HasSubstr("\"bob\""));
+  EXPECT_THAT(*r, HasSubstr("\"carol\""));
+  // join pushes crossed nodes: alice (on a) saw carol (on c) join.
+  bool saw_carol = false;
+  while (auto m = alice->next(std::chrono::milliseconds(2000))) {
+    if (json_has(*m, "/join") && m->find("carol") != std::string::npos) {
+      saw_carol = true;
+      break;
+    }
+  }
+  EXPECT_TRUE(saw_carol);
+  // bob leaves: gone from presence on every node, and alice sees the leave.
+  std::deque<std::string> pushes;
+  ASSERT_TRUE(request(*bob, 4, R"({"id":4,"unsubscribe":{"room":"chat:p"}})"));
+  EXPECT_TRUE(eventually([&] {
+    auto p = request(*alice, 5, R"({"id":5,"presence":{"room":"chat:p"}})", &pushes);
+    return p && p->find("\"bob\"") == std::string::npos &&
+           p->find("\"carol\"") != std::string::npos;
+  }));
+  EXPECT_TRUE(eventually([&] {
+    while (auto m = alice->next(std::chrono::milliseconds(50))) pushes.push_back(*m);
+    return std::any_of(pushes.begin(), pushes.end(), [](const std::string& m) {
+      return json_has(m, "/leave") && m.find("\"bob\"") != std::string::npos;
+    });
+  }));
+}
+
+TEST(Cluster, AClientReconnectingToAnotherNodeRecoversExactlyTheGap) {
+  RedisServer redis;
+  auto a = std::make_unique<Daemon>(cluster_flags(redis.port()));
+  Daemon b(cluster_flags(redis.port())), c(cluster_flags(redis.port()));
+  auto client = connect_as(a->port, "u");
+  ASSERT_TRUE(json_has(subscribe(*client, 2, "chat:r"), "/result"));
+  auto pub = connect_as(b.port, "p");
+  for (int i = 1; i <= 3; ++i)
+    ASSERT_TRUE(json_has(publish(*pub, 10 + i, "chat:r", "1"), "/result"));
+  std::string last;
+  for (int i = 1; i <= 3; ++i) {
+    auto m = next_pub(*client);
+    ASSERT_TRUE(m);
+    last = *m;
+  }
+  // Node a dies with the client on it; the room goes on through b.
+  a->proc->signal(SIGKILL);
+  (void)a->proc->wait_exit(std::chrono::seconds(5));
+  client.reset();
+  for (int i = 4; i <= 6; ++i)
+    ASSERT_TRUE(json_has(publish(*pub, 10 + i, "chat:r", std::to_string(i)), "/result"));
+
+  // The client comes back on c with its last position: exactly 4, 5, 6.
+  auto again = connect_as(c.port, "u");
+  auto r = subscribe(*again, 2, "chat:r", since_of(last));
+  EXPECT_EQ(json_bool(r, "/result/recovered"), true) << r;
+  ASSERT_EQ(json_size(r, "/result/publications"), 3u) << r;
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(json_uint(r, "/result/publications/" + std::to_string(i) + "/offset"),
+              static_cast<std::uint64_t>(4 + i));
+    EXPECT_EQ(json_raw(r, "/result/publications/" + std::to_string(i) + "/data"),
+              std::to_string(4 + i));
+  }
+  EXPECT_EQ(json_uint(r, "/result/offset"), 6u);
+  // And live from there.
+  ASSERT_TRUE(json_has(publish(*pub, 20, "chat:r", "7"), "/result"));
+  auto m = next_pub(*again);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/pub/offset"), 7u);
+}
+
+TEST(Cluster, APublishIsOneRoundTripToRedis) {
+  RedisServer redis;
+  // Presence refresh far away, so the only traffic is the publishes.
+  Daemon a(cluster_flags(redis.port(), {"--cluster.presence_ttl", "1h"}));
+  auto p = connect_as(a.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 2, "chat:rt", "0"), "/result"));
+  const double before = node_metric(a.port, "herald_cluster_redis_round_trips_total");
+  constexpr int kPublishes = 20;
+  for (int i = 0; i < kPublishes; ++i)
+    ASSERT_TRUE(json_has(publish(*p, 10 + i, "chat:rt", std::to_string(i)), "/result"));
+  const double after = node_metric(a.port, "herald_cluster_redis_round_trips_total");
+  EXPECT_EQ(after - before, kPublishes);
+}
+
+TEST(Cluster, AnOffsetJumpIsFilledFromTheHistoryBeforeDeliveryGoesOn) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:g"), "/result"));
+  auto p = connect_as(b.port, "p");
+  auto r1 = publish(*p, 3, "chat:g", "1");
+  ASSERT_TRUE(json_has(r1, "/result"));
+  ASSERT_TRUE(next_pub(*sub));
+  const std::string epoch = json_str(r1, "/result/epoch").value_or("");
+  // A publication whose pub/sub message was lost: in the history, never
+  // published on the channel (written as the publish script would).
+  redis.command({"HINCRBY", "herald:{chat:g}:m", "top", "1"});
+  auto now = redis.command({"TIME"});
+  redis.command({"RPUSH", "herald:{chat:g}:h",
+                 now.elements[0].str + "000 " + protocol_frame("chat:g", 2, epoch, "\"lost\"")});
+  ASSERT_TRUE(json_has(publish(*p, 4, "chat:g", "3"), "/result"));
+  // Node a saw offset 3 after 1: it reads 2 from the history first.
+  auto m2 = next_pub(*sub);
+  auto m3 = next_pub(*sub);
+  ASSERT_TRUE(m2 && m3);
+  EXPECT_EQ(json_uint(*m2, "/pub/offset"), 2u);
+  EXPECT_EQ(pub_data(*m2), "\"lost\"");
+  EXPECT_EQ(json_uint(*m3, "/pub/offset"), 3u);
+  EXPECT_GE(node_metric(a.port, "herald_cluster_gap_fetches_total"), 1);
+}
+
+TEST(Cluster, AGapTheHistoryLostResetsTheRoomNeverASilentHole) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:h"), "/result"));
+  auto p = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 3, "chat:h", "1"), "/result"));
+  auto m1 = next_pub(*sub);
+  ASSERT_TRUE(m1);
+  // Offset 2 is lost from the channel and from the history.
+  redis.command({"HINCRBY", "herald:{chat:h}:m", "top", "1"});
+  redis.command({"DEL", "herald:{chat:h}:h"});
+  ASSERT_TRUE(json_has(publish(*p, 4, "chat:h", "3"), "/result"));
+  // The subscriber is told (3005, reconnect) instead of getting 3 after 1.
+  std::optional<std::string> m;
+  while ((m = sub->next(std::chrono::seconds(5)))) {
+    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across a hole: " << *m;
+    if (json_has(*m, "/disconnect")) break;
+  }
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u);
+  // Its resubscribe says recovered=false.
+  auto again = connect_as(a.port, "s");
+  auto r = subscribe(*again, 2, "chat:h", since_of(*m1));
+  EXPECT_EQ(json_bool(r, "/result/recovered"), false) << r;
+  EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
+}
+
+TEST(Cluster, RedisRestartedWithItsDataNodesReconnectAndDeliveryResumes) {
+  RedisServer redis(/*persist=*/true);
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:k"), "/result"));
+  auto p = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 3, "chat:k", "1"), "/result"));
+  ASSERT_TRUE(next_pub(*sub));
+
+  redis.kill();
+  // While Redis is away a publish fails plainly (108), it is not queued.
+  auto down = publish(*p, 4, "chat:k", "\"x\"");
+  EXPECT_EQ(json_uint(down, "/error/code"), 108u) << down;
+  redis.start();
+  for (const Daemon* d : {&a, &b}) {
+    ASSERT_TRUE(eventually([&] { return node_metric(d->port, "herald_cluster_redis_up") == 1; }));
+  }
+  // The subscriber's node resubscribed the channel: delivery resumes at 2.
+  ASSERT_TRUE(eventually([&] { return json_has(publish(*p, 5, "chat:k", "2"), "/result"); }));
+  auto m = next_pub(*sub);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/pub/offset"), 2u) << *m;
+  EXPECT_EQ(pub_data(*m), "2");
+}
+
+TEST(Cluster, RedisRestartedWithoutItsDataClientsAreToldNotShownAHole) {
+  RedisServer redis;  // nothing persisted: a restart loses every room
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:l"), "/result"));
+  auto p = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 3, "chat:l", "1"), "/result"));
+  ASSERT_TRUE(json_has(publish(*p, 4, "chat:l", "2"), "/result"));
+  ASSERT_TRUE(next_pub(*sub));
+  auto last = next_pub(*sub);
+  ASSERT_TRUE(last);
+
+  redis.kill();
+  redis.start();
+  ASSERT_TRUE(eventually([&] { return node_metric(a.port, "herald_cluster_redis_up") == 1; }));
+  // Node a reads the room after reconnecting, finds a new epoch, and resets
+  // its subscriber; nothing of another epoch reaches it silently.
+  std::optional<std::string> m;
+  while ((m = sub->next(std::chrono::seconds(10)))) {
+    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across a lost stream: " << *m;
+    if (json_has(*m, "/disconnect")) break;
+  }
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u);
+  auto again = connect_as(b.port, "s");
+  auto r = subscribe(*again, 2, "chat:l", since_of(*last));
+  EXPECT_EQ(json_bool(r, "/result/recovered"), false) << r;
+  EXPECT_NE(json_str(r, "/result/epoch"), json_str(*last, "/pub/epoch"));
+}
+
+TEST(Cluster, RoomsAreShardedOverSeveralRedisServers) {
+  RedisServer r1, r2;
+  const std::string shards =
+      "127.0.0.1:" + std::to_string(r1.port()) + ", 127.0.0.1:" + std::to_string(r2.port());
+  // The two nodes list the shards in opposite orders: same owners anyway.
+  const std::string reversed =
+      "127.0.0.1:" + std::to_string(r2.port()) + ",127.0.0.1:" + std::to_string(r1.port());
+  Daemon a(cluster_flags(r1.port(), {"--cluster.redis.shards", shards}));
+  Daemon b(cluster_flags(r1.port(), {"--cluster.redis.shards", reversed}));
+  constexpr int kRooms = 16;
+  auto sub = connect_as(b.port, "s");
+  for (int i = 0; i < kRooms; ++i)
+    ASSERT_TRUE(json_has(subscribe(*sub, 100 + i, "sh:" + std::to_string(i)), "/result"));
+  auto pub = connect_as(a.port, "p");
+  for (int i = 0; i < kRooms; ++i)
+    ASSERT_TRUE(
+        json_has(publish(*pub, 200 + i, "sh:" + std::to_string(i), std::to_string(i)), "/result"));
+  std::set<std::string> got;
+  for (int i = 0; i < kRooms; ++i) {
+    auto m = next_pub(*sub);
+    ASSERT_TRUE(m);
+    got.insert(json_str(*m, "/pub/room").value_or(""));
+  }
+  EXPECT_EQ(got.size(), static_cast<std::size_t>(kRooms));
+  // Each room's keys are on exactly one server, and both servers hold some.
+  int on1 = 0, on2 = 0;
+  for (int i = 0; i < kRooms; ++i) {
+    const std::string meta = "herald:{sh:" + std::to_string(i) + "}:m";
+    const bool in1 = r1.command({"EXISTS", meta}).integer == 1;
+    const bool in2 = r2.command({"EXISTS", meta}).integer == 1;
+    EXPECT_NE(in1, in2) << meta;
+    on1 += in1;
+    on2 += in2;
+  }
+  EXPECT_GT(on1, 0);
+  EXPECT_GT(on2, 0);
+
+  // One shard dies: its rooms fail plainly (108), the other's keep working.
+  r2.kill();
+  int ok = 0, unavailable = 0;
+  for (int i = 0; i < kRooms; ++i) {
+    auto r = publish(*pub, 300 + i, "sh:" + std::to_string(i), "1");
+    if (json_has(r, "/result")) ++ok;
+    if (json_uint(r, "/error/code") == 108u) ++unavailable;
+  }
+  EXPECT_EQ(ok, on1);
+  EXPECT_EQ(unavailable, on2);
+}
+
+// Keyword dictionaries live in the same Redis: a dictionary added through
+// one node's API moderates what is published through another, as seen by a
+// subscriber on a third.
+TEST(Cluster, ADictionaryAddedOnNodeAMasksMessagesPublishedThroughNodeC) {
+  RedisServer redis;
+  const std::string conf = write_temp_file("cluster_moderation.toml", R"(
+[namespaces.chat]
+moderation = "banned"
+)");
+  const std::vector<std::string> extra = {"--config",
+                                          conf,
+                                          "--keywords.store",
+                                          "redis",
+                                          "--keywords.redis.address",
+                                          "127.0.0.1:" + std::to_string(redis.port()),
+                                          "--keywords.redis.backstop_interval",
+                                          "200ms"};
+  Daemon a(cluster_flags(redis.port(), extra)), b(cluster_flags(redis.port(), extra)),
+      c(cluster_flags(redis.port(), extra));
+  auto sub = connect_as(b.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:mod"), "/result"));
+  auto pub = connect_as(c.port, "p");
+
+  const std::string add = R"({"keywords":[{"keyword":"darn","action":"mask"}]})";
+  const std::string req =
+      "POST /api/keywords/banned/add HTTP/1.1\r\nHost: x\r\nConnection: "
+      "close\r\nContent-Type: application/json\r\nContent-Length: " +
+      std::to_string(add.size()) + "\r\n\r\n" + add;
+  const std::string reply = raw_exchange("127.0.0.1", a.port, req);
+  ASSERT_NE(reply.find("200 OK"), std::string::npos) << reply;
+
+  // Node c learns of the dictionary through Redis (invalidation, or the
+  // backstop poll); from then on its publications arrive masked everywhere.
+  std::uint32_t id = 10;
+  EXPECT_TRUE(eventually([&] {
+    auto r = publish(*pub, id++, "chat:mod", R"({"text":"what a darn day"})");
+    if (!json_has(r, "/result")) return false;
+    auto m = next_pub(*sub);
+    return m && json_str(*m, "/pub/data/text") == "what a **** day";
+  }));
+}
+
+}  // namespace
+}  // namespace herald::test
