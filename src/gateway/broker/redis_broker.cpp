@@ -219,6 +219,28 @@ void RedisBroker::reply(unsigned from, std::function<void(Result)> done, Result 
   });
 }
 
+redis::Command RedisBroker::read_command(const std::string& room, std::string after,
+                                         std::string field, std::string body, std::string join) {
+  const RoomOptions& o = options_.room_options(room);
+  const auto keys = redis_schema::room_keys(cluster_.key_prefix, room);
+  return redis::Command{"EVAL",
+                        redis_schema::kReadScript,
+                        "3",
+                        keys.meta,
+                        keys.history,
+                        keys.presence,
+                        "1",
+                        new_epoch(),
+                        std::move(after),
+                        ms(o.history_ttl),
+                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
+                        std::move(field),
+                        std::move(body),
+                        ms(cluster_.presence_ttl),
+                        keys.channel,
+                        std::move(join)};
+}
+
 std::string RedisBroker::new_epoch() {
   static constexpr char kHex[] = "0123456789abcdef";
   std::uint64_t v = rng_();
@@ -353,7 +375,6 @@ void RedisBroker::fail_subscribe(Room& room, PendingSubscribe op, std::string wh
 
 void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubscribe op) {
   const RoomOptions& o = options_.room_options(name);
-  const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
   const auto& since = op.request.since;
   // The read returns what the client missed and, when the node's stream is
   // behind, what the node missed: everything after the lower of the two.
@@ -370,22 +391,8 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
     room.presence[field] = body;
   }
   if (o.join_leave) join = protocol::encode_presence_push(true, name, op.request.info_json);
-  redis::Command cmd{"EVAL",
-                     redis_schema::kReadScript,
-                     "3",
-                     keys.meta,
-                     keys.history,
-                     keys.presence,
-                     "1",
-                     new_epoch(),
-                     std::to_string(after),
-                     ms(o.history_ttl),
-                     ms(std::max(cluster_.stream_ttl, o.history_ttl)),
-                     std::move(field),
-                     std::move(body),
-                     ms(cluster_.presence_ttl),
-                     keys.channel,
-                     std::move(join)};
+  redis::Command cmd =
+      read_command(name, std::to_string(after), std::move(field), std::move(body), std::move(join));
   op.seq = message_seq_;
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
   client_of(name).execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
@@ -504,24 +511,8 @@ void RedisBroker::catch_up(const std::string& name, Room& room) {
   if (room.fetching || stopped_) return;
   room.fetching = true;
   gap_fetches_.inc();
-  const RoomOptions& o = options_.room_options(name);
-  const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-  redis::Command cmd{"EVAL",
-                     redis_schema::kReadScript,
-                     "3",
-                     keys.meta,
-                     keys.history,
-                     keys.presence,
-                     "1",
-                     new_epoch(),
-                     room.synced ? std::to_string(room.delivered) : std::string("-1"),
-                     ms(o.history_ttl),
-                     ms(std::max(cluster_.stream_ttl, o.history_ttl)),
-                     "",
-                     "",
-                     ms(cluster_.presence_ttl),
-                     keys.channel,
-                     ""};
+  redis::Command cmd =
+      read_command(name, room.synced ? std::to_string(room.delivered) : std::string("-1"));
   client_of(name).execute({std::move(cmd)},
                           [this, name, id = room.id, seq = message_seq_](redis::Result r) {
                             auto it = rooms_.find(name);
@@ -670,25 +661,9 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
 void RedisBroker::history(unsigned from, HistoryRequest req,
                           std::function<void(HistoryResult)> done) {
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
-    const RoomOptions& o = options_.room_options(req.room);
-    const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
     const std::uint64_t after = req.since && !req.reverse ? req.since->offset : 0;
-    redis::Command cmd{"EVAL",
-                       redis_schema::kReadScript,
-                       "3",
-                       keys.meta,
-                       keys.history,
-                       keys.presence,
-                       "1",
-                       new_epoch(),
-                       std::to_string(std::min<std::uint64_t>(after, INT64_MAX)),
-                       ms(o.history_ttl),
-                       ms(std::max(cluster_.stream_ttl, o.history_ttl)),
-                       "",
-                       "",
-                       ms(cluster_.presence_ttl),
-                       keys.channel,
-                       ""};
+    redis::Command cmd =
+        read_command(req.room, std::to_string(std::min<std::uint64_t>(after, INT64_MAX)));
     redis::Client& client = client_of(req.room);  // before req moves
     client.execute({std::move(cmd)}, [this, from, req = std::move(req),
                                       done = std::move(done)](redis::Result r) mutable {

@@ -112,6 +112,11 @@ class RedisBroker final : public Broker {
   void on_down(std::size_t shard);
   void refresh_presence();
   std::string new_epoch();
+  // The read script's command for `room` (redis_schema::kReadScript: create
+  // the epoch if needed, publications after `after`, "-1" for none), with a
+  // presence entry and a join frame to add in the same step (empty: none).
+  redis::Command read_command(const std::string& room, std::string after, std::string field = {},
+                              std::string body = {}, std::string join = {});
   template <class Result>
   void reply(unsigned from, std::function<void(Result)> done, Result result);
 

@@ -92,9 +92,10 @@ if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[2], 'e ' .. ARGV[3]) end
 return 1
 )lua";
 
-const std::string kPresenceScript = R"lua(
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+// The end of the presence and node-registry scripts: the entries of the hash
+// KEYS[1] whose "<expires ms> ..." value is still in the future, as field,
+// value pairs; expired ones are deleted on the way. Expects `now` (ms).
+const std::string kLiveEntriesTail = R"lua(
 local all = redis.call('HGETALL', KEYS[1])
 local out = {}
 for i = 1, #all, 2 do
@@ -108,6 +109,11 @@ for i = 1, #all, 2 do
 end
 return out
 )lua";
+
+const std::string kPresenceScript = R"lua(
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+)lua" + kLiveEntriesTail;
 
 const std::string kRefreshScript = R"lua(
 local t = redis.call('TIME')
@@ -128,19 +134,7 @@ if ARGV[4] == '1' then
 else
   redis.call('HSET', KEYS[1], ARGV[1], (now + tonumber(ARGV[2])) .. ' ' .. ARGV[3])
 end
-local all = redis.call('HGETALL', KEYS[1])
-local out = {}
-for i = 1, #all, 2 do
-  local exp = tonumber(string.match(all[i + 1], '^(%d+)'))
-  if exp and exp > now then
-    out[#out + 1] = all[i]
-    out[#out + 1] = all[i + 1]
-  else
-    redis.call('HDEL', KEYS[1], all[i])
-  end
-end
-return out
-)lua";
+)lua" + kLiveEntriesTail;
 
 FrameParts frame_parts(std::string_view room, std::string_view data_json,
                        std::string_view info_json, std::string_view moderation_json) {
