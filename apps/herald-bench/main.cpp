@@ -177,6 +177,8 @@ int main(int argc, char** argv) {
                                         "16",
                                         "--rooms.history_size",
                                         "10000"};
+  // After the bench's own flags, so that a --heraldd-flag overrides them.
+  heraldd_argv.insert(heraldd_argv.end(), heraldd_flags.begin(), heraldd_flags.end());
 
   std::vector<Report> reports;
   bool all_ok = true;
