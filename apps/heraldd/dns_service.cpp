@@ -134,17 +134,12 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   if (!acl) throw std::runtime_error("dns.transfer_allow: " + acl_error);
   o.transfer_acl = std::move(*acl);
   std::vector<boost::asio::ip::udp::endpoint> secondaries;
-  std::string_view list = settings_.notify;
-  while (!list.empty()) {
-    std::size_t comma = list.find(',');
-    std::string item = trim(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    if (item.empty()) continue;
+  for (std::string_view item : config::split_list(settings_.notify)) {
     auto ep = config::parse_endpoint(item);
     boost::system::error_code ec;
     auto addr = ep ? boost::asio::ip::make_address(ep->host, ec) : boost::asio::ip::address();
     if (!ep || ec || ep->port == 0) {
-      throw std::runtime_error("dns.notify: '" + item + "' is not an address:port");
+      throw std::runtime_error("dns.notify: '" + std::string(item) + "' is not an address:port");
     }
     secondaries.emplace_back(addr, ep->port);
   }
@@ -328,17 +323,13 @@ LoadReport DnsService::load() {
   std::vector<dns::ZoneError> errors;
   std::vector<dns::ZoneSource> sources;
   if (!settings_.zones_dir.empty()) sources = dns::zone_directory(settings_.zones_dir, errors);
-  std::string_view list = settings_.zones;
-  while (!list.empty()) {
-    std::size_t comma = list.find(',');
-    std::string item = trim(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    if (item.empty()) continue;
+  for (std::string_view item : config::split_list(settings_.zones)) {
     std::size_t eq = item.find('=');
     std::string o = trim(item.substr(0, eq == std::string::npos ? item.size() : eq));
     auto origin = dns::Name::from_text(o.ends_with('.') ? o : o + ".");
     if (eq == std::string::npos || !origin) {
-      errors.push_back({"dns.zones", 0, 0, "expected origin=path, got '" + item + "'"});
+      errors.push_back(
+          {"dns.zones", 0, 0, "expected origin=path, got '" + std::string(item) + "'"});
       continue;
     }
     sources.push_back({origin.value(), trim(item.substr(eq + 1))});

@@ -18,6 +18,14 @@ TEST(ConfigValues, Endpoint) {
   }
 }
 
+TEST(ConfigValues, ListItems) {
+  using V = std::vector<std::string_view>;
+  EXPECT_EQ(split_list("a, b ,\tc"), (V{"a", "b", "c"}));
+  EXPECT_EQ(split_list(" a,, b ,"), (V{"a", "b"}));
+  EXPECT_EQ(split_list("  "), V{});
+  EXPECT_EQ(split_list("x=1 2"), V{"x=1 2"});  // inner spaces stay
+}
+
 TEST(ConfigValues, Duration) {
   EXPECT_EQ(parse_duration("0"), milliseconds(0));
   EXPECT_EQ(parse_duration("250ms"), milliseconds(250));

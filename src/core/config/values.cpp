@@ -135,4 +135,17 @@ std::optional<std::int64_t> parse_int(std::string_view text) {
   return v;
 }
 
+std::vector<std::string_view> split_list(std::string_view text) {
+  std::vector<std::string_view> items;
+  while (!text.empty()) {
+    const std::size_t comma = text.find(',');
+    std::string_view item = text.substr(0, comma);
+    text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
+    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
+    if (!item.empty()) items.push_back(item);
+  }
+  return items;
+}
+
 }  // namespace herald::config

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace herald::config {
 
@@ -33,5 +34,10 @@ struct Endpoint {
 // true/false/yes/no/on/off/1/0, case-insensitive.
 [[nodiscard]] std::optional<bool> parse_bool(std::string_view text);
 [[nodiscard]] std::optional<std::int64_t> parse_int(std::string_view text);
+
+// The items of a "list" value ("a, b,c"): split on commas, spaces and tabs
+// trimmed from each, empty items skipped. Views into `text`. Each caller
+// parses (and names in its errors) the items themselves.
+[[nodiscard]] std::vector<std::string_view> split_list(std::string_view text);
 
 }  // namespace herald::config

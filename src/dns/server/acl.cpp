@@ -2,15 +2,11 @@
 
 #include <algorithm>
 
+#include "core/config/values.hpp"
+
 namespace herald::dns {
 
 namespace {
-
-std::string_view trim(std::string_view v) {
-  while (!v.empty() && (v.front() == ' ' || v.front() == '\t')) v.remove_prefix(1);
-  while (!v.empty() && (v.back() == ' ' || v.back() == '\t')) v.remove_suffix(1);
-  return v;
-}
 
 // IPv4 addresses as IPv4-mapped IPv6 (::ffff:a.b.c.d), so one compare
 // serves both families and a v4 client matches a v4 entry either way.
@@ -27,11 +23,7 @@ std::array<std::uint8_t, 16> bytes_of(const boost::asio::ip::address& a) {
 
 std::optional<AddressAcl> AddressAcl::parse(std::string_view list, std::string& error) {
   AddressAcl acl;
-  while (!list.empty()) {
-    std::size_t comma = list.find(',');
-    std::string_view item = trim(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    if (item.empty()) continue;
+  for (std::string_view item : config::split_list(list)) {
     std::size_t slash = item.find('/');
     boost::system::error_code ec;
     auto addr = boost::asio::ip::make_address(std::string(item.substr(0, slash)), ec);

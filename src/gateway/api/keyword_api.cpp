@@ -57,13 +57,11 @@ void append_entry(std::string& out, const kw::Entry& e) {
 
 // Moderation's answer for a text: the strongest action among the hits.
 std::string_view verdict(const std::vector<kw::Hit>& hits) {
-  bool mask = false, flag = false;
-  for (const kw::Hit& h : hits) {
-    if (h.action == kw::Action::reject) return "reject";
-    mask |= h.action == kw::Action::mask;
-    flag |= h.action == kw::Action::flag;
-  }
-  return mask ? "mask" : flag ? "flag" : "allow";
+  if (hits.empty()) return "allow";
+  kw::Action strongest = hits.front().action;
+  for (const kw::Hit& h : hits)
+    if (kw::stricter(h.action, strongest)) strongest = h.action;
+  return kw::action_name(strongest);
 }
 
 template <class F>

@@ -51,16 +51,7 @@ std::int64_t ttl_ns(const RoomOptions& o) {
 
 MemoryBroker::MemoryBroker(const Options& options, ShardPool& pool, Delivery deliver,
                            metrics::Registry& registry)
-    : options_(options),
-      pool_(pool),
-      deliver_(std::move(deliver)),
-      publications_(registry.counter("herald_publications_total", "Publications accepted")),
-      recovered_(registry.counter("herald_recoveries_total",
-                                  "Subscribes with a since position, by outcome",
-                                  {{"outcome", "recovered"}})),
-      not_recovered_(registry.counter("herald_recoveries_total",
-                                      "Subscribes with a since position, by outcome",
-                                      {{"outcome", "not_recovered"}})) {
+    : options_(options), pool_(pool), deliver_(std::move(deliver)), counters_(registry) {
   std::random_device rd;
   for (unsigned i = 0; i < pool_.size(); ++i) {
     homes_.push_back(std::make_unique<Home>(pool_[i].ctx, (std::uint64_t{rd()} << 32) ^ rd() ^ i));
@@ -141,7 +132,7 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
                    now);
     room.ring.expire(now - ttl_ns(opts));
     room.ring.push(StoredPublication{offset, now, frame});
-    publications_.inc();
+    counters_.publications.inc();
     fan_out(room, it->first, frame);
     PublishResult result;
     result.offset = offset;
@@ -182,9 +173,9 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
         if (ok) {
           for (std::size_t i = room.ring.first_after(since.offset); i < room.ring.size(); ++i)
             result.publications.push_back(room.ring.at(i).frame);
-          recovered_.inc();
+          counters_.recovered.inc();
         } else {
-          not_recovered_.inc();
+          counters_.not_recovered.inc();
         }
       }
       if (opts.presence || opts.join_leave) {

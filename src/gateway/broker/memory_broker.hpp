@@ -16,6 +16,7 @@
 
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
+#include "gateway/broker/broker_counters.hpp"
 #include "gateway/options.hpp"
 #include "gateway/shard_pool.hpp"
 
@@ -67,9 +68,7 @@ class MemoryBroker final : public Broker {
   ShardPool& pool_;
   Delivery deliver_;
   std::vector<std::unique_ptr<Home>> homes_;
-  metrics::Counter& publications_;
-  metrics::Counter& recovered_;
-  metrics::Counter& not_recovered_;
+  BrokerCounters counters_;
 };
 
 }  // namespace herald::gateway

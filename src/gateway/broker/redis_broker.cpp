@@ -83,13 +83,7 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       work_(asio::make_work_guard(io_)),
       presence_timer_(io_),
       rng_(std::random_device{}()),
-      publications_(registry.counter("herald_publications_total", "Publications accepted")),
-      recovered_(registry.counter("herald_recoveries_total",
-                                  "Subscribes with a since position, by outcome",
-                                  {{"outcome", "recovered"}})),
-      not_recovered_(registry.counter("herald_recoveries_total",
-                                      "Subscribes with a since position, by outcome",
-                                      {{"outcome", "not_recovered"}})),
+      counters_(registry),
       gap_fetches_(registry.counter("herald_cluster_gap_fetches_total",
                                     "History reads to fill a gap in a room's live stream")),
       resets_(registry.counter("herald_cluster_stream_resets_total",
@@ -98,14 +92,7 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       bad_messages_(registry.counter("herald_cluster_bad_messages_total",
                                      "Messages on room channels not in Herald's format")) {
   std::vector<config::Endpoint> addresses;
-  std::string_view list = cluster_.redis_shards;
-  while (!list.empty()) {
-    const std::size_t comma = list.find(',');
-    std::string_view item = list.substr(0, comma);
-    list = comma == std::string_view::npos ? std::string_view() : list.substr(comma + 1);
-    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
-    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
-    if (item.empty()) continue;
+  for (std::string_view item : config::split_list(cluster_.redis_shards)) {
     auto ep = config::parse_endpoint(item);
     if (!ep) {
       throw std::runtime_error("cluster.redis.shards: '" + std::string(item) +
@@ -293,7 +280,7 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
         } else {
           result.offset = static_cast<std::uint64_t>(e[0].integer);
           result.epoch = e[1].str;
-          publications_.inc();
+          counters_.publications.inc();
         }
       }
       reply(from, std::move(done), std::move(result));
@@ -442,7 +429,7 @@ void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, Pendi
     }
     if (!ok) result.publications.clear();
     result.recovered = ok;
-    (ok ? recovered_ : not_recovered_).inc();
+    (ok ? counters_.recovered : counters_.not_recovered).inc();
   }
   reply(op.from, std::move(op.done), std::move(result));
 }

@@ -39,6 +39,7 @@
 
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
+#include "gateway/broker/broker_counters.hpp"
 #include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/node_registry.hpp"
 #include "gateway/broker/publication_ring.hpp"
@@ -142,9 +143,7 @@ class RedisBroker final : public Broker {
   std::mt19937_64 rng_;
   bool stopped_ = false;
 
-  metrics::Counter& publications_;
-  metrics::Counter& recovered_;
-  metrics::Counter& not_recovered_;
+  BrokerCounters counters_;
   metrics::Counter& gap_fetches_;
   metrics::Counter& resets_;
   metrics::Counter& bad_messages_;

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <stdexcept>
 
+#include "core/config/values.hpp"
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "gateway/moderation/text_fields.hpp"
@@ -11,38 +12,10 @@
 namespace herald::gateway::moderation {
 namespace store = match::store;
 
-namespace {
-
-// reject before mask before flag: where two dictionaries hold one keyword,
-// the strictest action wins.
-int severity(store::Action a) {
-  switch (a) {
-    case store::Action::reject:
-      return 0;
-    case store::Action::mask:
-      return 1;
-    case store::Action::flag:
-      return 2;
-  }
-  return 2;
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
-}  // namespace
-
 std::optional<std::vector<std::string>> parse_dictionary_list(std::string_view list,
                                                               std::string& error) {
   std::vector<std::string> names;
-  while (!trim(list).empty()) {
-    auto comma = list.find(',');
-    std::string_view name = trim(list.substr(0, comma));
-    list = comma == std::string_view::npos ? std::string_view{} : list.substr(comma + 1);
-    if (name.empty()) continue;  // "a,,b" and a trailing comma are harmless
+  for (std::string_view name : config::split_list(list)) {
     if (auto e = store::dictionary_name_error(name)) {
       error = "'" + std::string(name) + "': " + *e;
       return std::nullopt;
@@ -150,11 +123,12 @@ std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
     entries.insert(entries.end(), s->entries().begin(), s->entries().end());
     version += s->version();
   }
-  std::stable_sort(entries.begin(), entries.end(),
-                   [](const store::Entry& a, const store::Entry& b) {
-                     return a.keyword != b.keyword ? a.keyword < b.keyword
-                                                   : severity(a.action) < severity(b.action);
-                   });
+  // One keyword in two dictionaries: the stricter entry sorts first and is
+  // the one Compiled::build keeps.
+  std::stable_sort(
+      entries.begin(), entries.end(), [](const store::Entry& a, const store::Entry& b) {
+        return a.keyword != b.keyword ? a.keyword < b.keyword : store::stricter(a.action, b.action);
+      });
   builds_->inc();
   auto compiled =
       store::Compiled::build(version, std::move(entries), error, policy.match_options());

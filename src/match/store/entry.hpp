@@ -10,8 +10,13 @@
 
 namespace herald::match::store {
 
-// What moderation does with a message that contains the keyword.
+// What moderation does with a message that contains the keyword. Declared
+// strictest first: among several hits (or one keyword in two dictionaries)
+// the stricter action wins.
 enum class Action : std::uint8_t { reject, mask, flag };
+[[nodiscard]] constexpr bool stricter(Action a, Action b) {
+  return static_cast<std::uint8_t>(a) < static_cast<std::uint8_t>(b);
+}
 
 [[nodiscard]] std::string_view action_name(Action a);
 [[nodiscard]] std::optional<Action> parse_action(std::string_view name);

@@ -1,0 +1,23 @@
+// The counters every broker keeps, under the same names and help, so that
+// /metrics reads the same whichever broker (memory or Redis) runs.
+#pragma once
+
+#include "core/metrics/registry.hpp"
+
+namespace herald::gateway {
+
+struct BrokerCounters {
+  explicit BrokerCounters(metrics::Registry& registry)
+      : publications(registry.counter("herald_publications_total", "Publications accepted")),
+        recovered(registry.counter("herald_recoveries_total",
+                                   "Subscribes with a since position, by outcome",
+                                   {{"outcome", "recovered"}})),
+        not_recovered(registry.counter("herald_recoveries_total",
+                                       "Subscribes with a since position, by outcome",
+                                       {{"outcome", "not_recovered"}})) {}
+  metrics::Counter& publications;
+  metrics::Counter& recovered;
+  metrics::Counter& not_recovered;
+};
+
+}  // namespace herald::gateway
