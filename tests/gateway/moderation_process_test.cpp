@@ -145,6 +145,20 @@ TEST_F(Moderated, EditsTakeEffectOnTheNextPublication) {
   EXPECT_FALSE(json_has(*m, "/pub/moderation"));
 }
 
+TEST(Moderation, ADictionaryThatCannotBeLoadedRefusesRatherThanPublishes) {
+  // Redis unreachable since start (port 1 refuses): the dictionary was never
+  // loaded, so a publication is refused with 114, never sent unmoderated.
+  Daemon d({"--keywords.store", "redis", "--keywords.redis.address", "127.0.0.1:1",
+            "--keywords.redis.connect_timeout", "100ms", "--keywords.redis.command_timeout",
+            "500ms", "--rooms.moderation", "banned"});
+  auto sub = connect_as(d.port, "sub");
+  subscribe(*sub, 2, "lobby");
+  auto pub = connect_as(d.port, "pub");
+  std::string r = publish(*pub, 3, "lobby", R"("darn")");
+  EXPECT_EQ(json_uint(r, "/error/code"), 114u) << r;
+  EXPECT_FALSE(sub->next(300ms)) << "a refused publication was delivered";
+}
+
 TEST(Moderation, ABadDictionaryListStopsTheStartWithTheSetting) {
   std::string conf =
       write_temp_file("bad-moderation.toml", "[namespaces.chat]\nmoderation = \"a b\"\n");
