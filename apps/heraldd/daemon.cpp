@@ -46,9 +46,12 @@ int run(const Settings& settings) {
   // The main thread's own io_context: signals, and the work of API actions
   // that must not run on a shard (a zone reload reads every zone file).
   // Reloads from SIGHUP and from the API both run here, one at a time.
+  // Declared before `control`, so it is destroyed after it: a reload still
+  // queued on `control` at exit holds an HTTP session, which must be
+  // released while the server exists (and its shards have stopped).
+  std::unique_ptr<gateway::Server> server_ptr;
   boost::asio::io_context control(1);
   std::unique_ptr<DnsService> dns;  // set before `control` runs, read only on it
-  std::unique_ptr<gateway::Server> server_ptr;
   try {
     server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);
     server_ptr->add_keyword_api(*keywords);

@@ -120,21 +120,30 @@ bool api_authorized(const detail::ServerState& state, const HttpRequest& req, Re
   return ok;
 }
 
+HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
+                                     HttpRouter::Respond respond) {
+  auto held = std::make_shared<HttpRouter::Respond>(std::move(respond));
+  return [&state, shard, held](HttpResponse res) {
+    boost::asio::post((*state.pool)[shard].ctx, [held, res = std::move(res)]() mutable {
+      (*held)(std::move(res));
+      *held = nullptr;  // the session goes here, on its shard
+    });
+  };
+}
+
 void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
                          ApiAction action) {
-  router.add_async(http::verb::post, std::move(path),
-                   [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
-                                                        Respond respond) {
-                     if (!api_authorized(state, req, respond)) return;
-                     action(req.body(), [&state, shard, respond = std::move(respond)](ApiReply r) {
-                       HttpResponse res = r.status == http::status::ok
-                                              ? json_ok(r.result)
-                                              : make_error_response(r.status, r.code, r.message);
-                       boost::asio::post(
-                           (*state.pool)[shard].ctx,
-                           [respond, res = std::move(res)]() mutable { respond(std::move(res)); });
-                     });
-                   });
+  router.add_async(
+      http::verb::post, std::move(path),
+      [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
+                                           Respond respond) {
+        if (!api_authorized(state, req, respond)) return;
+        action(req.body(), [respond =
+                                respond_on_shard(state, shard, std::move(respond))](ApiReply r) {
+          respond(r.status == http::status::ok ? json_ok(r.result)
+                                               : make_error_response(r.status, r.code, r.message));
+        });
+      });
 }
 
 void register_api(HttpRouter& router, detail::ServerState& state) {

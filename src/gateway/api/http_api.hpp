@@ -19,6 +19,15 @@ void register_api(HttpRouter& router, detail::ServerState& state);
 bool api_authorized(const detail::ServerState& state, const HttpRequest& req,
                     HttpRouter::Respond& respond);
 
+// `respond` made callable from any thread: the answer is posted to `shard`,
+// where `respond` runs and is then cleared. Invariant: an HTTP session is
+// released on its own shard (its destructor edits the shard's session set),
+// so the session `respond` holds must never be dropped by the thread that
+// answered (a store's or the application's); copies of the returned function
+// kept by that thread hold only an emptied one. Call it exactly once.
+HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
+                                     HttpRouter::Respond respond);
+
 // Serves POST `path` with `action`. Before the server starts.
 void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
                          ApiAction action);

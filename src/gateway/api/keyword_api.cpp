@@ -30,14 +30,6 @@ HttpResponse failure(const std::string& error, bool unavailable, bool invalid) {
   return make_error_response(http::status::internal_server_error, "internal", error);
 }
 
-// Answers on the connection's shard, whichever thread the store used.
-Respond on_shard(detail::ServerState& state, unsigned shard, Respond respond) {
-  return [&state, shard, respond = std::move(respond)](HttpResponse res) {
-    boost::asio::post((*state.pool)[shard].ctx,
-                      [respond, res = std::move(res)]() mutable { respond(std::move(res)); });
-  };
-}
-
 void write_reply(const kw::WriteResult& r, const Respond& respond) {
   // A write fails before Redis only when the request was wrong.
   if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
@@ -69,7 +61,7 @@ HttpRouter::AsyncHandler guarded(detail::ServerState& state, F handler) {
   return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
     if (!api_authorized(state, req, respond)) return;
     handler(req, std::string(path_segment(req.target(), kDictSegment)),
-            on_shard(state, shard, std::move(respond)));
+            respond_on_shard(state, shard, std::move(respond)));
   };
 }
 

@@ -34,10 +34,13 @@ void ModeratingBroker::moderate_then_publish(unsigned from, Policy& policy, Publ
     // Not loaded in this process yet: load, then moderate on shard `from`.
     auto req = std::make_shared<PublishRequest>(std::move(request));
     auto cb = std::make_shared<std::function<void(PublishResult)>>(std::move(done));
+    // `*cb` holds the publisher's session: it is moved out on the shard, so
+    // the store's thread, which may drop the last `cb`, releases nothing.
     moderator_.load(policy, [this, from, &policy, req, cb](std::string error) {
       boost::asio::post(pool_[from].ctx, [this, from, &policy, req, cb, error = std::move(error)] {
         if (!error.empty()) {
-          return (*cb)(refused(
+          auto refuse = std::move(*cb);
+          return refuse(refused(
               protocol::ErrorCode::unavailable,
               "moderation is unavailable for '" + req->room + "': " + error + "; try again"));
         }

@@ -532,13 +532,13 @@ TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
   // Queries over UDP while reloading again and again: every one answered.
   std::ofstream(dir / "a.test.zone") << head(4) << "www A 192.0.2.12\n";
   std::ofstream(dir / "c.test.zone") << head(1) << "www A 192.0.2.30\n";
-  std::atomic<bool> done{false};
   std::atomic<int> answered{0}, unanswered{0};
-  std::thread asker([&] {
+  // A jthread: an ASSERT that returns early still stops and joins it.
+  std::jthread asker([&](std::stop_token stop) {
     Message q;
     q.questions.push_back({Name::from_text("www.b.test.").value(), type::A, rrclass::IN});
     auto wire = encode(q).value();
-    while (!done.load()) {
+    while (!stop.stop_requested()) {
       auto reply = test::udp_query(dns.port(), wire);
       bool ok = false;
       if (reply) {
@@ -550,11 +550,11 @@ TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
   });
   for (int i = 0; i < 5; ++i) {
     r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
-    ASSERT_EQ(r.status, 200) << r.body;
+    ASSERT_EQ(r.status, 200) << r.body << "\nheraldd:\n" << dns.d.proc->output();
     EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 3u) << r.body;
     EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 0u) << r.body;
   }
-  done = true;
+  asker.request_stop();
   asker.join();
   EXPECT_GT(answered.load(), 0);
   EXPECT_EQ(unanswered.load(), 0);
