@@ -43,15 +43,45 @@ int run(const Settings& settings) {
       log::warn("serving without redis for now: keyword writes fail until it is reachable",
                 {{"redis", settings.keywords.redis_address.to_string()}});
   }
-  // The main thread's own io_context: signals, and the work of API actions
-  // that must not run on a shard (a zone reload reads every zone file).
-  // Reloads from SIGHUP and from the API both run here, one at a time.
   // Declared before `control`, so it is destroyed after it: a reload still
   // queued on `control` at exit holds an HTTP session, which must be
   // released while the server exists (and its shards have stopped).
   std::unique_ptr<gateway::Server> server_ptr;
+  // The main thread's own io_context: signals, and the work of API actions
+  // that must not run on a shard (a zone reload reads every zone file).
+  // Reloads from SIGHUP and from the API both run here, one at a time.
   boost::asio::io_context control(1);
   std::unique_ptr<DnsService> dns;  // set before `control` runs, read only on it
+  // Signals are caught on the main thread's own io_context, away from the
+  // shards. They are caught from here on, before the server logs that it
+  // listens: a SIGTERM sent as soon as the port is known waits in the set
+  // for control.run() and drains the clients, rather than killing the
+  // process with the default action. After the first one the default
+  // action is restored, so a second Ctrl-C ends the process at once if a
+  // drain takes too long.
+  boost::asio::signal_set signals(control, SIGTERM, SIGINT);
+  int caught = 0;
+  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
+    if (ec) return;
+    caught = signo;
+    boost::system::error_code ignored;
+    signals.clear(ignored);
+    control.stop();
+  });
+  // SIGHUP reloads the zones: a new database is built beside the serving one
+  // and swapped in; queries in flight finish on the old one.
+  boost::asio::signal_set hup(control, SIGHUP);
+  std::function<void()> wait_hup = [&] {
+    hup.async_wait([&](const boost::system::error_code& ec, int) {
+      if (ec) return;
+      if (dns) {
+        log::info("reloading zones", {{"by", "SIGHUP"}});
+        (void)dns->load();
+      }
+      wait_hup();
+    });
+  };
+  wait_hup();
   try {
     server_ptr = std::make_unique<gateway::Server>(settings.gateway, registry);
     server_ptr->add_keyword_api(*keywords);
@@ -130,32 +160,6 @@ int run(const Settings& settings) {
     }
   }
 
-  // Signals are caught on the main thread's own io_context, away from the
-  // shards. After the first one the default action is restored, so a second
-  // Ctrl-C ends the process at once if a drain takes too long.
-  boost::asio::signal_set signals(control, SIGTERM, SIGINT);
-  int caught = 0;
-  signals.async_wait([&](const boost::system::error_code& ec, int signo) {
-    if (ec) return;
-    caught = signo;
-    boost::system::error_code ignored;
-    signals.clear(ignored);
-    control.stop();
-  });
-  // SIGHUP reloads the zones: a new database is built beside the serving one
-  // and swapped in; queries in flight finish on the old one.
-  boost::asio::signal_set hup(control, SIGHUP);
-  std::function<void()> wait_hup = [&] {
-    hup.async_wait([&](const boost::system::error_code& ec, int) {
-      if (ec) return;
-      if (dns) {
-        log::info("reloading zones", {{"by", "SIGHUP"}});
-        (void)dns->load();
-      }
-      wait_hup();
-    });
-  };
-  wait_hup();
   control.run();
   {
     std::lock_guard lock(sink->mu);

@@ -1,12 +1,16 @@
 #include "support/process.hpp"
 
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <array>
 #include <cstring>
 #include <stdexcept>
+#include <string_view>
 
 extern char** environ;
 
@@ -46,6 +50,19 @@ ChildProcess::~ChildProcess() {
     (void)wait_exit(std::chrono::seconds(10));
   }
   if (reader_.joinable()) reader_.join();
+  // A sanitizer build of heraldd that found a race, a memory error or a leak
+  // fails the test that ran it, whatever the test itself checked, and shows
+  // the report (halt_on_error ends the child at its first one, so the test
+  // may otherwise only see a connection refused).
+  static constexpr std::array<std::string_view, 4> kReports{
+      "WARNING: ThreadSanitizer:", "ERROR: AddressSanitizer:", "ERROR: LeakSanitizer:",
+      ": runtime error: "};
+  for (std::string_view report : kReports) {
+    if (output_.find(report) != std::string::npos) {
+      ADD_FAILURE() << "child process " << pid_ << " reported '" << report << "':\n" << output_;
+      break;
+    }
+  }
 }
 
 void ChildProcess::read_loop(int fd) {
