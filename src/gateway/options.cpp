@@ -120,7 +120,7 @@ void register_options(config::Schema& s, Options& o) {
                "Where rooms live: memory (this process) or redis (shared by every node pointed "
                "at one Redis: cluster mode)");
   s.add_endpoint("cluster.redis.address", c.redis_address,
-                 "Redis server for cluster.mode = redis (an IP address and port)");
+                 "Redis server for cluster.mode = redis (host:port)");
   s.add_choice("cluster.redis.topology", c.redis_topology, {"servers", "cluster"},
                "servers: plain Redis servers (address, or shards by consistent hash); cluster: "
                "address is a Redis Cluster node, rooms routed by its slot map read at start-up");

@@ -1,5 +1,6 @@
 #include "redis/connection.hpp"
 
+#include <boost/asio/ip/address.hpp>
 #include <boost/asio/post.hpp>
 #include <hiredis/async.h>
 #include <hiredis/hiredis.h>
@@ -35,7 +36,8 @@ Connection::Connection(boost::asio::io_context& io, std::string host, std::uint1
       port_(port),
       on_lost_(std::move(on_lost)),
       socket_(io),
-      connect_timer_(io) {}
+      connect_timer_(io),
+      resolver_(io) {}
 
 Connection::~Connection() {
   closing_ = true;
@@ -44,14 +46,63 @@ Connection::~Connection() {
 
 void Connection::connect(std::chrono::milliseconds timeout, ConnectFn done) {
   on_connected_ = std::move(done);
-  // hiredis resolves a host name with a blocking getaddrinfo; configured
-  // addresses are normally IP literals, which resolve without I/O.
-  ctx_ = redisAsyncConnect(host_.c_str(), port_);
-  if (ctx_ == nullptr || ctx_->err != 0) {
+  // One deadline for the whole attempt: resolving the name, then connecting.
+  connect_timer_.expires_after(timeout);
+  connect_timer_.async_wait([self = shared_from_this(), timeout](boost::system::error_code ec) {
+    if (ec || self->connected_) return;
+    const std::string after = " timed out after " + std::to_string(timeout.count()) + " ms";
+    if (self->resolving_) {
+      self->resolving_ = false;
+      self->resolver_.cancel();
+      return self->finish_connect("resolving '" + self->host_ + "'" + after);
+    }
+    if (self->ctx_ != nullptr) {
+      self->closing_ = true;
+      redisAsyncFree(self->ctx_);
+    }
+    // Also between two addresses of a name (no context then).
+    self->finish_connect("connect" + after);
+  });
+  // hiredis would resolve a host name with a blocking getaddrinfo on this
+  // thread, stalling every other connection it drives; asio's resolver
+  // runs it on a thread of its own. An IP literal needs no lookup. Each
+  // attempt resolves again, so a name that moves is followed on reconnect.
+  addresses_.clear();
+  next_address_ = 0;
+  boost::system::error_code literal;
+  (void)boost::asio::ip::make_address(host_, literal);
+  if (!literal) {
+    addresses_.push_back(host_);
+    return connect_next();
+  }
+  resolving_ = true;
+  resolver_.async_resolve(
+      host_, std::to_string(port_),
+      [self = shared_from_this()](boost::system::error_code ec,
+                                  const boost::asio::ip::tcp::resolver::results_type& results) {
+        if (!self->resolving_) return;  // timed out or closed meanwhile
+        self->resolving_ = false;
+        if (ec || results.empty()) {
+          return self->finish_connect("cannot resolve '" + self->host_ +
+                                      "': " + (ec ? ec.message() : "no address"));
+        }
+        // Every address, in the resolver's order (RFC 6724), tried in turn
+        // until one connects, as hiredis does (localhost may be ::1 first).
+        for (const auto& r : results)
+          self->addresses_.push_back(r.endpoint().address().to_string());
+        self->connect_next();
+      });
+}
+
+void Connection::connect_next() {
+  for (;;) {
+    const std::string& ip = addresses_[next_address_++];
+    ctx_ = redisAsyncConnect(ip.c_str(), port_);
+    if (ctx_ != nullptr && ctx_->err == 0) break;
     std::string why = ctx_ != nullptr ? ctx_->errstr : "out of memory";
     if (ctx_ != nullptr) redisAsyncFree(ctx_);  // no hooks attached yet
     ctx_ = nullptr;
-    return finish_connect("cannot connect: " + why);
+    if (next_address_ == addresses_.size()) return finish_connect("cannot connect: " + why);
   }
   ctx_->data = this;
   // Safety: the descriptor borrows hiredis's fd; cleanup() releases it
@@ -67,14 +118,6 @@ void Connection::connect(std::chrono::milliseconds timeout, ConnectFn done) {
   // Registers interest in writability: the first writable event completes
   // the non-blocking connect and calls on_connect.
   redisAsyncSetConnectCallback(ctx_, &Connection::on_connect);
-
-  connect_timer_.expires_after(timeout);
-  connect_timer_.async_wait([self = shared_from_this(), timeout](boost::system::error_code ec) {
-    if (ec || self->connected_ || self->ctx_ == nullptr) return;
-    self->closing_ = true;
-    redisAsyncFree(self->ctx_);
-    self->finish_connect("connect timed out after " + std::to_string(timeout.count()) + " ms");
-  });
 }
 
 void Connection::finish_connect(std::optional<std::string> error) {
@@ -116,6 +159,10 @@ bool Connection::command(std::span<const std::string> argv, ReplyFn fn, bool per
 
 void Connection::close() {
   connect_timer_.cancel();
+  if (resolving_) {
+    resolving_ = false;
+    resolver_.cancel();
+  }
   if (ctx_ != nullptr) {
     closing_ = true;
     redisAsyncFree(ctx_);
@@ -139,7 +186,15 @@ void Connection::on_reply(redisAsyncContext* /*ac*/, void* reply, void* privdata
 void Connection::on_connect(const redisAsyncContext* ac, int status) {
   Connection* self = self_of(ac);
   if (status != REDIS_OK) {
-    // hiredis frees the context right after this callback.
+    // hiredis frees the context right after this callback, so the next
+    // address (if any) is tried from a posted handler, unless the attempt
+    // ended meanwhile (timed out, closed: on_connected_ is gone).
+    if (self->next_address_ < self->addresses_.size()) {
+      boost::asio::post(self->io_, [keep = self->shared_from_this()] {
+        if (keep->on_connected_ && keep->ctx_ == nullptr) keep->connect_next();
+      });
+      return;
+    }
     self->finish_connect(std::string("cannot connect: ") + (ac->errstr ? ac->errstr : "error"));
     return;
   }

@@ -18,6 +18,7 @@
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -28,6 +29,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 struct redisAsyncContext;
 struct redisReply;
@@ -51,8 +53,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  // Starts a non-blocking connect; `done` is called exactly once. After
-  // `timeout` without a connection the attempt is abandoned with an error.
+  // Starts a non-blocking connect (resolving a host name first, off this
+  // thread); `done` is called exactly once. After `timeout` without a
+  // connection the attempt is abandoned with an error.
   void connect(std::chrono::milliseconds timeout, ConnectFn done);
   // Appends one command to hiredis's output buffer; hiredis writes it when
   // the socket is next writable, so commands appended in one loop turn leave
@@ -79,6 +82,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
   void arm_read();
   void arm_write();
+  void connect_next();  // to addresses_[next_address_++]
   void finish_connect(std::optional<std::string> error);
 
   boost::asio::io_context& io_;
@@ -89,6 +93,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   redisAsyncContext* ctx_ = nullptr;
   boost::asio::posix::stream_descriptor socket_;
   boost::asio::steady_timer connect_timer_;
+  boost::asio::ip::tcp::resolver resolver_;
+  bool resolving_ = false;              // a lookup is pending (its handler checks this)
+  std::vector<std::string> addresses_;  // this attempt's IPs, tried in order
+  std::size_t next_address_ = 0;
   bool connected_ = false;
   bool closing_ = false;
   bool want_read_ = false, want_write_ = false;

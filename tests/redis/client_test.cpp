@@ -215,6 +215,40 @@ TEST(RedisClient, ConnectionRefusedSaysWhereAndWhy) {
   EXPECT_NE(r.error.find("onnect"), std::string::npos) << r.error;
 }
 
+// A host name is resolved (asio's resolver, off the client's loop) and
+// each of its addresses tried in turn.
+TEST(RedisClient, HostNameIsResolved) {
+  RedisServer server;
+  redis::Options o = options(server.port());
+  o.host = "localhost";
+  Harness h(o);
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); })) << h.client.last_error();
+  auto r = h.exec({{"PING"}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.replies[0].str, "PONG");
+}
+
+// A name that does not resolve: the error names it; the client keeps
+// retrying (with backoff) rather than giving up, like a refused connect.
+TEST(RedisClient, UnresolvableHostSaysWhich) {
+  redis::Options o = options(6379);
+  o.host = "no-such-host.invalid";  // RFC 6761: never resolves
+  o.connect_timeout = 2s;
+  Harness h(o);
+  h.client.start();
+  // "cannot resolve 'no-such-host.invalid': ..." or, where the resolver
+  // waits on an unreachable name server, "resolving '...' timed out".
+  EXPECT_TRUE(h.run_until([&] {
+    return h.client.last_error().find("resolv") != std::string::npos &&
+           h.client.last_error().find("'no-such-host.invalid'") != std::string::npos;
+  })) << h.client.last_error();
+  EXPECT_FALSE(h.client.ready());
+  auto r = h.exec({{"PING"}});
+  EXPECT_FALSE(r.ok());
+  h.client.stop();
+}
+
 TEST(RedisClient, ConnectTimeout) {
   // A listener whose accept queue is full: the kernel drops further SYNs,
   // so a connect neither succeeds nor fails until our timeout ends it.

@@ -14,7 +14,7 @@ void register_settings(config::Schema& s, Settings& o) {
   s.add_int("keywords.max_batch", o.redis.limits.max_batch, 1, 1'000'000,
             "Entries in one add or remove request");
   s.add_endpoint("keywords.redis.address", o.redis_address,
-                 "Redis server for keywords.store = redis (an IP address and port)");
+                 "Redis server for keywords.store = redis (host:port)");
   s.add_duration("keywords.redis.connect_timeout", o.redis.redis.connect_timeout, milliseconds(10),
                  milliseconds(60'000),
                  "Abandon a connection attempt to Redis after this long (then retry)");
