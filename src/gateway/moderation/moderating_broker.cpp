@@ -51,7 +51,9 @@ void ModeratingBroker::decide(unsigned from, PublishRequest request, const Verdi
 
 void ModeratingBroker::prepare_then_drain(unsigned from, Policy& policy) {
   // The answer comes on the store's or the builder's thread (or inline):
-  // it only posts, so the queue is touched on its shard alone.
+  // it only posts, so the queue is touched on its shard alone, and it holds
+  // no publisher's session (those stay in the queue), so no other thread
+  // ever releases one.
   moderator_.prepare(policy, [this, from, &policy](std::string error) {
     boost::asio::post(pool_[from].ctx, [this, from, &policy, error = std::move(error)] {
       drain(from, policy, error);

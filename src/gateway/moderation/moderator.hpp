@@ -139,8 +139,8 @@ class Moderator {
 
  private:
   // The policy's engine for the store's current dictionary engines. nullptr
-  // when the publication must wait (`pending`), or when no engine was ever
-  // built (`error`).
+  // when the publication must wait (`pending`), or when the build for these
+  // dictionaries failed and there is no good engine to keep (`error`).
   std::shared_ptr<const Policy::Engine> current_engine(Policy& policy,
                                                        std::optional<Pending>& pending,
                                                        std::string& error);
