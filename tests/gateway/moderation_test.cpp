@@ -2,10 +2,15 @@
 // masking rewrite, and the Moderator's verdicts against a real MemoryStore
 // (the store heraldd runs with nothing else running), including a plain
 // twin: every verdict and masked text compared with the naive matcher run
-// over each string value on its own.
+// over each string value on its own; and a second plain twin: namespace
+// engines built on the moderator's builder thread give what builds inline
+// (the synchronous path) give.
 #include <gtest/gtest.h>
 
+#include <future>
+#include <mutex>
 #include <random>
+#include <thread>
 
 #include "core/metrics/registry.hpp"
 #include "gateway/moderation/moderator.hpp"
@@ -56,6 +61,22 @@ TEST(TextFields, RejectsWhatIsNotJson) {
   EXPECT_FALSE(error.empty());
 }
 
+// Moderates `req`, preparing the engine first when it must wait (as
+// ModeratingBroker does, without its queue): the verdict.
+std::optional<Verdict> moderate_now(Moderator& m, Policy& p, PublishRequest& req) {
+  for (int attempt = 0; attempt < 4; ++attempt) {
+    Pending pending{};
+    if (auto v = m.moderate(p, req, pending)) return v;
+    std::promise<std::string> ready;
+    m.prepare(p, [&](std::string error) { ready.set_value(std::move(error)); });
+    const std::string error = ready.get_future().get();
+    EXPECT_EQ(error, "");
+    if (!error.empty()) return std::nullopt;
+  }
+  ADD_FAILURE() << "the engine never became ready";
+  return std::nullopt;
+}
+
 struct Fixture : ::testing::Test {
   MemoryStore store;
   metrics::Registry registry;
@@ -80,7 +101,7 @@ struct Fixture : ::testing::Test {
     Policy* p = m.policy_of(room);
     EXPECT_NE(p, nullptr);
     PublishRequest req{room, data, ""};
-    auto v = m.moderate(*p, req);
+    auto v = moderate_now(m, *p, req);
     EXPECT_TRUE(v.has_value());
     data = req.data_json;
     if (meta) *meta = req.moderation_json;
@@ -200,7 +221,99 @@ TEST_F(Fixture, AnUnloadedDictionaryIsLoadedNotSkipped) {
   Moderator m(store, options, registry);  // loads "later" (empty) at start
   Policy* p = m.policy_of("r");
   PublishRequest req{"r", R"("hi")", ""};
-  EXPECT_TRUE(m.moderate(*p, req).has_value());
+  Pending pending{};
+  EXPECT_TRUE(m.moderate(*p, req, pending).has_value());
+}
+
+// A namespace with an engine of its own does not search with a stale one:
+// after an edit, moderate() says the publication waits for a build, and
+// prepare() builds on the moderator's thread, not the caller's.
+TEST_F(Fixture, AStaleEngineWaitsForABuildOnAnotherThread) {
+  add("a", {{"first", Action::mask}});
+  add("b", {{"other", Action::mask}});
+  options.rooms.moderation.dictionaries = "a,b";
+  std::vector<std::thread::id> build_threads;
+  std::mutex mutex;
+  std::vector<std::thread> threads;
+  // A runner that runs each build on a thread of its own and notes where.
+  BuildRunner runner = [&](std::function<void()> build) {
+    std::lock_guard lock(mutex);
+    threads.emplace_back([&, build = std::move(build)] {
+      {
+        std::lock_guard l(mutex);
+        build_threads.push_back(std::this_thread::get_id());
+      }
+      build();
+    });
+  };
+  Moderator m(store, options, registry, runner);
+  Policy* p = m.policy_of("r");
+  PublishRequest req{"r", R"("first other second")", ""};
+  Pending pending{};
+  EXPECT_FALSE(m.moderate(*p, req, pending).has_value());  // never built yet
+  EXPECT_EQ(pending, Pending::build);
+  ASSERT_TRUE(moderate_now(m, *p, req));
+  EXPECT_EQ(req.data_json, R"("***** ***** second")");
+  add("a", {{"second", Action::mask}});
+  req = {"r", R"("first other second")", ""};
+  EXPECT_FALSE(m.moderate(*p, req, pending).has_value());  // the edit is seen, not skipped
+  EXPECT_EQ(pending, Pending::build);
+  ASSERT_TRUE(moderate_now(m, *p, req));
+  EXPECT_EQ(req.data_json, R"("***** ***** ******")");
+  for (auto& t : threads) t.join();
+  ASSERT_EQ(build_threads.size(), 2u);
+  for (auto id : build_threads) EXPECT_NE(id, std::this_thread::get_id());
+  EXPECT_EQ(metric("herald_moderation_builds_total"), 2);
+}
+
+// The plain twin of the off-shard build: the same edits and publications
+// through a moderator whose builds run inline (the synchronous path) and
+// one whose builds run on its own builder thread (heraldd's) give the same
+// verdicts, masked data and moderation objects, under every option.
+TEST(ModerationBuilds, BackgroundBuildsAgreeWithInlineBuilds) {
+  std::mt19937 rng(11);
+  const std::vector<std::string> alphabet = {"a", "b", "A", " ", "é", "가"};
+  auto word = [&](std::size_t len) {
+    std::string s;
+    for (std::size_t i = 0; i < len; ++i) s += alphabet[rng() % alphabet.size()];
+    return s;
+  };
+  const std::vector<Action> actions = {Action::reject, Action::mask, Action::flag};
+  for (int round = 0; round < 8; ++round) {
+    MemoryStore store;
+    metrics::Registry r1, r2;
+    Options o;
+    o.rooms.moderation = {"d1,d2,d3", round % 2 == 1, round % 4 >= 2};
+    Moderator plain(store, o, r1, inline_builds());
+    Moderator background(store, o, r2);
+    Policy* p1 = plain.policy_of("r");
+    Policy* p2 = background.policy_of("r");
+    ASSERT_TRUE(p1 && p2);
+    for (int step = 0; step < 30; ++step) {
+      if (rng() % 2 == 0) {  // an edit of one dictionary
+        const std::string dict = "d" + std::to_string(1 + rng() % 3);
+        std::string k = word(1 + rng() % 3);
+        if (k.find_first_not_of(' ') == std::string::npos) k = "ab";
+        bool ok = false;
+        if (rng() % 4 == 0) {
+          store.remove(dict, k, [&](match::store::WriteResult w) { ok = w.ok(); });
+        } else {
+          store.add(dict, {k, actions[rng() % 3], "c" + std::to_string(rng() % 2)},
+                    [&](match::store::WriteResult w) { ok = w.ok(); });
+        }
+        ASSERT_TRUE(ok);
+      }
+      const std::string data = "[\"" + word(rng() % 10) + "\",\"" + word(rng() % 10) + "\"]";
+      PublishRequest a{"r", data, ""}, b{"r", data, ""};
+      auto va = moderate_now(plain, *p1, a);
+      auto vb = moderate_now(background, *p2, b);
+      ASSERT_TRUE(va && vb);
+      EXPECT_EQ(va->kind, vb->kind) << data;
+      EXPECT_EQ(va->message, vb->message) << data;
+      EXPECT_EQ(a.data_json, b.data_json);
+      EXPECT_EQ(a.moderation_json, b.moderation_json);
+    }
+  }
 }
 
 TEST(ModerationSettings, ABadDictionaryListNamesTheSetting) {
@@ -278,7 +391,7 @@ TEST_F(Fixture, AgreesWithTheNaiveMatcherPerValue) {
       }
       expected += "]";
       PublishRequest req{"r", "[\"" + values[0] + "\",\"" + values[1] + "\"]", ""};
-      auto v = m.moderate(*p, req);
+      auto v = moderate_now(m, *p, req);
       ASSERT_TRUE(v);
       EXPECT_EQ(req.data_json, expected)
           << "case_sensitive=" << case_sensitive << " whole_word=" << whole_word;

@@ -109,7 +109,15 @@ TEST(KeywordApi, TwoDaemonsShareADictionaryThroughRedis) {
                                           "500ms"};
   Daemon a(flags), b(flags);
   // Both are connected (heraldd waits for Redis up to its connect timeout
-  // before serving); b loads the (empty) dictionary before a writes.
+  // before serving); b loads the dictionary before a writes again. It must
+  // exist for b to hold it: a read of a dictionary nobody wrote holds
+  // nothing (ReadsOfAnUnknownDictionaryTakeNoSlot below).
+  ASSERT_TRUE(eventually(
+      [&] {
+        return call(a.port, "POST", "/api/keywords/mod/add", R"({"keywords":["seed"]})").status ==
+               200;
+      },
+      10s));
   for (const Daemon* d : {&a, &b}) {
     ASSERT_TRUE(eventually(
         [&] {
@@ -143,6 +151,47 @@ TEST(KeywordApi, TwoDaemonsShareADictionaryThroughRedis) {
   EXPECT_THAT(r.body, HasSubstr("redis unavailable at 127.0.0.1:" + std::to_string(server.port())));
   r = call(b.port, "POST", "/api/keywords/mod/match", R"({"text":"casino"})");
   EXPECT_EQ(json_str(r.body, "/result/verdict"), "mask") << r.body;
+}
+
+// An API client's typos: GET and match of names nobody wrote answer an
+// empty dictionary (version 0) and take none of keywords.max_dictionaries;
+// a dictionary created later, here or by another heraldd, is seen. Embedded
+// and over Redis.
+TEST(KeywordApi, ReadsOfAnUnknownDictionaryTakeNoSlot) {
+  RedisServer server;
+  const std::vector<std::string> limit = {"--keywords.max_dictionaries", "3"};
+  std::vector<std::string> shared = limit;
+  for (std::string f : {"--keywords.store", "redis", "--keywords.redis.address"})
+    shared.push_back(f);
+  shared.push_back("127.0.0.1:" + std::to_string(server.port()));
+  Daemon embedded(limit), a(shared), b(shared);
+  for (const Daemon* d : {&embedded, &a, &b}) {
+    for (int i = 0; i < 20; ++i) {
+      const std::string name = "typo" + std::to_string(i);
+      auto r = call(d->port, "GET", "/api/keywords/" + name);
+      ASSERT_EQ(r.status, 200) << r.body;
+      EXPECT_EQ(json_uint(r.body, "/result/version"), 0u);
+      EXPECT_EQ(json_size(r.body, "/result/keywords"), 0u);
+      r = call(d->port, "POST", "/api/keywords/" + name + "/match", R"({"text":"typo"})");
+      ASSERT_EQ(r.status, 200) << r.body;
+      EXPECT_EQ(json_str(r.body, "/result/verdict"), "allow");
+    }
+  }
+  // Created on a after b read it: b's next read sees it (and holds it).
+  auto r = call(a.port, "POST", "/api/keywords/typo3/add", R"({"keywords":["late"]})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  r = call(b.port, "POST", "/api/keywords/typo3/match", R"({"text":"late"})");
+  EXPECT_EQ(json_str(r.body, "/result/verdict"), "flag") << r.body;
+  // The slots the typos did not take: two more dictionaries on each.
+  for (const Daemon* d : {&embedded, &a, &b}) {
+    for (const char* name : {"one", "two"}) {
+      r = call(d->port, "POST", std::string("/api/keywords/") + name + "/add",
+               R"({"keywords":["word"]})");
+      EXPECT_EQ(r.status, 200) << r.body;
+      r = call(d->port, "GET", std::string("/api/keywords/") + name);  // held now
+      EXPECT_EQ(json_size(r.body, "/result/keywords"), 1u) << r.body;
+    }
+  }
 }
 
 }  // namespace

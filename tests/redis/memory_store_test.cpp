@@ -36,7 +36,7 @@ TEST(MemoryStore, WritesVersionsAndSearches) {
   EXPECT_EQ(f.changed, 1u);
   EXPECT_TRUE(store.warm("d")->entries().empty());
   EXPECT_EQ(store.round_trips(), 0u);
-  EXPECT_EQ(store.stats().rebuilds.load(), 4u);  // cold + three effective writes
+  EXPECT_EQ(store.stats().rebuilds.load(), 3u);  // the three effective writes
 }
 
 TEST(MemoryStore, ValidationAndLimits) {
@@ -48,6 +48,33 @@ TEST(MemoryStore, ValidationAndLimits) {
             "too many dictionaries: the limit is 1 (keywords.max_dictionaries)");
   EXPECT_EQ(kw::flush(store, "bad name").error,
             "dictionary name has a byte outside [A-Za-z0-9_.-] at offset 3");
+}
+
+// Reads (and no-op writes) of names never written answer the empty
+// dictionary and take no slot; a dictionary created after such a read is
+// seen by the next one.
+TEST(MemoryStore, ReadsOfUnknownDictionariesTakeNoSlot) {
+  kw::MemoryStore store(kw::Limits{.max_dictionaries = 2});
+  for (int i = 0; i < 100; ++i) {
+    const std::string name = "typo" + std::to_string(i);
+    auto r = kw::engine(store, name);
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.engine->version(), 0u);
+    EXPECT_TRUE(r.engine->entries().empty());
+    auto f = kw::flush(store, name);  // changes nothing, creates nothing
+    EXPECT_TRUE(f.ok());
+    EXPECT_EQ(f.version, 0u);
+    EXPECT_EQ(kw::remove_many(store, name, {"x"}).changed, 0u);
+    EXPECT_EQ(store.warm(name), nullptr);
+  }
+  ASSERT_TRUE(kw::add_many(store, "typo7", {{"seven"}}).ok());  // created after a read
+  auto r = kw::engine(store, "typo7");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(r.engine->version(), 1u);
+  ASSERT_EQ(r.engine->entries().size(), 1u);
+  EXPECT_TRUE(kw::load(store, "held").ok());  // held: the second slot
+  EXPECT_EQ(kw::add_many(store, "third", {{"a"}}).error,
+            "too many dictionaries: the limit is 2 (keywords.max_dictionaries)");
 }
 
 // Searches run while a writer rebuilds over and over: a search always gets

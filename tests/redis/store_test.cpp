@@ -77,8 +77,8 @@ TEST(RedisStore, OwnEchoIsIgnored) {
   RedisServer server;
   kw::RedisStore a(store_options(server.port())), b(store_options(server.port()));
   ASSERT_TRUE(a.wait_connected(10s) && b.wait_connected(10s));
-  ASSERT_TRUE(kw::engine(a, "mine").ok());
-  ASSERT_TRUE(kw::engine(a, "theirs").ok());
+  ASSERT_TRUE(kw::load(a, "mine").ok());  // held (not yet written), so kept fresh
+  ASSERT_TRUE(kw::load(a, "theirs").ok());
   const std::uint64_t before = a.round_trips();
   ASSERT_TRUE(kw::add_many(a, "mine", {{"own"}}).ok());
   // b's write is published after a's echo; messages on one channel arrive
@@ -149,16 +149,64 @@ TEST(RedisStore, ColdLoadWhileRedisIsDownFailsClearly) {
   EXPECT_NE(e.error.find("redis unavailable"), std::string::npos) << e.error;
 }
 
-TEST(RedisStore, DictionaryLimit) {
+// The limit counts the dictionaries held (loaded, or read and found);
+// reads of names that do not exist (an API client's typos) answer the empty
+// dictionary, one round trip each, and hold nothing.
+TEST(RedisStore, DictionaryLimitCountsHeldDictionariesNotUnknownReads) {
   RedisServer server;
   auto o = store_options(server.port());
   o.limits.max_dictionaries = 2;
   kw::RedisStore store(o);
   ASSERT_TRUE(store.wait_connected(10s));
-  EXPECT_TRUE(kw::engine(store, "one").ok());
-  EXPECT_TRUE(kw::engine(store, "two").ok());
-  auto three = kw::engine(store, "three");
+  const std::uint64_t before = store.round_trips();
+  for (int i = 0; i < 100; ++i) {
+    auto r = kw::engine(store, "typo" + std::to_string(i));
+    ASSERT_TRUE(r.ok()) << r.error;
+    EXPECT_EQ(r.engine->version(), 0u);
+    EXPECT_TRUE(r.engine->entries().empty());
+    EXPECT_EQ(store.warm("typo" + std::to_string(i)), nullptr);  // nothing kept
+  }
+  EXPECT_EQ(store.round_trips() - before, 100u);
+  EXPECT_TRUE(kw::load(store, "one").ok());  // held, though never written
+  ASSERT_TRUE(kw::add_many(store, "two", {{"x"}}).ok());
+  EXPECT_TRUE(kw::engine(store, "two").ok());  // exists: held
+  auto three = kw::load(store, "three");
   EXPECT_EQ(three.error, "too many dictionaries: the limit is 2 (keywords.max_dictionaries)");
+}
+
+// A read that found nothing keeps nothing, so a dictionary created after it,
+// by another store (another process: two_process_test.cpp), is seen by the
+// next read, and held from then on (kept fresh by pub/sub).
+TEST(RedisStore, ADictionaryCreatedAfterAReadIsSeen) {
+  RedisServer server;
+  kw::RedisStore reader(store_options(server.port())), writer(store_options(server.port()));
+  ASSERT_TRUE(reader.wait_connected(10s) && writer.wait_connected(10s));
+  auto before = kw::engine(reader, "later");
+  ASSERT_TRUE(before.ok()) << before.error;
+  EXPECT_TRUE(before.engine->entries().empty());
+  ASSERT_TRUE(kw::add_many(writer, "later", {{"now", kw::Action::reject, "x"}}).ok());
+  auto after = kw::engine(reader, "later");
+  ASSERT_TRUE(after.ok()) << after.error;
+  EXPECT_GT(after.engine->version(), 0u);
+  ASSERT_EQ(after.engine->entries().size(), 1u);
+  EXPECT_EQ(after.engine->entries()[0].keyword, "now");
+  EXPECT_TRUE(warm_has(reader, "later", "now"));  // held now
+  ASSERT_TRUE(kw::add_many(writer, "later", {{"then"}}).ok());
+  EXPECT_TRUE(eventually([&] { return warm_has(reader, "later", "then"); }, 10s));
+}
+
+// A dictionary this process does not hold is written here: the write makes
+// it exist, so the next read holds it.
+TEST(RedisStore, AWriteAfterAReadOfAnUnknownDictionaryIsSeen) {
+  RedisServer server;
+  kw::RedisStore store(store_options(server.port()));
+  ASSERT_TRUE(store.wait_connected(10s));
+  ASSERT_TRUE(kw::engine(store, "fresh").ok());
+  ASSERT_TRUE(kw::add_many(store, "fresh", {{"word"}}).ok());
+  auto r = kw::engine(store, "fresh");
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.engine->entries().size(), 1u);
+  EXPECT_TRUE(warm_has(store, "fresh", "word"));
 }
 
 TEST(RedisSchema, InvalidationMessages) {

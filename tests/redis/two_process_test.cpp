@@ -29,7 +29,7 @@ TEST(TwoProcesses, PeerWriteArrivesByPubSub) {
   RedisServer server;
   kw::RedisStore reader(store_options(server.port()));  // no backstop: only pub/sub can tell
   ASSERT_TRUE(reader.wait_connected(10s));
-  ASSERT_TRUE(kw::engine(reader, "shared").ok());
+  ASSERT_TRUE(kw::load(reader, "shared").ok());  // held, as moderation holds its dictionaries
   const std::uint64_t rt_before = reader.round_trips();
 
   auto r = peer(server.port(), {"add", "shared", "spam", "scam"});
@@ -48,7 +48,7 @@ TEST(TwoProcesses, BackstopCatchesAWriteWhoseMessageNeverArrives) {
   o.channel = "herald:kw:elsewhere";  // the writer publishes on the default channel
   kw::RedisStore reader(o);
   ASSERT_TRUE(reader.wait_connected(10s));
-  ASSERT_TRUE(kw::engine(reader, "shared").ok());
+  ASSERT_TRUE(kw::load(reader, "shared").ok());
 
   auto r = peer(server.port(), {"add", "shared", "phish"});
   ASSERT_EQ(r.exit_code, 0) << r.output;
@@ -56,6 +56,23 @@ TEST(TwoProcesses, BackstopCatchesAWriteWhoseMessageNeverArrives) {
   // It came by polling the version key: no message was ever received.
   EXPECT_EQ(reader.stats().last_invalidation_lag_ms.load(), -1);
   EXPECT_GE(reader.stats().invalidations.load(), 1u);
+}
+
+// A read of a dictionary nobody wrote keeps nothing; another process then
+// creates it, and the next read here sees it.
+TEST(TwoProcesses, ADictionaryCreatedByAPeerAfterAReadIsSeen) {
+  RedisServer server;
+  kw::RedisStore reader(store_options(server.port()));
+  ASSERT_TRUE(reader.wait_connected(10s));
+  auto before = kw::engine(reader, "created");
+  ASSERT_TRUE(before.ok()) << before.error;
+  EXPECT_EQ(before.engine->version(), 0u);
+  auto r = peer(server.port(), {"add", "created", "spam"});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  auto after = kw::engine(reader, "created");
+  ASSERT_TRUE(after.ok()) << after.error;
+  EXPECT_GT(after.engine->version(), 0u);
+  EXPECT_TRUE(warm_has(reader, "created", "spam"));
 }
 
 TEST(TwoProcesses, ConcurrentWritersLoseNoUpdate) {

@@ -17,47 +17,80 @@ void ModeratingBroker::publish(unsigned from, PublishRequest request,
                                std::function<void(PublishResult)> done) {
   Policy* policy = moderator_.policy_of(request.room);
   if (policy == nullptr) return inner_.publish(from, std::move(request), std::move(done));
-  moderate_then_publish(from, *policy, std::move(request), std::move(done), false);
+  Queue& queue = waiting_[from][policy];
+  if (queue.empty()) {
+    Pending pending{};
+    if (std::optional<Verdict> v = moderator_.moderate(*policy, request, pending))
+      return decide(from, std::move(request), *v, std::move(done));
+    queue.push_back({std::move(request), std::move(done)});
+    return prepare_then_drain(from, *policy);
+  }
+  // Behind the ones already waiting, whatever the engine is now.
+  if (queue.size() >= kMaxWaiting) {
+    return answer(
+        from, std::move(done),
+        refused(protocol::ErrorCode::unavailable,
+                "too many publications wait for moderation of '" + request.room + "'; try again"));
+  }
+  queue.push_back({std::move(request), std::move(done)});
 }
 
-void ModeratingBroker::moderate_then_publish(unsigned from, Policy& policy, PublishRequest request,
-                                             std::function<void(PublishResult)> done,
-                                             bool retried) {
-  std::optional<Verdict> v = moderator_.moderate(policy, request);
-  if (!v) {
-    if (retried) {
-      return answer(
-          from, std::move(done),
-          refused(protocol::ErrorCode::unavailable,
-                  "moderation dictionaries of '" + request.room + "' are not loaded; try again"));
-    }
-    // Not loaded in this process yet: load, then moderate on shard `from`.
-    auto req = std::make_shared<PublishRequest>(std::move(request));
-    auto cb = std::make_shared<std::function<void(PublishResult)>>(std::move(done));
-    // `*cb` holds the publisher's session: it is moved out on the shard, so
-    // the store's thread, which may drop the last `cb`, releases nothing.
-    moderator_.load(policy, [this, from, &policy, req, cb](std::string error) {
-      boost::asio::post(pool_[from].ctx, [this, from, &policy, req, cb, error = std::move(error)] {
-        if (!error.empty()) {
-          auto refuse = std::move(*cb);
-          return refuse(refused(
-              protocol::ErrorCode::unavailable,
-              "moderation is unavailable for '" + req->room + "': " + error + "; try again"));
-        }
-        moderate_then_publish(from, policy, std::move(*req), std::move(*cb), true);
-      });
-    });
-    return;
-  }
-  switch (v->kind) {
+void ModeratingBroker::decide(unsigned from, PublishRequest request, const Verdict& verdict,
+                              std::function<void(PublishResult)> done) {
+  switch (verdict.kind) {
     case Verdict::Kind::pass:
       return inner_.publish(from, std::move(request), std::move(done));
     case Verdict::Kind::reject:
       return answer(from, std::move(done),
-                    refused(protocol::ErrorCode::moderation_rejected, std::move(v->message)));
+                    refused(protocol::ErrorCode::moderation_rejected, verdict.message));
     case Verdict::Kind::unavailable:
       return answer(from, std::move(done),
-                    refused(protocol::ErrorCode::unavailable, std::move(v->message)));
+                    refused(protocol::ErrorCode::unavailable, verdict.message));
+  }
+}
+
+void ModeratingBroker::prepare_then_drain(unsigned from, Policy& policy) {
+  // The answer comes on the store's or the builder's thread (or inline):
+  // it only posts, so the queue is touched on its shard alone, and it holds
+  // no publisher's session (those stay in the queue), so no other thread
+  // ever releases one.
+  moderator_.prepare(policy, [this, from, &policy](std::string error) {
+    boost::asio::post(pool_[from].ctx, [this, from, &policy, error = std::move(error)] {
+      drain(from, policy, error);
+    });
+  });
+}
+
+void ModeratingBroker::drain(unsigned from, Policy& policy, const std::string& error) {
+  Queue& queue = waiting_[from][&policy];
+  while (!queue.empty()) {
+    Waiting w = std::move(queue.front());
+    queue.pop_front();
+    if (!error.empty()) {
+      answer(from, std::move(w.done),
+             refused(protocol::ErrorCode::unavailable, "moderation is unavailable for '" +
+                                                           w.request.room + "': " + error +
+                                                           "; try again"));
+      continue;
+    }
+    Pending pending{};
+    std::optional<Verdict> v = moderator_.moderate(policy, w.request, pending);
+    if (v) {
+      decide(from, std::move(w.request), *v, std::move(w.done));
+      continue;
+    }
+    if (pending == Pending::load) {
+      // Just loaded, yet missing: refuse rather than wait in a loop.
+      answer(
+          from, std::move(w.done),
+          refused(protocol::ErrorCode::unavailable,
+                  "moderation dictionaries of '" + w.request.room + "' are not loaded; try again"));
+      continue;
+    }
+    // A dictionary changed again since the build: build again, the head
+    // keeps its place.
+    queue.push_front(std::move(w));
+    return prepare_then_drain(from, policy);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "gateway/moderation/moderator.hpp"
 
+#include <boost/asio/post.hpp>
+
 #include <algorithm>
 #include <atomic>
 #include <stdexcept>
@@ -25,6 +27,10 @@ std::optional<std::vector<std::string>> parse_dictionary_list(std::string_view l
   return names;
 }
 
+BuildRunner inline_builds() {
+  return [](std::function<void()> build) { build(); };
+}
+
 Policy::Policy(std::vector<std::string> dictionaries, const ModerationOptions& options)
     : dictionaries_(std::move(dictionaries)) {
   match_options_ = store::search_options();
@@ -35,8 +41,9 @@ Policy::Policy(std::vector<std::string> dictionaries, const ModerationOptions& o
             match_options_.whole_word == standard.whole_word;
 }
 
-Moderator::Moderator(store::Store& store, const Options& options, metrics::Registry& registry)
-    : store_(store), options_(options) {
+Moderator::Moderator(store::Store& store, const Options& options, metrics::Registry& registry,
+                     BuildRunner builds)
+    : store_(store), options_(options), builds_(std::move(builds)) {
   auto add = [&](const std::string& setting, const RoomOptions& room) {
     std::string error;
     auto names = parse_dictionary_list(room.moderation.dictionaries, error);
@@ -59,10 +66,21 @@ Moderator::Moderator(store::Store& store, const Options& options, metrics::Regis
                      "Publications published with a flag keyword (and a moderation object)");
   unavailable_ = counter("herald_moderation_unavailable_total",
                          "Publications refused because a dictionary could not be loaded");
-  builds_ = counter("herald_moderation_builds_total",
-                    "Engines built for namespaces with several dictionaries or own options");
+  builds_total_ = counter("herald_moderation_builds_total",
+                          "Engines built for namespaces with several dictionaries or own options");
   build_failures_ = counter("herald_moderation_build_failures_total",
                             "Namespace engine builds that failed (the last good one is kept)");
+
+  const bool own_engines = std::any_of(policies_.begin(), policies_.end(),
+                                       [](const auto& p) { return !p.second->direct(); });
+  if (!builds_ && own_engines) {
+    // One thread: builds of different namespaces queue, which bounds the
+    // memory two large builds would take at once.
+    builder_ = std::make_unique<boost::asio::thread_pool>(1);
+    builds_ = [pool = builder_.get()](std::function<void()> build) {
+      boost::asio::post(*pool, std::move(build));
+    };
+  }
 
   for (auto& [room, policy] : policies_) {
     for (const std::string& dict : policy->dictionaries()) {
@@ -81,8 +99,14 @@ Policy* Moderator::policy_of(std::string_view room) const {
   return it == policies_.end() ? nullptr : it->second.get();
 }
 
+Moderator::~Moderator() {
+  // A build in flight finishes and answers its waiters; their answers are
+  // posts to shards, which run or are dropped with the shards.
+  if (builder_) builder_->join();
+}
+
 std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
-                                                                std::string& missing,
+                                                                std::optional<Pending>& pending,
                                                                 std::string& error) {
   const auto& dicts = policy.dictionaries();
   std::shared_ptr<const Policy::Engine> engine = policy.engine_.load();
@@ -93,65 +117,109 @@ std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
   for (std::size_t i = 0; i < dicts.size(); ++i) {
     sources.push_back(store_.warm(dicts[i]));
     if (!sources.back()) {
-      missing = dicts[i];
+      pending = Pending::load;
       sources.clear();
       return nullptr;
     }
     if (fresh && sources.back() != engine->sources[i]) fresh = false;
   }
-  if (fresh) {
-    sources.clear();
-    return engine;
+  if (!fresh && policy.direct()) {
+    // No build: the store's engine is the namespace's.
+    engine = std::make_shared<const Policy::Engine>(Policy::Engine{sources, sources[0], {}});
+    policy.engine_.store(engine);
+    fresh = true;
   }
-  if (policy.direct()) {
-    auto built = std::make_shared<const Policy::Engine>(Policy::Engine{sources, sources[0]});
-    sources.clear();
-    policy.engine_.store(built);
-    return built;
-  }
-
-  std::lock_guard lock(policy.build_mutex_);
-  // Another shard may have built it for these sources while we waited.
-  engine = policy.engine_.load();
-  if (engine && engine->sources == sources) {
-    sources.clear();
-    return engine;
-  }
-  std::vector<store::Entry> entries;
-  std::uint64_t version = 0;
-  for (const auto& s : sources) {
-    entries.insert(entries.end(), s->entries().begin(), s->entries().end());
-    version += s->version();
-  }
-  // One keyword in two dictionaries: the stricter entry sorts first and is
-  // the one Compiled::build keeps.
-  std::stable_sort(
-      entries.begin(), entries.end(), [](const store::Entry& a, const store::Entry& b) {
-        return a.keyword != b.keyword ? a.keyword < b.keyword : store::stricter(a.action, b.action);
-      });
-  builds_->inc();
-  auto compiled =
-      store::Compiled::build(version, std::move(entries), error, policy.match_options());
-  if (!compiled) {
-    build_failures_->inc();
-    log::error("moderation engine not built; the last good one stays",
-               {{"dictionaries", dicts.size()}, {"error", error}});
-    sources.clear();
-    return engine;  // the last good one, or nullptr
-  }
-  error.clear();
-  auto built = std::make_shared<const Policy::Engine>(Policy::Engine{sources, std::move(compiled)});
   sources.clear();
-  policy.engine_.store(built);
-  return built;
+  if (!fresh) {
+    pending = Pending::build;
+    return nullptr;
+  }
+  if (!engine->compiled) {
+    error = engine->error;
+    return nullptr;
+  }
+  return engine;
 }
 
-std::optional<Verdict> Moderator::moderate(Policy& policy, PublishRequest& req) {
-  std::string missing;
+void Moderator::build(Policy& policy, std::function<void(std::string error)> done) {
+  {
+    std::lock_guard lock(policy.build_mutex_);
+    policy.build_waiters_.push_back(std::move(done));
+    if (policy.building_) return;  // answered when the build in flight ends
+    policy.building_ = true;
+  }
+  builds_([this, &policy] { build_now(policy); });
+}
+
+void Moderator::build_now(Policy& policy) {
+  const auto& dicts = policy.dictionaries();
+  std::vector<std::shared_ptr<const store::Compiled>> sources;
   std::string error;
-  auto engine = current_engine(policy, missing, error);
+  for (const std::string& d : dicts) {
+    sources.push_back(store_.warm(d));
+    // A loaded dictionary never leaves the store; say so if one did.
+    if (!sources.back()) error = "dictionary '" + d + "' is not loaded";
+  }
+  std::shared_ptr<const Policy::Engine> last = policy.engine_.load();
+  if (error.empty() && !(last && last->sources == sources)) {
+    std::vector<store::Entry> entries;
+    std::uint64_t version = 0;
+    for (const auto& s : sources) {
+      entries.insert(entries.end(), s->entries().begin(), s->entries().end());
+      version += s->version();
+    }
+    // One keyword in two dictionaries: the stricter entry sorts first and is
+    // the one Compiled::build keeps.
+    std::stable_sort(entries.begin(), entries.end(),
+                     [](const store::Entry& a, const store::Entry& b) {
+                       return a.keyword != b.keyword ? a.keyword < b.keyword
+                                                     : store::stricter(a.action, b.action);
+                     });
+    builds_total_->inc();
+    std::string build_error;
+    auto compiled =
+        store::Compiled::build(version, std::move(entries), build_error, policy.match_options());
+    if (compiled) {
+      policy.engine_.store(
+          std::make_shared<const Policy::Engine>(Policy::Engine{sources, std::move(compiled), {}}));
+    } else {
+      build_failures_->inc();
+      log::error("moderation engine not built; the last good one stays",
+                 {{"dictionaries", dicts.size()}, {"error", build_error}});
+      // These sources are answered by the last good engine until one of the
+      // dictionaries changes again: one failed build per change, not one
+      // per publication.
+      policy.engine_.store(std::make_shared<const Policy::Engine>(
+          Policy::Engine{sources, last ? last->compiled : nullptr, build_error}));
+    }
+  }
+  std::vector<std::function<void(std::string)>> waiters;
+  {
+    std::lock_guard lock(policy.build_mutex_);
+    waiters.swap(policy.build_waiters_);
+    policy.building_ = false;
+  }
+  // A waiter that came after the sources were read re-checks them when it
+  // moderates, and asks again if they changed.
+  for (auto& w : waiters) w(error);
+}
+
+void Moderator::prepare(Policy& policy, std::function<void(std::string error)> done) {
+  load(policy, [this, &policy, done = std::move(done)](std::string error) mutable {
+    if (!error.empty() || policy.direct()) return done(std::move(error));
+    build(policy, std::move(done));
+  });
+}
+
+std::optional<Verdict> Moderator::moderate(Policy& policy, PublishRequest& req, Pending& pending) {
+  std::optional<Pending> wait;
+  std::string error;
+  auto engine = current_engine(policy, wait, error);
   if (!engine) {
-    if (!missing.empty()) return std::nullopt;
+    if (wait) {
+      pending = *wait;
+      return std::nullopt;
+    }
     unavailable_->inc();
     return Verdict{Verdict::Kind::unavailable,
                    "moderation is unavailable for '" + req.room + "': " + error};
@@ -206,7 +274,7 @@ std::optional<Verdict> Moderator::moderate(Policy& policy, PublishRequest& req) 
 
 void Moderator::load(Policy& policy, std::function<void(std::string error)> done) {
   // One load per missing dictionary; `done` once all have answered.
-  struct Pending {
+  struct Loads {
     std::atomic<std::size_t> left;
     std::mutex mutex;
     std::string error;
@@ -216,7 +284,7 @@ void Moderator::load(Policy& policy, std::function<void(std::string error)> done
   for (const std::string& d : policy.dictionaries())
     if (!store_.warm(d)) missing.push_back(d);
   if (missing.empty()) return done("");
-  auto pending = std::make_shared<Pending>();
+  auto pending = std::make_shared<Loads>();
   pending->left = missing.size();
   pending->done = std::move(done);
   for (std::string& d : missing) {

@@ -16,15 +16,28 @@
 // case-sensitive or whole-word matching) the namespace has an engine of its
 // own built from the entries of its dictionaries' engines: each publication
 // compares the store's current engines with the ones it was built from
-// (a pointer each), and the first publication that sees a change rebuilds it
-// on its shard, once (the other shards wait for that build, then use it).
-// So an edit takes effect on the next publication either way.
+// (a pointer each). When one changed, moderate() does not search: it says
+// the publication must wait (Pending::build), and prepare() builds the new
+// engine on the moderator's builder thread, never on a shard, so a large
+// dictionary stalls no connection. The publications that wait are queued by
+// ModeratingBroker (moderating_broker.hpp), in order, and moderated when
+// the build is done.
+//
+// Invariant: a dictionary edit moderates the next publication. The store
+// swaps in the dictionary's engine before it answers the edit, so a
+// publication that arrives after the answer sees the change and waits for
+// the namespace's engine built from it; it is never searched with an older
+// one.
 //
 // Invariant: a moderated namespace never publishes unmoderated text. While a
 // dictionary has never been loaded in this process (Redis down since start),
 // publications wait for its load; if the load fails they are refused with
-// error 108, never let through.
+// error 114, never let through. A build that fails keeps the last good
+// engine for the dictionaries it was asked for (no build loop); with no good
+// engine, publications are refused with 114.
 #pragma once
+
+#include <boost/asio/thread_pool.hpp>
 
 #include <functional>
 #include <map>
@@ -55,14 +68,33 @@ class Policy {
   friend class Moderator;
   struct Engine {
     std::vector<std::shared_ptr<const match::store::Compiled>> sources;  // one per dictionary
-    std::shared_ptr<const match::store::Compiled> compiled;              // sources[0] when direct
+    // sources[0] when direct; after a failed build, the last good engine
+    // (nullptr if none) and `error` saying why.
+    std::shared_ptr<const match::store::Compiled> compiled;
+    std::string error;
   };
   std::vector<std::string> dictionaries_;
   match::Options match_options_;
   bool direct_;
-  std::mutex build_mutex_;  // one build at a time; never held by a search
+  // The build of this namespace's engine: at most one at a time; whoever
+  // asks while one runs is answered when it ends. Never held by a search.
+  std::mutex build_mutex_;
+  bool building_ = false;
+  std::vector<std::function<void(std::string)>> build_waiters_;
   match::store::PtrCell<const Engine> engine_;
 };
+
+// What a publication waits for before moderate() can decide.
+enum class Pending : std::uint8_t {
+  load,   // a dictionary not loaded in this process yet
+  build,  // the namespace's own engine, for dictionaries that changed
+};
+
+// Runs one build of a namespace's engine: on another thread (heraldd: the
+// moderator's builder), or inline on the calling thread (the plain twin the
+// tests compare with, which is how every build ran before).
+using BuildRunner = std::function<void(std::function<void()> build)>;
+[[nodiscard]] BuildRunner inline_builds();
 
 // What moderation decided for one publication.
 struct Verdict {
@@ -81,25 +113,45 @@ struct Verdict {
 class Moderator {
  public:
   // Throws std::runtime_error naming the setting when a dictionary list is
-  // not valid. Starts loading every configured dictionary.
-  Moderator(match::store::Store& store, const Options& options, metrics::Registry& registry);
+  // not valid. Starts loading every configured dictionary. Builds run on
+  // `builds`, or, when it is empty, on a builder thread of the moderator's
+  // own (started only if a namespace needs an engine of its own).
+  Moderator(match::store::Store& store, const Options& options, metrics::Registry& registry,
+            BuildRunner builds = {});
+  // Waits for a build in flight on the moderator's own thread.
+  ~Moderator();
+  Moderator(const Moderator&) = delete;
+  Moderator& operator=(const Moderator&) = delete;
 
   // The policy of `room`, or nullptr when its namespace is not moderated.
   [[nodiscard]] Policy* policy_of(std::string_view room) const;
 
   // Moderates `req` in place (data masked, moderation_json set). nullopt when
-  // a dictionary of the policy is not loaded in this process yet: load() it,
-  // then call again. Any thread; no I/O.
-  [[nodiscard]] std::optional<Verdict> moderate(Policy& policy, PublishRequest& req);
-  // Loads the policy's dictionaries that are not loaded; `done` gets an
-  // error, or "" once all are. It may run inline or on the store's thread.
-  void load(Policy& policy, std::function<void(std::string error)> done);
+  // the publication must wait (`pending` says for what): prepare(), then
+  // call again. Any thread; no I/O, no build, no wait.
+  [[nodiscard]] std::optional<Verdict> moderate(Policy& policy, PublishRequest& req,
+                                                Pending& pending);
+  // Loads the policy's dictionaries that are not loaded, then builds its
+  // engine if it is not the one for the store's current dictionaries;
+  // `done` gets an error (a load failed), or "". It runs inline, on the
+  // store's thread or on the builder's; it must not block.
+  void prepare(Policy& policy, std::function<void(std::string error)> done);
 
  private:
-  // The policy's engine for the store's current dictionary engines; nullptr
-  // when one is missing (`missing` names it) or a build failed (`error`).
-  std::shared_ptr<const Policy::Engine> current_engine(Policy& policy, std::string& missing,
+  // The policy's engine for the store's current dictionary engines. nullptr
+  // when the publication must wait (`pending`), or when the build for these
+  // dictionaries failed and there is no good engine to keep (`error`).
+  std::shared_ptr<const Policy::Engine> current_engine(Policy& policy,
+                                                       std::optional<Pending>& pending,
                                                        std::string& error);
+  // Loads the policy's dictionaries that are not loaded; `done` gets an
+  // error, or "" once all are.
+  void load(Policy& policy, std::function<void(std::string error)> done);
+  // Queues `done` behind the build in flight, or starts one on builds_.
+  void build(Policy& policy, std::function<void(std::string error)> done);
+  // One build for the store's engines as they are now; then answers every
+  // waiter. Runs on builds_.
+  void build_now(Policy& policy);
 
   match::store::Store& store_;
   std::map<const RoomOptions*, std::unique_ptr<Policy>> policies_;
@@ -108,9 +160,11 @@ class Moderator {
   metrics::Counter* masked_;
   metrics::Counter* flagged_;
   metrics::Counter* unavailable_;
-  metrics::Counter* builds_;
+  metrics::Counter* builds_total_;
   metrics::Counter* build_failures_;
   const Options& options_;
+  std::unique_ptr<boost::asio::thread_pool> builder_;  // when no BuildRunner was given
+  BuildRunner builds_;
 };
 
 }  // namespace herald::gateway::moderation

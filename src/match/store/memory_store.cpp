@@ -2,7 +2,12 @@
 
 namespace herald::match::store {
 
-WriteResult MemoryStore::commit(const std::string& name, Dict& d, std::size_t changed) {
+MemoryStore::Dict MemoryStore::copy_of(const std::string& name) const {
+  auto it = dicts_.find(name);
+  return it == dicts_.end() ? Dict{} : it->second;
+}
+
+WriteResult MemoryStore::commit(const std::string& name, Dict d, std::size_t changed) {
   WriteResult r;
   if (changed == 0) {
     r.version = d.version;
@@ -20,6 +25,7 @@ WriteResult MemoryStore::commit(const std::string& name, Dict& d, std::size_t ch
   slot->engine.store(std::move(compiled));
   r.version = d.version;
   r.changed = changed;
+  dicts_[name] = std::move(d);
   return r;
 }
 
@@ -28,8 +34,7 @@ void MemoryStore::add_many(std::string dict, std::vector<Entry> entries, WriteFn
   WriteResult r;
   {
     std::lock_guard lock(mutex_);
-    // A copy, so that a failed rebuild leaves the dictionary as it was.
-    Dict next = dicts_[dict];
+    Dict next = copy_of(dict);
     std::size_t changed = 0;
     for (Entry& e : entries) {
       auto [it, added] = next.entries.try_emplace(e.keyword, e);
@@ -38,8 +43,7 @@ void MemoryStore::add_many(std::string dict, std::vector<Entry> entries, WriteFn
         ++changed;
       }
     }
-    r = commit(dict, next, changed);
-    if (r.ok()) dicts_[dict] = std::move(next);
+    r = commit(dict, std::move(next), changed);
   }  // handlers run without the lock: they may write again
   done(std::move(r));
 }
@@ -49,11 +53,10 @@ void MemoryStore::remove_many(std::string dict, std::vector<std::string> keyword
   WriteResult r;
   {
     std::lock_guard lock(mutex_);
-    Dict next = dicts_[dict];
+    Dict next = copy_of(dict);
     std::size_t changed = 0;
     for (const std::string& k : keywords) changed += next.entries.erase(k);
-    r = commit(dict, next, changed);
-    if (r.ok()) dicts_[dict] = std::move(next);
+    r = commit(dict, std::move(next), changed);
   }  // handlers run without the lock: they may write again
   done(std::move(r));
 }
@@ -63,11 +66,10 @@ void MemoryStore::flush(std::string dict, WriteFn done) {
   WriteResult r;
   {
     std::lock_guard lock(mutex_);
-    Dict next = dicts_[dict];
+    Dict next = copy_of(dict);
     const std::size_t changed = next.entries.size();
     next.entries.clear();
-    r = commit(dict, next, changed);
-    if (r.ok()) dicts_[dict] = std::move(next);
+    r = commit(dict, std::move(next), changed);
   }  // handlers run without the lock: they may write again
   done(std::move(r));
 }
@@ -80,12 +82,22 @@ void MemoryStore::load(std::string dict, EngineFn done) {
     std::shared_ptr<Slot> slot = table_.get_or_add(dict, r.error);
     if (slot) {
       r.engine = slot->engine.load();
-      // Never written: the empty dictionary, version 0.
-      if (!r.engine) r.engine = build(0, {}, r.error);
-      if (r.engine) slot->engine.store(r.engine);
+      // Never written: held as the empty dictionary, version 0.
+      if (!r.engine) {
+        r.engine = empty_engine();
+        slot->engine.store(r.engine);
+      }
     }
   }
   done(std::move(r));
+}
+
+void MemoryStore::read(std::string dict, EngineFn done) {
+  if (auto e = dictionary_name_error(dict)) return done(EngineResult{.error = *e});
+  if (auto e = warm(dict)) return done(EngineResult{.engine = std::move(e)});
+  // No engine: never written (a write makes its engine before it answers),
+  // and never loaded. Nothing to keep.
+  done(EngineResult{.engine = empty_engine()});
 }
 
 }  // namespace herald::match::store

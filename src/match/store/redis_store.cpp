@@ -72,10 +72,10 @@ schema::Origin RedisStore::make_origin() const {
 
 RedisStore::Dict* RedisStore::dict_state(const std::string& name, std::string& error) {
   auto it = dicts_.find(name);
-  if (it != dicts_.end()) return &it->second;
+  if (it != dicts_.end() && it->second.slot) return &it->second;
   std::shared_ptr<Slot> slot = table_.get_or_add(name, error);
   if (!slot) return nullptr;
-  Dict& d = dicts_[name];
+  Dict& d = dicts_[name];  // or the state of a first read in flight, held from now on
   d.slot = std::move(slot);
   return &d;
 }
@@ -130,8 +130,10 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
       // Not loaded here: nothing to refresh; a later load reads the write.
       if (w->changed == 0 || it == dicts_.end() || stopping_) return done(result);
       Dict& d = it->second;
-      auto finish = [done, result](const LoadError&) { done(result); };
-      std::shared_ptr<const Compiled> current = d.slot->engine.load();
+      auto finish = [done, result](const LoadError&, const std::shared_ptr<const Compiled>&) {
+        done(result);
+      };
+      std::shared_ptr<const Compiled> current = d.slot ? d.slot->engine.load() : nullptr;
       if (current && !d.loading && current->version() == w->old_version) {
         // Our copy is exactly the version the write started from: apply the
         // write to it here, with no round trip. Our own echo is ignored.
@@ -148,14 +150,29 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
 }
 
 void RedisStore::load(std::string dict, EngineFn done) {
+  fetch(std::move(dict), true, std::move(done));
+}
+
+void RedisStore::read(std::string dict, EngineFn done) {
+  fetch(std::move(dict), false, std::move(done));
+}
+
+void RedisStore::fetch(std::string dict, bool hold, EngineFn done) {
   if (auto e = dictionary_name_error(dict)) return done(EngineResult{.error = *e});
-  boost::asio::post(io_, [this, dict = std::move(dict), done = std::move(done)] {
-    std::string error;
-    Dict* d = dict_state(dict, error);
-    if (d == nullptr) return done(EngineResult{.error = error});
-    if (auto e = d->slot->engine.load()) return done(EngineResult{.engine = std::move(e)});
-    auto waiter = [done, slot = d->slot](const LoadError& err) {
-      if (auto e = slot->engine.load()) return done(EngineResult{.engine = e});
+  boost::asio::post(io_, [this, dict = std::move(dict), hold, done = std::move(done)] {
+    Dict* d = nullptr;
+    if (hold) {
+      std::string error;
+      d = dict_state(dict, error);
+      if (d == nullptr) return done(EngineResult{.error = error});
+    } else {
+      d = &dicts_[dict];  // held, in flight, or a first read: no slot yet
+    }
+    if (d->slot) {
+      if (auto e = d->slot->engine.load()) return done(EngineResult{.engine = std::move(e)});
+    }
+    Waiter waiter = [done](const LoadError& err, const std::shared_ptr<const Compiled>& engine) {
+      if (engine) return done(EngineResult{.engine = engine});
       done(EngineResult{.error = err.message, .unavailable = err.unavailable});
     };
     if (d->loading) {
@@ -165,6 +182,14 @@ void RedisStore::load(std::string dict, EngineFn done) {
       start_load(dict);
     }
   });
+}
+
+void RedisStore::forget(const std::string& name) {
+  auto it = dicts_.find(name);
+  std::vector<Waiter> waiters = std::move(it->second.in_flight);
+  dicts_.erase(it);
+  const std::shared_ptr<const Compiled> empty = empty_engine();
+  for (auto& w : waiters) w(LoadError{}, empty);
 }
 
 void RedisStore::start_load(const std::string& name) {
@@ -177,17 +202,27 @@ void RedisStore::start_load(const std::string& name) {
   d.loading = true;
   for (auto& w : d.next) d.in_flight.push_back(std::move(w));
   d.next.clear();
-  client_->execute(schema::read(schema::keys(options_.key_prefix, name)),
-                   [this, name](redis::Result r) {
-                     if (!r.ok()) return install(name, nullptr, {r.error, true});
-                     std::string error;
-                     auto snap = schema::parse_read(r.replies, error);
-                     if (!snap) {
-                       stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
-                       return install(name, nullptr, {error, false});
-                     }
-                     compile(name, snap->version, std::move(snap->entries));
-                   });
+  client_->execute(
+      schema::read(schema::keys(options_.key_prefix, name)), [this, name](redis::Result r) {
+        if (!r.ok()) return install(name, nullptr, {r.error, true});
+        std::string error;
+        auto snap = schema::parse_read(r.replies, error);
+        if (!snap) {
+          stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
+          return install(name, nullptr, {error, false});
+        }
+        Dict& state = dicts_.at(name);
+        if (!state.slot) {
+          // A first read of a dictionary not held: hold it if it
+          // exists, or if anything about it happened meanwhile.
+          const bool absent = snap->version == 0 && snap->entries.empty();
+          if (absent && !state.reload_again && state.next.empty() && state.announced == 0)
+            return forget(name);
+          state.slot = table_.get_or_add(name, error);
+          if (!state.slot) return install(name, nullptr, {error, false});
+        }
+        compile(name, snap->version, std::move(snap->entries));
+      });
 }
 
 void RedisStore::compile(const std::string& name, std::uint64_t version,
@@ -217,15 +252,15 @@ void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled
           std::max<std::int64_t>(0, unix_ms_now() - d.invalidated_ms), std::memory_order_relaxed);
       d.invalidated_ms = 0;
     }
-    for (auto& w : waiters) w(LoadError{});
+    for (auto& w : waiters) w(LoadError{}, engine);
     if (d.reload_again) {
       d.reload_again = false;
       start_load(name);
     }
     return;
   }
-  auto current = d.slot->engine.load();
-  if (!stopping_)
+  auto current = d.slot ? d.slot->engine.load() : nullptr;
+  if (!stopping_ && d.slot)
     log::warn("keyword dictionary not refreshed",
               {{"dict", name},
                {"error", error.message},
@@ -236,7 +271,9 @@ void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled
   d.reload_again = false;
   for (auto& w : d.next) waiters.push_back(std::move(w));
   d.next.clear();
-  for (auto& w : waiters) w(error);
+  // A first read that failed keeps nothing: the next read tries again.
+  if (!d.slot) dicts_.erase(name);
+  for (auto& w : waiters) w(error, current);
 }
 
 void RedisStore::on_invalidation(std::string_view payload) {
@@ -249,7 +286,7 @@ void RedisStore::on_invalidation(std::string_view payload) {
   auto it = dicts_.find(inv->dict);
   if (it == dicts_.end()) return;  // not loaded here: a later load reads it fresh
   Dict& d = it->second;
-  auto current = d.slot->engine.load();
+  auto current = d.slot ? d.slot->engine.load() : nullptr;
   // Versions only grow (redis_schema.hpp), so an announced version at or
   // below ours is already served.
   if (!d.loading && current && current->version() >= inv->version) return;
@@ -269,16 +306,20 @@ void RedisStore::check_versions() {
   std::vector<std::string> names;
   std::vector<redis::Command> pipeline;
   for (const auto& [name, d] : dicts_) {
+    if (!d.slot) continue;  // a first read in flight: it reads the version anyway
     names.push_back(name);
     pipeline.push_back({"GET", schema::keys(options_.key_prefix, name).version});
   }
+  if (pipeline.empty()) return;
   // One round trip for every loaded dictionary: only version keys are read.
   client_->execute(std::move(pipeline), [this, names = std::move(names)](redis::Result r) {
     if (!r.ok()) return;  // the client logs and reconnects; on_ready checks again
     for (std::size_t i = 0; i < names.size(); ++i) {
       auto version = schema::parse_version(r.replies[i]);
       if (!version) continue;
-      Dict& d = dicts_.at(names[i]);
+      auto it = dicts_.find(names[i]);
+      if (it == dicts_.end() || !it->second.slot) continue;
+      Dict& d = it->second;
       auto current = d.slot->engine.load();
       if (!current && !d.loading) continue;  // never loaded (a failed cold load): nothing stale
       if (current && !d.loading && current->version() == *version) continue;

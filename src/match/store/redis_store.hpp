@@ -23,6 +23,16 @@
 // flight runs right after it, so the last load always starts after the
 // last invalidation seen.
 //
+// Unknown dictionaries. read() of a dictionary this process does not hold
+// keeps control state for it only while its one read is in flight, and no
+// slot: an invalidation that arrives meanwhile is noted as for any load in
+// flight. If the read finds it (a version key, or entries) or a write or an
+// invalidation for it came meanwhile, it is held from then on like a
+// load(); if not, the read answers the empty dictionary and the state is
+// dropped. So a name that does not exist costs one round trip per read and
+// nothing after, and one created later (here or on another process) is
+// seen by the next read, which reads Redis again.
+//
 // Redis down: warm engines keep serving; writes and cold loads fail at once
 // with "redis unavailable at HOST:PORT: <reason>"; the client reconnects with
 // backoff and the version check above catches up what was missed.
@@ -66,6 +76,7 @@ class RedisStore final : public Store {
   void remove_many(std::string dict, std::vector<std::string> keywords, WriteFn done) override;
   void flush(std::string dict, WriteFn done) override;
   void load(std::string dict, EngineFn done) override;
+  void read(std::string dict, EngineFn done) override;
   [[nodiscard]] std::uint64_t round_trips() const override { return client_->round_trips(); }
 
   // Whether the Redis connections are up (subscribed, ready for commands).
@@ -80,21 +91,33 @@ class RedisStore final : public Store {
     std::string message;       // empty: no error
     bool unavailable = false;  // Redis could not be reached
   };
+  // Told when a load ends: its error, and the engine now served (the new
+  // one, the last good one, the empty one, or nullptr).
+  using Waiter = std::function<void(const LoadError&, const std::shared_ptr<const Compiled>&)>;
   // Control state of one dictionary; touched on the store's thread only.
   struct Dict {
+    // nullptr while the first read() of a dictionary not held is in flight
+    // (see "Unknown dictionaries" above).
     std::shared_ptr<Slot> slot;
     bool loading = false;       // a read or a build is in flight
     bool reload_again = false;  // something changed while it was
     // Handlers for the load in flight, and for the next one to start.
-    std::vector<std::function<void(const LoadError&)>> in_flight, next;
+    std::vector<Waiter> in_flight, next;
     std::int64_t invalidated_ms = 0;  // the writer's time of the newest unapplied invalidation
     std::uint64_t announced = 0;      // the newest version announced while a load was in flight
   };
 
   void write(std::string dict, redis::Command command, std::function<void(WriteResult)> done,
              std::function<std::vector<Entry>(const Compiled&)> apply);
+  // The state of `name`, holding a slot (created if needed); nullptr and
+  // `error` at the max_dictionaries limit.
   Dict* dict_state(const std::string& name, std::string& error);
+  // load() (`hold`) and read().
+  void fetch(std::string dict, bool hold, EngineFn done);
   void start_load(const std::string& name);
+  // The first read of a dictionary not held found nothing: answers its
+  // waiters with the empty engine and drops its state.
+  void forget(const std::string& name);
   void compile(const std::string& name, std::uint64_t version, std::vector<Entry> entries);
   void install(const std::string& name, std::shared_ptr<const Compiled> engine,
                const LoadError& error);

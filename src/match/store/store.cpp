@@ -16,7 +16,16 @@ void Store::engine(std::string dict, EngineFn done) {
     return done(EngineResult{.engine = std::move(e)});
   }
   stats_.misses.fetch_add(1, std::memory_order_relaxed);
-  load(std::move(dict), std::move(done));
+  read(std::move(dict), std::move(done));
+}
+
+std::shared_ptr<const Compiled> Store::empty_engine() {
+  // Built once (thread-safe static); building nothing cannot fail.
+  static const std::shared_ptr<const Compiled> empty = [] {
+    std::string error;
+    return Compiled::build(0, {}, error);
+  }();
+  return empty;
 }
 
 std::optional<std::string> Store::check_add(std::string_view dict,

@@ -13,7 +13,15 @@
 // - warm() returns the current engine with no I/O and without waiting for
 //   any build (engine_table.hpp); searching
 //   it is 0 round trips. load() fetches a cold dictionary (RedisStore: one
-//   round trip) and compiles it.
+//   round trip), compiles it and holds it: it takes one of
+//   max_dictionaries slots and is kept fresh from then on.
+// - read() (and engine(), which calls it on a miss) answers a one-off read
+//   (the API's GET and match): a dictionary that exists is fetched and held
+//   as by load(); one that was never written answers as the empty
+//   dictionary (version 0) and takes no slot, so reads of unknown names
+//   (typos) cannot fill the table. Nothing is kept for it, so its creation
+//   later, by this process or another, is seen by the next read (RedisStore:
+//   one round trip per such read).
 // - Handlers run on the store's own thread (RedisStore) or the caller's
 //   (MemoryStore) and must not block.
 #pragma once
@@ -65,9 +73,13 @@ class Store {
   virtual void add_many(std::string dict, std::vector<Entry> entries, WriteFn done) = 0;
   virtual void remove_many(std::string dict, std::vector<std::string> keywords, WriteFn done) = 0;
   virtual void flush(std::string dict, WriteFn done) = 0;
-  // Fetches and compiles `dict` if it is not warm; an unknown dictionary is
-  // an empty one (version 0).
+  // Fetches and compiles `dict` if it is not warm, and holds it (a slot);
+  // an unknown dictionary is held as an empty one (version 0). For what the
+  // process searches continually (moderation's dictionaries).
   virtual void load(std::string dict, EngineFn done) = 0;
+  // Fetches `dict` if it is not warm; holds it only if it exists, else
+  // answers empty_engine() and keeps nothing.
+  virtual void read(std::string dict, EngineFn done) = 0;
   // Round trips made so far (0 for the memory store).
   [[nodiscard]] virtual std::uint64_t round_trips() const { return 0; }
 
@@ -80,8 +92,11 @@ class Store {
 
   // The warm engine of `dict`, or nullptr: no I/O, never waits for a build.
   [[nodiscard]] std::shared_ptr<const Compiled> warm(std::string_view dict) const;
-  // warm() when it can (a hit, answered inline), else load() (a miss).
+  // warm() when it can (a hit, answered inline), else read() (a miss).
   void engine(std::string dict, EngineFn done);
+  // The dictionary that was never written: version 0, no entries. One
+  // engine shared by every store.
+  [[nodiscard]] static std::shared_ptr<const Compiled> empty_engine();
 
   [[nodiscard]] const Stats& stats() const { return stats_; }
   [[nodiscard]] const Limits& limits() const { return limits_; }

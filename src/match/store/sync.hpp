@@ -39,5 +39,9 @@ inline WriteResult flush(Store& s, std::string dict) {
 inline EngineResult engine(Store& s, std::string dict) {
   return await<EngineResult>([&](auto done) { s.engine(dict, done); });
 }
+// load(): the dictionary is held (and kept fresh) from then on.
+inline EngineResult load(Store& s, std::string dict) {
+  return await<EngineResult>([&](auto done) { s.load(dict, done); });
+}
 
 }  // namespace herald::match::store
