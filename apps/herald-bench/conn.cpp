@@ -5,7 +5,7 @@ namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 
 Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks)
-    : ws_(ctx), server_(server), cb_(std::move(callbacks)) {}
+    : ws_(ctx), server_(std::move(server)), cb_(std::move(callbacks)) {}
 
 void Conn::open() {
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));

@@ -87,7 +87,7 @@ int run(const Settings& settings) {
     server_ptr->add_keyword_api(*keywords);
     server_ptr->add_api_action(
         "/api/dns/reload",
-        [&control, &dns](std::string, std::function<void(gateway::ApiReply)> reply) {
+        [&control, &dns](const std::string&, std::function<void(gateway::ApiReply)> reply) {
           boost::asio::post(control, [&dns, reply = std::move(reply)] {
             gateway::ApiReply r;
             if (!dns) {

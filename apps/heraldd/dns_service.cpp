@@ -9,11 +9,11 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <random>
 #include <stdexcept>
+#include <system_error>
 
 #include "core/json.hpp"
 #include "core/log.hpp"
@@ -270,7 +270,7 @@ HugePages back_heap_with_huge_pages() {
   // both advices only change how it is backed, never its contents.
   void* start = reinterpret_cast<void*>(a);
   if (::madvise(start, b - a, MADV_HUGEPAGE) != 0) {
-    out.error = std::string("madvise(MADV_HUGEPAGE): ") + std::strerror(errno);
+    out.error = "madvise(MADV_HUGEPAGE): " + std::generic_category().message(errno);
     return out;
   }
 #ifndef MADV_COLLAPSE
@@ -279,7 +279,7 @@ HugePages back_heap_with_huge_pages() {
   if (::madvise(start, b - a, MADV_COLLAPSE) != 0 && errno != EAGAIN) {
     // EAGAIN: some pages could not be collapsed now (memory pressure); the
     // advice stands and khugepaged finishes later. Other errors: say so.
-    out.error = std::string("madvise(MADV_COLLAPSE): ") + std::strerror(errno);
+    out.error = "madvise(MADV_COLLAPSE): " + std::generic_category().message(errno);
   }
   // What the heap holds in huge pages now.
   std::ifstream again("/proc/self/smaps");

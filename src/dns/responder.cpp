@@ -386,10 +386,9 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
   } else if (opt_.require_cookies && transport == Transport::udp &&
              (cookie_ == CookieState::client_only || cookie_ == CookieState::invalid)) {
     rcode_ = static_cast<std::uint16_t>(Rcode::badcookie);  // RFC 7873 §5.2.3-4
-  } else if (static_cast<Opcode>(q.header.opcode) != Opcode::query) {
-    rcode_ = static_cast<std::uint16_t>(Rcode::refused);  // NOTIFY: no secondaries yet
-    ede_ = ede::kNotSupported;
-  } else if (question.qclass != rrclass::IN) {
+  } else if (static_cast<Opcode>(q.header.opcode) != Opcode::query ||
+             question.qclass != rrclass::IN) {
+    // Other opcodes (NOTIFY: no secondaries here) and classes: not served.
     rcode_ = static_cast<std::uint16_t>(Rcode::refused);
     ede_ = ede::kNotSupported;
   } else if (qtype_ == type::AXFR || qtype_ == type::IXFR) {

@@ -109,7 +109,7 @@ std::optional<Name> Parser::name_token(State& st, const detail::LexToken& t) {
 
 void Parser::parse(std::string_view text, const std::string& file, Name origin, std::size_t depth,
                    std::optional<std::uint32_t> dollar_ttl) {
-  State st{file, origin, dollar_ttl};
+  State st{file, std::move(origin), dollar_ttl};
   if (depth == 0) last_ttl_.reset();
   detail::ZoneLexer lex(text);
   detail::LogicalLine ll;

@@ -61,9 +61,8 @@ std::string_view path_segment(std::string_view target, std::size_t index) {
 
 void HttpRouter::add(http::verb method, std::string path, Handler handler) {
   add_async(method, std::move(path),
-            [handler = std::move(handler)](const HttpRequest& req, unsigned, Respond respond) {
-              respond(handler(req));
-            });
+            [handler = std::move(handler)](const HttpRequest& req, unsigned,
+                                           const Respond& respond) { respond(handler(req)); });
 }
 
 void HttpRouter::add_async(http::verb method, std::string path, AsyncHandler handler) {

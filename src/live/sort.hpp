@@ -80,7 +80,7 @@ class SortBy {
 
   [[nodiscard]] bool less(std::uint32_t a, std::uint32_t b) const {
     const std::weak_ordering c = cmp_(values_[a], values_[b]);
-    if (c != 0) return c < 0;
+    if (std::is_neq(c)) return std::is_lt(c);
     return a < b;
   }
   static std::ptrdiff_t at(std::size_t i) { return static_cast<std::ptrdiff_t>(i); }

@@ -204,17 +204,18 @@ void Schema::add_int_impl(std::string key, std::function<void(std::int64_t)> sto
                           std::function<std::int64_t()> load, std::int64_t min, std::int64_t max,
                           std::string help) {
   std::string expected = fmt::format("an integer in {}..{}", min, max);
-  add(Field{std::move(key), expected, std::move(help),
-            [store, min, max, expected](const Raw& raw) -> std::optional<std::string> {
-              std::optional<std::int64_t> n;
-              if (const std::int64_t* i = std::get_if<std::int64_t>(&raw)) n = *i;
-              if (const std::string* t = as_text(raw)) n = parse_int(*t);
-              if (!n || *n < min || *n > max)
-                return "expected " + expected + ", got " + describe_raw(raw);
-              store(*n);
-              return std::nullopt;
-            },
-            [load] { return std::to_string(load()); }});
+  add(Field{
+      std::move(key), expected, std::move(help),
+      [store = std::move(store), min, max, expected](const Raw& raw) -> std::optional<std::string> {
+        std::optional<std::int64_t> n;
+        if (const std::int64_t* i = std::get_if<std::int64_t>(&raw)) n = *i;
+        if (const std::string* t = as_text(raw)) n = parse_int(*t);
+        if (!n || *n < min || *n > max)
+          return "expected " + expected + ", got " + describe_raw(raw);
+        store(*n);
+        return std::nullopt;
+      },
+      [load = std::move(load)] { return std::to_string(load()); }});
 }
 
 void Schema::add_table_map(std::string prefix, TableEntry entry) {

@@ -301,8 +301,7 @@ bool parse_ipv6(std::string_view s, std::uint8_t* out) {
       if (!parse_ipv4(s.substr(i), v4)) return false;
       g[n++] = static_cast<std::uint16_t>(v4[0] << 8 | v4[1]);
       g[n++] = static_cast<std::uint16_t>(v4[2] << 8 | v4[3]);
-      i = s.size();
-      break;
+      break;  // the dotted quad ends the address
     }
     if (n >= 8) return false;
     int v = 0, digits = 0;

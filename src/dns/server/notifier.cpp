@@ -30,7 +30,7 @@ void Notifier::notify(std::vector<std::shared_ptr<const Zone>> zones) {
   worker_ = std::thread([this, z = std::move(zones)]() mutable { run(std::move(z)); });
 }
 
-void Notifier::run(std::vector<std::shared_ptr<const Zone>> zones) {
+void Notifier::run(const std::vector<std::shared_ptr<const Zone>>& zones) {
   struct Pending {
     std::vector<std::uint8_t> message;
     udp::endpoint to;

@@ -37,7 +37,7 @@ class Notifier {
   std::uint64_t failed() const noexcept { return failed_.load(std::memory_order_relaxed); }
 
  private:
-  void run(std::vector<std::shared_ptr<const Zone>> zones);
+  void run(const std::vector<std::shared_ptr<const Zone>>& zones);
 
   std::vector<boost::asio::ip::udp::endpoint> secondaries_;
   unsigned attempts_;

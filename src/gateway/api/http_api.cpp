@@ -133,23 +133,23 @@ HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
 
 void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
                          ApiAction action) {
-  router.add_async(
-      http::verb::post, std::move(path),
-      [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
-                                           Respond respond) {
-        if (!api_authorized(state, req, respond)) return;
-        action(req.body(), [respond =
-                                respond_on_shard(state, shard, std::move(respond))](ApiReply r) {
-          respond(r.status == http::status::ok ? json_ok(r.result)
-                                               : make_error_response(r.status, r.code, r.message));
-        });
-      });
+  router.add_async(http::verb::post, std::move(path),
+                   [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
+                                                        Respond respond) {
+                     if (!api_authorized(state, req, respond)) return;
+                     action(req.body(), [respond = respond_on_shard(
+                                             state, shard, std::move(respond))](const ApiReply& r) {
+                       respond(r.status == http::status::ok
+                                   ? json_ok(r.result)
+                                   : make_error_response(r.status, r.code, r.message));
+                     });
+                   });
 }
 
 void register_api(HttpRouter& router, detail::ServerState& state) {
   router.add_async(
       http::verb::post, "/api/publish",
-      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         PublishRequest req;
         if (!body->room(req.room) || !body->data(req.data_json))
           return respond(bad_request(body->error));
@@ -162,7 +162,7 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
 
   router.add_async(
       http::verb::post, "/api/broadcast",
-      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         std::string data;
         dom::array rooms;
         if (body->obj["rooms"].get(rooms) != simdjson::SUCCESS)
@@ -219,7 +219,8 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
 
   router.add_async(
       http::verb::post, "/api/history",
-      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard,
+                          const Respond& respond) {
         HistoryRequest req;
         if (!body->room(req.room)) return respond(bad_request(body->error));
         std::uint64_t limit = 0;
@@ -247,7 +248,8 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
       }));
 
   auto presence = [&state](bool stats) {
-    return api(state, [&state, stats](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+    return api(state, [&state, stats](const std::shared_ptr<Body>& body, unsigned shard,
+                                      const Respond& respond) {
       std::string room;
       if (!body->room(room)) return respond(bad_request(body->error));
       if (!state.options.room_options(room).presence) {
@@ -265,7 +267,7 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
 
   router.add_async(
       http::verb::post, "/api/disconnect",
-      api(state, [&state](std::shared_ptr<Body> body, unsigned shard, Respond respond) {
+      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         std::string_view user;
         if (body->obj["user"].get(user) != simdjson::SUCCESS || user.empty())
           return respond(bad_request("user: expected a non-empty string"));

@@ -74,8 +74,9 @@ void register_keyword_api(HttpRouter& router, detail::ServerState& state, kw::St
         std::vector<kw::Entry> entries;
         if (auto e = parse_keyword_add(req.body(), entries))
           return respond(failure(*e, false, true));
-        store.add_many(std::move(dict), std::move(entries),
-                       [respond](kw::WriteResult r) { write_reply(r, respond); });
+        store.add_many(
+            std::move(dict), std::move(entries),
+            [respond = std::move(respond)](const kw::WriteResult& r) { write_reply(r, respond); });
       }));
   router.add_async(
       http::verb::post, "/api/keywords/{dict}/remove",
@@ -83,36 +84,41 @@ void register_keyword_api(HttpRouter& router, detail::ServerState& state, kw::St
         std::vector<std::string> keywords;
         if (auto e = parse_keyword_remove(req.body(), keywords))
           return respond(failure(*e, false, true));
-        store.remove_many(std::move(dict), std::move(keywords),
-                          [respond](kw::WriteResult r) { write_reply(r, respond); });
+        store.remove_many(
+            std::move(dict), std::move(keywords),
+            [respond = std::move(respond)](const kw::WriteResult& r) { write_reply(r, respond); });
       }));
   router.add_async(http::verb::post, "/api/keywords/{dict}/flush",
                    guarded(state, [&store](const HttpRequest&, std::string dict, Respond respond) {
                      store.flush(std::move(dict),
-                                 [respond](kw::WriteResult r) { write_reply(r, respond); });
+                                 [respond = std::move(respond)](const kw::WriteResult& r) {
+                                   write_reply(r, respond);
+                                 });
                    }));
-  router.add_async(http::verb::get, "/api/keywords/{dict}",
-                   guarded(state, [&store](const HttpRequest&, std::string dict, Respond respond) {
-                     store.engine(std::move(dict), [respond](kw::EngineResult r) {
-                       if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
-                       std::string out = "{\"version\":" + std::to_string(r.engine->version()) +
-                                         ",\"keywords\":[";
-                       bool first = true;
-                       for (const kw::Entry& e : r.engine->entries()) {
-                         if (!first) out += ',';
-                         first = false;
-                         append_entry(out, e);
-                       }
-                       respond(ok(out + "]}"));
-                     });
-                   }));
+  router.add_async(
+      http::verb::get, "/api/keywords/{dict}",
+      guarded(state, [&store](const HttpRequest&, std::string dict, Respond respond) {
+        store.engine(std::move(dict), [respond = std::move(respond)](const kw::EngineResult& r) {
+          if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
+          std::string out =
+              "{\"version\":" + std::to_string(r.engine->version()) + ",\"keywords\":[";
+          bool first = true;
+          for (const kw::Entry& e : r.engine->entries()) {
+            if (!first) out += ',';
+            first = false;
+            append_entry(out, e);
+          }
+          respond(ok(out + "]}"));
+        });
+      }));
   router.add_async(
       http::verb::post, "/api/keywords/{dict}/match",
       guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
         std::string text;
         if (auto e = parse_keyword_match(req.body(), text))
           return respond(failure(*e, false, true));
-        store.engine(std::move(dict), [respond, text = std::move(text)](kw::EngineResult r) {
+        store.engine(std::move(dict), [respond = std::move(respond),
+                                       text = std::move(text)](const kw::EngineResult& r) {
           if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
           std::vector<kw::Hit> hits;
           r.engine->find(text, hits);

@@ -42,7 +42,7 @@ class RoomSorter {
 
   [[nodiscard]] std::weak_ordering operator()(const RoomListItem& a, const RoomListItem& b) const {
     for (std::size_t k = 0; k < size_; ++k) {
-      if (const std::weak_ordering c = compare(keys_[k], a, b); c != 0) return c;
+      if (const std::weak_ordering c = compare(keys_[k], a, b); std::is_neq(c)) return c;
     }
     return std::weak_ordering::equivalent;
   }

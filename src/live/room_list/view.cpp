@@ -7,7 +7,7 @@ namespace herald::live {
 RoomListView::RoomListView(RoomListService& service, RoomSorter sorter, RoomFilter filter,
                            std::size_t page_size)
     : service_(&service),
-      sorter_(std::move(sorter)),
+      sorter_(sorter),
       filter_(std::move(filter)),
       page_size_(page_size == 0 ? 1 : page_size),
       limit_(page_size_) {
