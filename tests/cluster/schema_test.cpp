@@ -98,18 +98,27 @@ class ClusterScripts : public ::testing::Test {
 
   std::uint64_t publish(const std::string& data, std::uint32_t size, const std::string& ttl_ms) {
     FrameParts parts = frame_parts("room", data, "");
-    auto r = redis.command({"EVAL", kPublishScript, "2", keys.meta, keys.history, keys.channel,
-                            "e1", std::to_string(size), ttl_ms, "600000", parts.head, parts.tail});
+    auto r =
+        redis.command({"EVAL", kPublishScript.text(), "2", keys.meta, keys.history, keys.channel,
+                       "e1", std::to_string(size), ttl_ms, "600000", parts.head, parts.tail});
     EXPECT_EQ(r.elements.size(), 2u) << r.describe();
     return r.elements.empty() ? 0 : static_cast<std::uint64_t>(r.elements[0].integer);
   }
   std::optional<ReadReply> read(std::int64_t after, const std::string& ttl_ms = "60000") {
-    auto r =
-        redis.command({"EVAL", kReadScript, "3", keys.meta, keys.history, keys.presence, "1", "e2",
-                       std::to_string(after), ttl_ms, "600000", "", "", "1000", keys.channel, ""});
+    auto r = redis.command({"EVAL", kReadScript.text(), "3", keys.meta, keys.history, keys.presence,
+                            "1", "e2", std::to_string(after), ttl_ms, "600000", "", "", "1000",
+                            keys.channel, ""});
     return parse_read_reply(r);
   }
 };
+
+TEST_F(ClusterScripts, EachScriptsShaIsTheOneScriptLoadReturns) {
+  for (const redis::Script* script : {&kPublishScript, &kReadScript, &kLeaveScript,
+                                      &kPresenceScript, &kRefreshScript, &kNodesScript}) {
+    EXPECT_EQ(redis.command({"SCRIPT", "LOAD", script->text()}).str, script->sha());
+    EXPECT_EQ(redis::Script::find(script->sha()), script->text());
+  }
+}
 
 TEST_F(ClusterScripts, OffsetsHistorySizeAndReadsAfter) {
   for (int i = 1; i <= 10; ++i) EXPECT_EQ(publish(std::to_string(i), 5, "60000"), i);

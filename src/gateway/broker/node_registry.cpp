@@ -35,8 +35,8 @@ void NodeRegistry::beat() {
   self_.connections = connections_ ? connections_() : 0;
   const std::string body = redis_schema::node_body(self_.connections, self_.host, self_.port);
   client_.execute(
-      {{"EVAL", redis_schema::kNodesScript, "1", key_, self_.id, std::to_string(ttl_.count()), body,
-        "0"}},
+      {{"EVALSHA", redis_schema::kNodesScript.sha(), "1", key_, self_.id,
+        std::to_string(ttl_.count()), body, "0"}},
       [this](redis::Result r) {
         if (!running_ || !r.ok() || r.replies.empty() || r.replies[0].is_error()) return;
         std::vector<ClusterNode> nodes;
@@ -61,7 +61,7 @@ void NodeRegistry::stop(std::function<void()> done) {
   running_ = false;
   timer_.cancel();
   if (!was_running || !client_.ready()) return done();
-  client_.execute({{"EVAL", redis_schema::kNodesScript, "1", key_, self_.id,
+  client_.execute({{"EVALSHA", redis_schema::kNodesScript.sha(), "1", key_, self_.id,
                     std::to_string(ttl_.count()), "", "1"}},
                   [done = std::move(done)](redis::Result) { done(); });
 }

@@ -210,8 +210,8 @@ redis::Command RedisBroker::read_command(const std::string& room, std::string af
                                          std::string field, std::string body, std::string join) {
   const RoomOptions& o = options_.room_options(room);
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, room);
-  return redis::Command{"EVAL",
-                        redis_schema::kReadScript,
+  return redis::Command{"EVALSHA",
+                        redis_schema::kReadScript.sha(),
                         "3",
                         keys.meta,
                         keys.history,
@@ -255,8 +255,8 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
     auto parts =
         redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
-    redis::Command cmd{"EVAL",
-                       redis_schema::kPublishScript,
+    redis::Command cmd{"EVALSHA",
+                       redis_schema::kPublishScript.sha(),
                        "2",
                        keys.meta,
                        keys.history,
@@ -637,8 +637,8 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
           leave = protocol::encode_presence_push(false, name, v->info_json);
       }
       room.presence.erase(entry);
-      client_of(name).execute({{"EVAL", redis_schema::kLeaveScript, "1", keys.presence, client,
-                                keys.channel, std::move(leave)}},
+      client_of(name).execute({{"EVALSHA", redis_schema::kLeaveScript.sha(), "1", keys.presence,
+                                client, keys.channel, std::move(leave)}},
                               [](redis::Result) {});
     }
     release_if_unused(name);
@@ -685,7 +685,7 @@ void RedisBroker::presence(unsigned from, std::string name,
                            std::function<void(PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-    client_of(name).execute({{"EVAL", redis_schema::kPresenceScript, "1", keys.presence}},
+    client_of(name).execute({{"EVALSHA", redis_schema::kPresenceScript.sha(), "1", keys.presence}},
                             [this, from, done = std::move(done)](redis::Result r) mutable {
                               PresenceResult result;
                               if (auto why = failure(r)) {
@@ -715,7 +715,7 @@ void RedisBroker::refresh_presence() {
   std::vector<std::vector<redis::Command>> pipelines(clients_.size());
   for (const auto& [name, room] : rooms_) {
     if (room.presence.empty()) continue;
-    redis::Command cmd{"EVAL", redis_schema::kRefreshScript, "1",
+    redis::Command cmd{"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
                        redis_schema::room_keys(cluster_.key_prefix, name).presence,
                        ms(cluster_.presence_ttl)};
     for (const auto& [client, body] : room.presence) {

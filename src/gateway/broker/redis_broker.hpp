@@ -11,7 +11,7 @@
 // deliveries it includes and before later ones. The node's per-room stream
 // (`delivered`) is what makes that true:
 //
-//  - A publish is one EVAL (one round trip): Redis appends it to the
+//  - A publish is one EVALSHA (one round trip): Redis appends it to the
 //    history, assigns the offset and PUBLISHes it. Nodes deliver only what
 //    arrives on the room's channel, in offset order.
 //  - Each node subscribes to a room's channel once, while it has local
