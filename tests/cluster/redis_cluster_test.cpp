@@ -1,6 +1,8 @@
 // Cluster mode over a real Redis Cluster (three masters on loopback, formed
 // with redis-cli --cluster create): rooms are routed by the cluster's slot
-// map, and our slot function agrees with Redis's own CLUSTER KEYSLOT.
+// map, our slot function agrees with Redis's own CLUSTER KEYSLOT, and a
+// room whose slot is migrated to another master while heraldd runs follows
+// it through ASK and MOVED redirections.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -75,6 +77,117 @@ TEST(RedisClusterMode, RoomsAreRoutedByTheSlotMapOfARealRedisCluster) {
                     R"(","offset":1})");
   EXPECT_EQ(json_bool(r, "/result/recovered"), true) << r;
   EXPECT_EQ(json_size(r, "/result/publications"), 1u) << r;
+}
+
+// The room's slot moves to another master the way redis-cli --cluster
+// reshard moves it, one step at a time, while subscribers listen and a
+// publisher publishes through heraldd:
+//   1. SETSLOT IMPORTING on the target, MIGRATING on the source, MIGRATE the
+//      room's keys: the source answers ASK, heraldd sends ASKING + the
+//      command to the target, and keeps its map (every publish asks again);
+//   2. SETSLOT NODE on every master: the source answers MOVED, heraldd moves
+//      the slot in its map, and later publishes go straight to the target.
+// Offsets continue, each publication is delivered once, nobody is reset,
+// nothing restarts. A node allowed no redirection says so (108).
+TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
+  RedisCluster rc;
+  const std::string room = "mv:1";
+  const std::string meta = "herald:{" + room + "}:m";
+  const std::uint16_t slot = gateway::key_slot(meta);
+  auto map = gateway::parse_cluster_slots(rc.nodes[0]->command({"CLUSTER", "SLOTS"}));
+  ASSERT_TRUE(map);
+  const std::uint16_t source_port = map->masters[map->owner[slot]].port;
+  RedisServer* source = nullptr;
+  RedisServer* target = nullptr;
+  for (const auto& n : rc.nodes) {
+    if (n->port() == source_port)
+      source = n.get();
+    else if (target == nullptr)
+      target = n.get();
+  }
+  ASSERT_TRUE(source != nullptr && target != nullptr);
+  const std::string source_id = source->command({"CLUSTER", "MYID"}).str;
+  const std::string target_id = target->command({"CLUSTER", "MYID"}).str;
+
+  const std::vector<std::string> extra = {"--cluster.redis.topology",     "cluster",
+                                          "--cluster.presence_ttl",       "1h",
+                                          "--cluster.heartbeat_interval", "10m"};
+  Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
+  Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
+  std::vector<std::string> strict = extra;
+  strict.insert(strict.end(), {"--cluster.redis.max_redirects", "0"});
+  Daemon c(cluster_flags(rc.nodes[2]->port(), strict));
+  auto sub = connect_as(b.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, room), "/result"));
+  auto pub = connect_as(a.port, "p");
+  auto pubc = connect_as(c.port, "pc");
+  std::uint64_t next = 1;
+  auto publish_next = [&](WsClient& via) {
+    const double before = node_metric(a.port, "herald_cluster_redis_round_trips_total");
+    auto r = publish(via, static_cast<int>(100 + next), room, std::to_string(next));
+    EXPECT_EQ(json_uint(r, "/result/offset"), next) << r;
+    ++next;
+    return node_metric(a.port, "herald_cluster_redis_round_trips_total") - before;
+  };
+  EXPECT_LE(publish_next(*pub), 2);  // 2 when the source's script cache is still empty
+  EXPECT_EQ(publish_next(*pub), 1);
+  EXPECT_EQ(publish_next(*pubc), 0);  // through c, which follows no redirection: none needed yet
+
+  // 1. Migrating: the keys are on the target, the slot still the source's.
+  ASSERT_EQ(
+      target->command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING", source_id}).str,
+      "OK");
+  ASSERT_EQ(
+      source->command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", target_id}).str,
+      "OK");
+  auto keys = source->command({"CLUSTER", "GETKEYSINSLOT", std::to_string(slot), "100"});
+  ASSERT_GE(keys.elements.size(), 2u) << keys.describe();  // meta, history (presence too)
+  std::vector<std::string> migrate = {
+      "MIGRATE", "127.0.0.1", std::to_string(target->port()), "", "0", "5000", "KEYS"};
+  for (const auto& k : keys.elements) migrate.push_back(k.str);
+  ASSERT_EQ(source->command(migrate).str, "OK");
+  EXPECT_EQ(source->command({"EXISTS", meta}).integer, 0);
+  // ASK: the source, then ASKING + the publish on the target (and maybe one
+  // more for the target's empty script cache); the map is not changed, so
+  // the next publish asks again: two round trips each.
+  const double first_ask = publish_next(*pub);
+  EXPECT_GE(first_ask, 2);
+  EXPECT_LE(first_ask, 3);
+  EXPECT_EQ(publish_next(*pub), 2);
+  EXPECT_EQ(publish_next(*pub), 2);
+  // A subscribe during the migration reads the history on the target too.
+  auto late = connect_as(a.port, "late");
+  auto r = subscribe(*late, 2, room);
+  ASSERT_TRUE(json_has(r, "/result")) << r;
+  EXPECT_EQ(json_uint(r, "/result/offset"), next - 1) << r;
+
+  // 2. The slot is the target's: MOVED.
+  for (const auto& n : rc.nodes) {
+    ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
+              "OK");
+  }
+  // MOVED from the source, the map re-read (CLUSTER SLOTS), the target.
+  EXPECT_EQ(publish_next(*pub), 3);
+  EXPECT_EQ(publish_next(*pub), 1);  // the map has the slot on the target now
+  EXPECT_EQ(publish_next(*pub), 1);
+  EXPECT_EQ(target->command({"HGET", meta, "top"}).str, std::to_string(next - 1));
+  // c follows no redirection: its publish fails plainly, naming the limit.
+  auto refused = publish(*pubc, 900, room, "\"x\"");
+  EXPECT_EQ(json_uint(refused, "/error/code"), 108u) << refused;
+  EXPECT_NE(refused.find("cluster.redis.max_redirects"), std::string::npos) << refused;
+
+  // Every publication reached the subscriber once, in order, without a reset.
+  for (std::uint64_t offset = 1; offset < next; ++offset) {
+    auto m = next_pub(*sub);
+    ASSERT_TRUE(m) << "offset " << offset << " missing";
+    EXPECT_EQ(json_uint(*m, "/pub/offset"), offset) << *m;
+    EXPECT_EQ(json_raw(*m, "/pub/data"), std::to_string(offset)) << *m;
+  }
+  EXPECT_EQ(node_metric(b.port, "herald_cluster_stream_resets_total"), 0);
+  // The late subscriber got the publications after its subscribe, live.
+  auto m = next_pub(*late);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/pub/offset"), next - 3) << *m;
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

@@ -203,6 +203,37 @@ TEST(ClusterSchema, ClusterSlotsReplies) {
   EXPECT_FALSE(parse_cluster_slots(s("x")));
 }
 
+TEST(ClusterSchema, RedirectionReplies) {
+  using T = redis::Reply::Type;
+  auto err = [](std::string v) { return redis::Reply{T::error, 0, std::move(v), {}}; };
+  auto moved = parse_redirect(err("MOVED 3999 127.0.0.1:6381"));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->kind, Redirect::Kind::moved);
+  EXPECT_EQ(moved->slot, 3999);
+  EXPECT_EQ(moved->to, (config::Endpoint{"127.0.0.1", 6381}));
+  auto ask = parse_redirect(err("ASK 16383 10.0.0.2:7000"));
+  ASSERT_TRUE(ask);
+  EXPECT_EQ(ask->kind, Redirect::Kind::ask);
+  EXPECT_EQ(ask->slot, 16383);
+  EXPECT_EQ(ask->to, (config::Endpoint{"10.0.0.2", 7000}));
+  // No host: the answering node's (the caller's to fill in).
+  auto unnamed = parse_redirect(err("MOVED 0 :6380"));
+  ASSERT_TRUE(unnamed);
+  EXPECT_EQ(unnamed->to, (config::Endpoint{"", 6380}));
+  // IPv6, bare as Redis writes it, or bracketed.
+  EXPECT_EQ(parse_redirect(err("ASK 1 ::1:6380"))->to, (config::Endpoint{"::1", 6380}));
+  EXPECT_EQ(parse_redirect(err("ASK 1 [::1]:6380"))->to, (config::Endpoint{"::1", 6380}));
+  // Anything else is not a redirection.
+  for (const char* bad : {"MOVED 16384 h:1", "MOVED -1 h:1", "MOVED x h:1", "MOVED 1 h",
+                          "MOVED 1 h:0", "MOVED 1 h:65536", "MOVED 1", "MOVED  1 h:1",
+                          "ASK 1 h:1 extra", "NOSCRIPT No matching script", "ERR MOVED 1 h:1",
+                          "TRYAGAIN Multiple keys request during rehashing of slot"}) {
+    EXPECT_FALSE(parse_redirect(err(bad))) << bad;
+  }
+  EXPECT_FALSE(parse_redirect(redis::Reply{T::string, 0, "MOVED 1 h:1", {}}));
+  EXPECT_FALSE(parse_redirect(redis::Reply{T::status, 0, "MOVED 1 h:1", {}}));
+}
+
 TEST(ClusterSchema, ReadRepliesOfTheWrongShapeAreRefused) {
   using T = redis::Reply::Type;
   auto s = [](std::string v) { return redis::Reply{T::string, 0, std::move(v), {}}; };

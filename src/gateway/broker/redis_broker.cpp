@@ -30,6 +30,15 @@ std::optional<std::string> failure(const redis::Result& r) {
   return std::nullopt;
 }
 
+// An error reply made here, for a command that could not be sent where
+// Redis redirected it.
+redis::Reply error_reply(std::string text) {
+  redis::Reply e;
+  e.type = redis::Reply::Type::error;
+  e.str = std::move(text);
+  return e;
+}
+
 }  // namespace
 
 // A subscribe waiting for the room's channel or for its read.
@@ -48,6 +57,12 @@ struct RedisBroker::Room {
   std::vector<std::uint32_t> per_shard;  // local subscriptions by shard (pending ones too)
   std::uint32_t local = 0;
   enum class Channel : std::uint8_t { none, joining, joined } channel = Channel::none;
+  // The shard whose subscriber connection holds the channel (joining or
+  // joined). It stays there when the room's slot moves to another Redis
+  // Cluster master: PUBLISH in a Redis Cluster reaches the subscribers of
+  // every node, so the channel needs no move, and leaving it must go to the
+  // connection that joined it.
+  std::size_t channel_shard = 0;
   std::vector<PendingSubscribe> waiting;  // for the channel's confirmation
 
   // The node's stream: the epoch it follows and the last offset it handed
@@ -114,6 +129,7 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
     ro.host = addresses[k].host;
     ro.port = addresses[k].port;
     names.push_back(addresses[k].to_string());
+    endpoints_.push_back(addresses[k]);
     clients_.push_back(std::make_unique<redis::Client>(io_, ro));
     clients_.back()->on_ready([this, k] { on_ready(k); });
     clients_.back()->on_down([this, k](const std::string&) { on_down(k); });
@@ -142,6 +158,107 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
 std::size_t RedisBroker::shard_of(const std::string& room) const {
   if (slot_owner_.empty()) return ring_->shard_of(room);
   return slot_owner_[key_slot(redis_schema::room_keys(cluster_.key_prefix, room).meta)];
+}
+
+void RedisBroker::execute(const std::string& room, std::vector<redis::Command> pipeline,
+                          redis::Client::Done done) {
+  route(shard_of(room), std::move(pipeline), std::move(done));
+}
+
+void RedisBroker::route(std::size_t shard, std::vector<redis::Command> pipeline,
+                        redis::Client::Done done) {
+  // Plain servers never redirect: no copy of the pipeline is kept.
+  if (slot_owner_.empty()) return clients_[shard]->execute(std::move(pipeline), std::move(done));
+  auto kept = std::make_shared<const std::vector<redis::Command>>(pipeline);
+  clients_[shard]->execute(
+      std::move(pipeline), [this, shard, kept, done = std::move(done)](redis::Result r) mutable {
+        std::vector<std::size_t> redirected;
+        if (r.ok()) {
+          for (std::size_t i = 0; i < r.replies.size(); ++i)
+            if (parse_redirect(r.replies[i])) redirected.push_back(i);
+        }
+        if (redirected.empty()) return done(std::move(r));
+        // The other replies stand; each redirected command completes on its
+        // own, and the last one to complete hands the whole result over.
+        struct Pending {
+          redis::Result result;
+          std::size_t left;
+          redis::Client::Done done;
+        };
+        auto pending =
+            std::make_shared<Pending>(Pending{std::move(r), redirected.size(), std::move(done)});
+        for (std::size_t i : redirected) {
+          redis::Reply answer = std::move(pending->result.replies[i]);
+          redirect((*kept)[i], shard, std::move(answer), 1, [pending, i](redis::Reply final_reply) {
+            pending->result.replies[i] = std::move(final_reply);
+            if (--pending->left == 0) pending->done(std::move(pending->result));
+          });
+        }
+      });
+}
+
+void RedisBroker::redirect(redis::Command cmd, std::size_t from, redis::Reply answer,
+                           std::uint32_t hop, std::function<void(redis::Reply)> reply) {
+  auto to = parse_redirect(answer);
+  if (!to) return reply(std::move(answer));
+  if (hop > cluster_.redis_max_redirects) {
+    return reply(error_reply("redirected more than " +
+                             std::to_string(cluster_.redis_max_redirects) +
+                             " times (cluster.redis.max_redirects); last: " + answer.str));
+  }
+  if (to->to.host.empty()) to->to.host = endpoints_[from].host;
+  const std::optional<std::size_t> target = shard_at(to->to);
+  if (!target) {
+    return reply(
+        error_reply(answer.str + ": " + to->to.to_string() +
+                    " is not a master this node knew at start-up (restart it to connect)"));
+  }
+  std::vector<redis::Command> pipeline;
+  if (to->kind == Redirect::Kind::moved) {
+    slot_owner_[to->slot] = static_cast<std::uint16_t>(*target);
+    refresh_slots(*target);
+  } else {
+    pipeline.push_back({"ASKING"});
+  }
+  pipeline.push_back(cmd);
+  clients_[*target]->execute(
+      std::move(pipeline), [this, cmd = std::move(cmd), target = *target, hop,
+                            reply = std::move(reply)](redis::Result r) mutable {
+        if (!r.ok()) return reply(error_reply(r.error));
+        redis::Reply last = std::move(r.replies.back());
+        redirect(std::move(cmd), target, std::move(last), hop + 1, std::move(reply));
+      });
+}
+
+void RedisBroker::refresh_slots(std::size_t shard) {
+  if (refreshing_slots_) return;
+  refreshing_slots_ = true;
+  clients_[shard]->execute({{"CLUSTER", "SLOTS"}}, [this, shard](redis::Result r) {
+    refreshing_slots_ = false;
+    if (failure(r)) return;  // the MOVED slot is moved already; others move on their MOVED
+    auto map = parse_cluster_slots(r.replies[0]);
+    if (!map) return;
+    for (auto& m : map->masters)
+      if (m.host.empty()) m.host = endpoints_[shard].host;
+    std::vector<std::optional<std::size_t>> index;
+    for (const auto& m : map->masters) index.push_back(shard_at(m));
+    std::size_t moved = 0;
+    for (std::size_t slot = 0; slot < kClusterSlots; ++slot) {
+      const auto& k = index[map->owner[slot]];
+      if (k && slot_owner_[slot] != *k) {
+        slot_owner_[slot] = static_cast<std::uint16_t>(*k);
+        ++moved;
+      }
+    }
+    log::info("cluster: slot map re-read after a MOVED redirection",
+              {{"from", endpoints_[shard].to_string()}, {"slots_moved", moved}});
+  });
+}
+
+std::optional<std::size_t> RedisBroker::shard_at(const config::Endpoint& master) const {
+  for (std::size_t k = 0; k < endpoints_.size(); ++k)
+    if (endpoints_[k] == master) return k;
+  return std::nullopt;
 }
 
 RedisBroker::~RedisBroker() {
@@ -267,8 +384,7 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
                        std::move(parts.head),
                        std::move(parts.tail)};
-    redis::Client& client = client_of(req.room);
-    client.execute({std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
+    execute(req.room, {std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
       PublishResult result;
       if (auto why = failure(r)) {
         result.error = unavailable(*why);
@@ -326,7 +442,8 @@ void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
 void RedisBroker::join_channel(const std::string& name, Room& room) {
   room.channel = Room::Channel::joining;
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-  client_of(name).join(
+  room.channel_shard = shard_of(name);
+  clients_[room.channel_shard]->join(
       keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
       [this, name, id = room.id](redis::Result r) { on_joined(name, id, r); });
 }
@@ -340,7 +457,7 @@ void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const red
   room.waiting.clear();
   if (!r.ok()) {
     room.channel = Room::Channel::none;
-    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    clients_[room.channel_shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     for (auto& op : waiting) fail_subscribe(room, std::move(op), r.error);
     release_if_unused(name);
     return;
@@ -382,7 +499,7 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
       read_command(name, std::to_string(after), std::move(field), std::move(body), std::move(join));
   op.seq = message_seq_;
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
-  client_of(name).execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
+  execute(name, {std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
     on_subscribed(name, id, std::move(*op_ptr), r);
   });
 }
@@ -500,18 +617,17 @@ void RedisBroker::catch_up(const std::string& name, Room& room) {
   gap_fetches_.inc();
   redis::Command cmd =
       read_command(name, room.synced ? std::to_string(room.delivered) : std::string("-1"));
-  client_of(name).execute({std::move(cmd)},
-                          [this, name, id = room.id, seq = message_seq_](redis::Result r) {
-                            auto it = rooms_.find(name);
-                            if (it == rooms_.end() || it->second.id != id) return;
-                            Room& current = it->second;
-                            current.fetching = false;
-                            // Failed: the next message or the next reconnect tries again.
-                            if (failure(r)) return;
-                            auto read = redis_schema::parse_read_reply(r.replies[0]);
-                            if (!read) return;
-                            sync_to(name, current, *read, seq);
-                          });
+  execute(name, {std::move(cmd)}, [this, name, id = room.id, seq = message_seq_](redis::Result r) {
+    auto it = rooms_.find(name);
+    if (it == rooms_.end() || it->second.id != id) return;
+    Room& current = it->second;
+    current.fetching = false;
+    // Failed: the next message or the next reconnect tries again.
+    if (failure(r)) return;
+    auto read = redis_schema::parse_read_reply(r.replies[0]);
+    if (!read) return;
+    sync_to(name, current, *read, seq);
+  });
 }
 
 void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& read,
@@ -588,7 +704,7 @@ void RedisBroker::on_ready(std::size_t shard) {
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {
-    if (room.synced && room.channel == Room::Channel::joined && shard_of(name) == shard)
+    if (room.synced && room.channel == Room::Channel::joined && room.channel_shard == shard)
       catch_up(name, room);
   }
 }
@@ -597,7 +713,7 @@ void RedisBroker::on_down(std::size_t shard) {
   // Subscribes waiting for a channel fail now rather than when Redis is back.
   std::vector<std::string> names;
   for (auto& [name, room] : rooms_) {
-    if (room.channel != Room::Channel::joining || shard_of(name) != shard) continue;
+    if (room.channel != Room::Channel::joining || room.channel_shard != shard) continue;
     room.channel = Room::Channel::none;
     clients_[shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     std::vector<PendingSubscribe> waiting = std::move(room.waiting);
@@ -612,7 +728,8 @@ void RedisBroker::release_if_unused(const std::string& name) {
   auto it = rooms_.find(name);
   if (it == rooms_.end() || it->second.local != 0) return;
   if (it->second.channel != Room::Channel::none)
-    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    clients_[it->second.channel_shard]->leave(
+        redis_schema::room_keys(cluster_.key_prefix, name).channel);
   rooms_.erase(it);
 }
 
@@ -637,9 +754,10 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
           leave = protocol::encode_presence_push(false, name, v->info_json);
       }
       room.presence.erase(entry);
-      client_of(name).execute({{"EVALSHA", redis_schema::kLeaveScript.sha(), "1", keys.presence,
-                                client, keys.channel, std::move(leave)}},
-                              [](redis::Result) {});
+      execute(name,
+              {{"EVALSHA", redis_schema::kLeaveScript.sha(), "1", keys.presence, client,
+                keys.channel, std::move(leave)}},
+              [](redis::Result) {});
     }
     release_if_unused(name);
   });
@@ -651,33 +769,34 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
     const std::uint64_t after = req.since && !req.reverse ? req.since->offset : 0;
     redis::Command cmd =
         read_command(req.room, std::to_string(std::min<std::uint64_t>(after, INT64_MAX)));
-    redis::Client& client = client_of(req.room);  // before req moves
-    client.execute({std::move(cmd)}, [this, from, req = std::move(req),
-                                      done = std::move(done)](redis::Result r) mutable {
-      HistoryResult result;
-      std::optional<ReadReply> read;
-      if (auto why = failure(r)) {
-        result.error = unavailable(*why);
-      } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
-        result.error = unavailable("unexpected read reply " + r.replies[0].describe());
-      } else {
-        result.epoch = read->epoch;
-        result.offset = read->top;
-        if (req.since && req.since->epoch != read->epoch) {
-          result.error = BrokerError{protocol::ErrorCode::bad_request,
-                                     "history.since.epoch is not the room's current epoch '" +
-                                         read->epoch + "'; the stream was reset"};
-        } else {
-          std::size_t n = read->frames.size();
-          if (req.limit) n = std::min<std::size_t>(n, *req.limit);
-          for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
-            result.publications.push_back(make_frame(std::move(read->frames[at])));
-          }
-        }
-      }
-      reply(from, std::move(done), std::move(result));
-    });
+    const std::string room = req.room;  // req moves into the handler
+    execute(room, {std::move(cmd)},
+            [this, from, req = std::move(req), done = std::move(done)](redis::Result r) mutable {
+              HistoryResult result;
+              std::optional<ReadReply> read;
+              if (auto why = failure(r)) {
+                result.error = unavailable(*why);
+              } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
+                result.error = unavailable("unexpected read reply " + r.replies[0].describe());
+              } else {
+                result.epoch = read->epoch;
+                result.offset = read->top;
+                if (req.since && req.since->epoch != read->epoch) {
+                  result.error =
+                      BrokerError{protocol::ErrorCode::bad_request,
+                                  "history.since.epoch is not the room's current epoch '" +
+                                      read->epoch + "'; the stream was reset"};
+                } else {
+                  std::size_t n = read->frames.size();
+                  if (req.limit) n = std::min<std::size_t>(n, *req.limit);
+                  for (std::size_t i = 0; i < n; ++i) {
+                    const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
+                    result.publications.push_back(make_frame(std::move(read->frames[at])));
+                  }
+                }
+              }
+              reply(from, std::move(done), std::move(result));
+            });
   });
 }
 
@@ -685,26 +804,26 @@ void RedisBroker::presence(unsigned from, std::string name,
                            std::function<void(PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-    client_of(name).execute({{"EVALSHA", redis_schema::kPresenceScript.sha(), "1", keys.presence}},
-                            [this, from, done = std::move(done)](redis::Result r) mutable {
-                              PresenceResult result;
-                              if (auto why = failure(r)) {
-                                result.error = unavailable(*why);
-                              } else {
-                                const auto& e = r.replies[0].elements;
-                                for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
-                                  auto v = redis_schema::parse_presence_value(e[i + 1].str);
-                                  if (!v) continue;  // not written by Herald: left out
-                                  result.clients.push_back(PresenceEntry{
-                                      e[i].str, std::string(v->user), std::string(v->info_json)});
-                                }
-                                std::sort(result.clients.begin(), result.clients.end(),
-                                          [](const PresenceEntry& a, const PresenceEntry& b) {
-                                            return a.client < b.client;
-                                          });
-                              }
-                              reply(from, std::move(done), std::move(result));
-                            });
+    execute(name, {{"EVALSHA", redis_schema::kPresenceScript.sha(), "1", keys.presence}},
+            [this, from, done = std::move(done)](redis::Result r) mutable {
+              PresenceResult result;
+              if (auto why = failure(r)) {
+                result.error = unavailable(*why);
+              } else {
+                const auto& e = r.replies[0].elements;
+                for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+                  auto v = redis_schema::parse_presence_value(e[i + 1].str);
+                  if (!v) continue;  // not written by Herald: left out
+                  result.clients.push_back(
+                      PresenceEntry{e[i].str, std::string(v->user), std::string(v->info_json)});
+                }
+                std::sort(result.clients.begin(), result.clients.end(),
+                          [](const PresenceEntry& a, const PresenceEntry& b) {
+                            return a.client < b.client;
+                          });
+              }
+              reply(from, std::move(done), std::move(result));
+            });
   });
 }
 
@@ -726,7 +845,7 @@ void RedisBroker::refresh_presence() {
   }
   for (std::size_t k = 0; k < clients_.size(); ++k) {
     if (!pipelines[k].empty() && clients_[k]->ready())
-      clients_[k]->execute(std::move(pipelines[k]), [](auto) {});
+      route(k, std::move(pipelines[k]), [](auto) {});
   }
   presence_timer_.expires_after(cluster_.presence_ttl / 3);
   presence_timer_.async_wait([this](boost::system::error_code ec) {

@@ -32,6 +32,7 @@
 
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -108,7 +109,27 @@ class RedisBroker final : public Broker {
   // The shard (index into clients_) serving a room: by the ring over plain
   // servers, by the slot of its keys in a Redis Cluster.
   std::size_t shard_of(const std::string& room) const;
-  redis::Client& client_of(const std::string& room) { return *clients_[shard_of(room)]; }
+  // Sends a pipeline of `room`'s commands to the shard serving it.
+  void execute(const std::string& room, std::vector<redis::Command> pipeline,
+               redis::Client::Done done);
+  // Sends `pipeline` to clients_[shard]. In a Redis Cluster, each reply that
+  // is a redirection is followed (redirect()) before `done` gets the
+  // replies, in order; elsewhere the pipeline goes as is.
+  void route(std::size_t shard, std::vector<redis::Command> pipeline, redis::Client::Done done);
+  // `answer` is what clients_[from] replied to `cmd`. A MOVED moves the
+  // slot in the map (and re-reads the map) and sends `cmd` to the new
+  // owner; an ASK sends ASKING and `cmd` to the importing node, once,
+  // leaving the map. `hop` counts the redirections followed so far; past
+  // cluster.redis.max_redirects, or towards a master this node has no
+  // connection to, `reply` gets an error reply saying so. Any other answer
+  // is final.
+  void redirect(redis::Command cmd, std::size_t from, redis::Reply answer, std::uint32_t hop,
+                std::function<void(redis::Reply)> reply);
+  // Re-reads CLUSTER SLOTS from clients_[shard] (one read at a time) and
+  // moves every slot whose master this node is connected to.
+  void refresh_slots(std::size_t shard);
+  // The shard of a master's address; nullopt if it is not one of clients_.
+  std::optional<std::size_t> shard_at(const config::Endpoint& master) const;
   void on_ready(std::size_t shard);
   void on_down(std::size_t shard);
   void refresh_presence();
@@ -133,7 +154,9 @@ class RedisBroker final : public Broker {
   // shard the ring gives it, and so does the node registry's hash.
   std::vector<std::unique_ptr<redis::Client>> clients_;
   std::unique_ptr<ShardRing> ring_;
-  std::vector<std::uint16_t> slot_owner_;  // Redis Cluster: slot -> shard; empty otherwise
+  std::vector<config::Endpoint> endpoints_;  // clients_[k]'s address
+  std::vector<std::uint16_t> slot_owner_;    // Redis Cluster: slot -> shard; empty otherwise
+  bool refreshing_slots_ = false;
   std::unique_ptr<NodeRegistry> registry_;
   std::size_t registry_shard_ = 0;
   boost::asio::steady_timer presence_timer_;
