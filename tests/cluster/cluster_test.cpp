@@ -315,6 +315,66 @@ TEST(Cluster, AGapTheHistoryLostResetsTheRoomNeverASilentHole) {
   EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
 }
 
+// cluster.max_pending bounds what a node holds behind a gap while it reads
+// the gap from the history. Node a stalls (SIGSTOP) right after a
+// publication was lost from its channel; the publications accepted
+// meanwhile pile up in its socket and arrive at once when it resumes: past
+// the limit, the room's subscribers on a are reset (3005) rather than held
+// without bound. a keeps serving, and a resubscribe with the last position
+// recovers every accepted publication, the lost one included, once each.
+TEST(Cluster, PublicationsPilingUpBehindAGapPastMaxPendingResetTheRoomNothingIsLost) {
+  RedisServer redis;
+  // Nothing in flight from a while it is stopped: no refresh, no heartbeat,
+  // and a command timeout longer than the stop.
+  Daemon a(cluster_flags(redis.port(), {"--cluster.max_pending", "3", "--cluster.presence_ttl",
+                                        "1h", "--cluster.heartbeat_interval", "10m",
+                                        "--cluster.redis.command_timeout", "1m"}));
+  Daemon b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:mp"), "/result"));
+  auto p = connect_as(b.port, "p");
+  auto r1 = publish(*p, 3, "chat:mp", "1");
+  ASSERT_TRUE(json_has(r1, "/result")) << r1;
+  auto m1 = next_pub(*sub);
+  ASSERT_TRUE(m1);
+  const std::string epoch = json_str(r1, "/result/epoch").value_or("");
+  // Offset 2 is in the history but its channel message was lost.
+  redis.command({"HINCRBY", "herald:{chat:mp}:m", "top", "1"});
+  auto now = redis.command({"TIME"});
+  redis.command({"RPUSH", "herald:{chat:mp}:h",
+                 now.elements[0].str + "000 " + protocol_frame("chat:mp", 2, epoch, "2")});
+  a.proc->signal(SIGSTOP);
+  constexpr std::uint64_t kLast = 12;  // 3..12: ten publications, more than 3 behind the gap
+  for (std::uint64_t i = 3; i <= kLast; ++i) {
+    auto r = publish(*p, static_cast<int>(10 + i), "chat:mp", std::to_string(i));
+    EXPECT_EQ(json_uint(r, "/result/offset"), i) << r;
+  }
+  a.proc->signal(SIGCONT);
+  std::optional<std::string> m;
+  while ((m = sub->next(std::chrono::seconds(10)))) {
+    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across the gap: " << *m;
+    if (json_has(*m, "/disconnect")) break;
+  }
+  ASSERT_TRUE(m) << "no reset";
+  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u) << *m;
+  EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
+  // a still serves: the resubscribe recovers 2..12 from the history.
+  auto again = connect_as(a.port, "s");
+  auto r = subscribe(*again, 2, "chat:mp", since_of(*m1));
+  ASSERT_EQ(json_bool(r, "/result/recovered"), true) << r;
+  ASSERT_EQ(json_size(r, "/result/publications"), kLast - 1) << r;
+  for (std::uint64_t i = 0; i < kLast - 1; ++i) {
+    const std::string at = "/result/publications/" + std::to_string(i);
+    EXPECT_EQ(json_uint(r, at + "/offset"), i + 2) << r;
+    EXPECT_EQ(json_raw(r, at + "/data"), std::to_string(i + 2)) << r;
+  }
+  // And live delivery goes on from there, on both nodes.
+  ASSERT_TRUE(json_has(publish(*p, 40, "chat:mp", "13"), "/result"));
+  auto live = next_pub(*again);
+  ASSERT_TRUE(live);
+  EXPECT_EQ(json_uint(*live, "/pub/offset"), kLast + 1) << *live;
+}
+
 TEST(Cluster, RedisRestartedWithItsDataNodesReconnectAndDeliveryResumes) {
   RedisServer redis(/*persist=*/true);
   Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
