@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "cluster_support.hpp"
@@ -315,6 +317,14 @@ TEST(Cluster, AGapTheHistoryLostResetsTheRoomNeverASilentHole) {
   EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
 }
 
+// The state letter of /proc/<pid>/stat ('R', 'S', 'T' stopped...); '?' if unreadable.
+char process_state(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t close = stat.rfind(')');  // the command name may hold spaces
+  return close == std::string::npos || close + 2 >= stat.size() ? '?' : stat[close + 2];
+}
+
 // cluster.max_pending bounds what a node holds behind a gap while it reads
 // the gap from the history. Node a stalls (SIGSTOP) right after a
 // publication was lost from its channel; the publications accepted
@@ -344,6 +354,9 @@ TEST(Cluster, PublicationsPilingUpBehindAGapPastMaxPendingResetTheRoomNothingIsL
   redis.command({"RPUSH", "herald:{chat:mp}:h",
                  now.elements[0].str + "000 " + protocol_frame("chat:mp", 2, epoch, "2")});
   a.proc->signal(SIGSTOP);
+  // Stopped for sure (a signal is delivered asynchronously): every message
+  // below then waits in a's socket until SIGCONT.
+  ASSERT_TRUE(eventually([&] { return process_state(a.proc->pid()) == 'T'; }));
   constexpr std::uint64_t kLast = 12;  // 3..12: ten publications, more than 3 behind the gap
   for (std::uint64_t i = 3; i <= kLast; ++i) {
     auto r = publish(*p, static_cast<int>(10 + i), "chat:mp", std::to_string(i));
