@@ -9,6 +9,7 @@
 
 #include "cluster_support.hpp"
 #include "gateway/broker/cluster_slots.hpp"
+#include "gateway/broker/redis_schema.hpp"
 
 namespace herald::test {
 namespace {
@@ -188,6 +189,59 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   auto m = next_pub(*late);
   ASSERT_TRUE(m);
   EXPECT_EQ(json_uint(*m, "/pub/offset"), next - 3) << *m;
+}
+
+// The node registry's hash (herald:nodes) moves like a room: once its slot
+// is another master's, heartbeats follow the MOVED there and keep the
+// node's entry alive (they would fail on the old owner forever otherwise).
+TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
+  RedisCluster rc;
+  const std::string key = "herald:nodes";
+  const std::uint16_t slot = gateway::key_slot(key);
+  auto map = gateway::parse_cluster_slots(rc.nodes[0]->command({"CLUSTER", "SLOTS"}));
+  ASSERT_TRUE(map);
+  RedisServer* source = nullptr;
+  RedisServer* target = nullptr;
+  for (const auto& n : rc.nodes) {
+    if (n->port() == map->masters[map->owner[slot]].port)
+      source = n.get();
+    else if (target == nullptr)
+      target = n.get();
+  }
+  ASSERT_TRUE(source != nullptr && target != nullptr);
+  Daemon a(cluster_flags(rc.nodes[0]->port(),
+                         {"--cluster.redis.topology", "cluster", "--cluster.node_id", "n1",
+                          "--cluster.heartbeat_interval", "50ms", "--cluster.node_ttl", "1s"}));
+  ASSERT_TRUE(eventually([&] { return !source->command({"HGET", key, "n1"}).is_nil(); }));
+  const std::string target_id = target->command({"CLUSTER", "MYID"}).str;
+  ASSERT_EQ(target
+                ->command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING",
+                           source->command({"CLUSTER", "MYID"}).str})
+                .str,
+            "OK");
+  ASSERT_EQ(
+      source->command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", target_id}).str,
+      "OK");
+  ASSERT_EQ(
+      source->command({"MIGRATE", "127.0.0.1", std::to_string(target->port()), key, "0", "5000"})
+          .str,
+      "OK");
+  for (const auto& n : rc.nodes) {
+    ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
+              "OK");
+  }
+  // The entry on the target keeps being rewritten by heartbeats (its
+  // expiry moves on), and outlives node_ttl.
+  const std::string moved = target->command({"HGET", key, "n1"}).str;
+  ASSERT_FALSE(moved.empty());
+  EXPECT_TRUE(eventually([&] { return target->command({"HGET", key, "n1"}).str != moved; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // longer than node_ttl
+  auto entry = target->command({"HGET", key, "n1"});
+  ASSERT_FALSE(entry.is_nil());
+  auto v = gateway::redis_schema::parse_node_value(entry.str);
+  ASSERT_TRUE(v);
+  const auto now = target->command({"TIME"});
+  EXPECT_GT(v->expires_ms, std::stoll(now.elements[0].str) * 1000) << entry.str;
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

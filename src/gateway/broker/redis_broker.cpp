@@ -126,13 +126,17 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
     clients_.back()->on_down([this, k](const std::string&) { on_down(k); });
   }
   ring_ = std::make_unique<ShardRing>(names);
-  // The registry's hash lives on the shard its key hashes to, like a room:
-  // the same on every node whatever the order of its address list.
-  const std::string nodes_key = cluster_.key_prefix + "nodes";
-  registry_shard_ =
-      slot_owner_.empty() ? ring_->shard_of(nodes_key) : slot_owner_[key_slot(nodes_key)];
-  registry_ = std::make_unique<NodeRegistry>(io_, *clients_[registry_shard_], nodes_key,
-                                             cluster_.heartbeat_interval, cluster_.node_ttl);
+  // The registry's hash lives on the shard its key hashes to, like a room
+  // (registry_shard()): the same on every node whatever the order of its
+  // address list.
+  nodes_key_ = cluster_.key_prefix + "nodes";
+  registry_ = std::make_unique<NodeRegistry>(
+      io_,
+      NodeRegistry::Link{[this](std::vector<redis::Command> pipeline, redis::Client::Done done) {
+                           route(registry_shard(), std::move(pipeline), std::move(done));
+                         },
+                         [this] { return clients_[registry_shard()]->ready(); }},
+      nodes_key_, cluster_.heartbeat_interval, cluster_.node_ttl);
   registry.callback("herald_cluster_redis_round_trips_total",
                     "Round trips to the cluster's Redis shards (a pipeline is one)", [this] {
                       std::uint64_t n = 0;
@@ -585,7 +589,7 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
 }
 
 void RedisBroker::on_ready(std::size_t shard) {
-  if (shard == registry_shard_) registry_->beat();
+  if (shard == registry_shard()) registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {

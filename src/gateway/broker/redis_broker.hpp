@@ -109,6 +109,9 @@ class RedisBroker final : public Broker {
   // The shard (index into clients_) serving a room: by the ring over plain
   // servers, by the slot of its keys in a Redis Cluster.
   std::size_t shard_of(const std::string& room) const;
+  // The shard holding the node registry's hash: by the ring, or by the
+  // current owner of its slot in a Redis Cluster.
+  std::size_t registry_shard() const;
   // Sends a pipeline of `room`'s commands to the shard serving it.
   void execute(const std::string& room, std::vector<redis::Command> pipeline,
                redis::Client::Done done);
@@ -158,7 +161,7 @@ class RedisBroker final : public Broker {
   std::vector<std::uint16_t> slot_owner_;    // Redis Cluster: slot -> shard; empty otherwise
   bool refreshing_slots_ = false;
   std::unique_ptr<NodeRegistry> registry_;
-  std::size_t registry_shard_ = 0;
+  std::string nodes_key_;  // the node registry's hash
   boost::asio::steady_timer presence_timer_;
   std::unordered_map<std::string, Room> rooms_;
   std::uint64_t next_room_id_ = 0;

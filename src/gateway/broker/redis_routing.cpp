@@ -25,6 +25,11 @@ std::size_t RedisBroker::shard_of(const std::string& room) const {
   return slot_owner_[key_slot(redis_schema::room_keys(cluster_.key_prefix, room).meta)];
 }
 
+std::size_t RedisBroker::registry_shard() const {
+  if (slot_owner_.empty()) return ring_->shard_of(nodes_key_);
+  return slot_owner_[key_slot(nodes_key_)];
+}
+
 void RedisBroker::execute(const std::string& room, std::vector<redis::Command> pipeline,
                           redis::Client::Done done) {
   route(shard_of(room), std::move(pipeline), std::move(done));
