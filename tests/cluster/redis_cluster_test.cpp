@@ -32,6 +32,70 @@ struct RedisCluster {
           << "cluster not ok on " << n->port();
     }
   }
+  // The master serving `slot`.
+  RedisServer* owner(std::uint16_t slot) const {
+    auto map = gateway::parse_cluster_slots(nodes[0]->command({"CLUSTER", "SLOTS"}));
+    EXPECT_TRUE(map);
+    for (const auto& n : nodes)
+      if (map && n->port() == map->masters[map->owner[slot]].port) return n.get();
+    return nullptr;
+  }
+  // A master other than `not_this`.
+  RedisServer* other(const RedisServer* not_this) const {
+    for (const auto& n : nodes)
+      if (n.get() != not_this) return n.get();
+    return nullptr;
+  }
+  // A fourth master joins (redis-cli --cluster add-node), with no slots yet.
+  RedisServer* add_master() {
+    nodes.push_back(std::make_unique<RedisServer>(false, true));
+    RunResult r = run({"/usr/bin/redis-cli", "--cluster", "add-node",
+                       "127.0.0.1:" + std::to_string(nodes.back()->port()),
+                       "127.0.0.1:" + std::to_string(nodes[0]->port())},
+                      {}, std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    // Known to every node, handshakes done, and the cluster up on each
+    // (the new node too: it has learnt the slot map).
+    const std::string known = "cluster_known_nodes:" + std::to_string(nodes.size());
+    for (const auto& n : nodes) {
+      EXPECT_TRUE(eventually(
+          [&] {
+            const std::string all = n->command({"CLUSTER", "NODES"}).str;
+            const std::string info = n->command({"CLUSTER", "INFO"}).str;
+            return info.find(known) != std::string::npos &&
+                   info.find("cluster_state:ok") != std::string::npos &&
+                   all.find("handshake") == std::string::npos &&
+                   all.find("disconnected") == std::string::npos;
+          },
+          std::chrono::seconds(30)))
+          << "node " << n->port() << " does not know the new master yet";
+    }
+    return nodes.back().get();
+  }
+  // Step 1 of moving `slot` (as redis-cli --cluster reshard does): IMPORTING
+  // on the target, MIGRATING on the source, every key of the slot migrated.
+  // Commands of the slot are answered ASK by the source from then on.
+  void start_migration(std::uint16_t slot, RedisServer& source, RedisServer& target) const {
+    const std::string n = std::to_string(slot);
+    const std::string source_id = source.command({"CLUSTER", "MYID"}).str;
+    const std::string target_id = target.command({"CLUSTER", "MYID"}).str;
+    ASSERT_EQ(target.command({"CLUSTER", "SETSLOT", n, "IMPORTING", source_id}).str, "OK");
+    ASSERT_EQ(source.command({"CLUSTER", "SETSLOT", n, "MIGRATING", target_id}).str, "OK");
+    auto keys = source.command({"CLUSTER", "GETKEYSINSLOT", n, "100"});
+    ASSERT_FALSE(keys.elements.empty()) << keys.describe();
+    std::vector<std::string> migrate = {
+        "MIGRATE", "127.0.0.1", std::to_string(target.port()), "", "0", "5000", "KEYS"};
+    for (const auto& k : keys.elements) migrate.push_back(k.str);
+    ASSERT_EQ(source.command(migrate).str, "OK");
+  }
+  // Step 2: the slot is the target's on every master; the source answers MOVED.
+  void end_migration(std::uint16_t slot, RedisServer& target) const {
+    const std::string target_id = target.command({"CLUSTER", "MYID"}).str;
+    for (const auto& n : nodes) {
+      ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
+                "OK");
+    }
+  }
   std::vector<std::unique_ptr<RedisServer>> nodes;
 };
 
@@ -95,20 +159,9 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   const std::string room = "mv:1";
   const std::string meta = "herald:{" + room + "}:m";
   const std::uint16_t slot = gateway::key_slot(meta);
-  auto map = gateway::parse_cluster_slots(rc.nodes[0]->command({"CLUSTER", "SLOTS"}));
-  ASSERT_TRUE(map);
-  const std::uint16_t source_port = map->masters[map->owner[slot]].port;
-  RedisServer* source = nullptr;
-  RedisServer* target = nullptr;
-  for (const auto& n : rc.nodes) {
-    if (n->port() == source_port)
-      source = n.get();
-    else if (target == nullptr)
-      target = n.get();
-  }
-  ASSERT_TRUE(source != nullptr && target != nullptr);
-  const std::string source_id = source->command({"CLUSTER", "MYID"}).str;
-  const std::string target_id = target->command({"CLUSTER", "MYID"}).str;
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
+  RedisServer* target = rc.other(source);
 
   const std::vector<std::string> extra = {"--cluster.redis.topology",     "cluster",
                                           "--cluster.presence_ttl",       "1h",
@@ -135,18 +188,7 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   EXPECT_EQ(publish_next(*pubc), 0);  // through c, which follows no redirection: none needed yet
 
   // 1. Migrating: the keys are on the target, the slot still the source's.
-  ASSERT_EQ(
-      target->command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING", source_id}).str,
-      "OK");
-  ASSERT_EQ(
-      source->command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", target_id}).str,
-      "OK");
-  auto keys = source->command({"CLUSTER", "GETKEYSINSLOT", std::to_string(slot), "100"});
-  ASSERT_GE(keys.elements.size(), 2u) << keys.describe();  // meta, history (presence too)
-  std::vector<std::string> migrate = {
-      "MIGRATE", "127.0.0.1", std::to_string(target->port()), "", "0", "5000", "KEYS"};
-  for (const auto& k : keys.elements) migrate.push_back(k.str);
-  ASSERT_EQ(source->command(migrate).str, "OK");
+  rc.start_migration(slot, *source, *target);
   EXPECT_EQ(source->command({"EXISTS", meta}).integer, 0);
   // ASK: the source, then ASKING + the publish on the target (and maybe one
   // more for the target's empty script cache); the map is not changed, so
@@ -163,10 +205,7 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   EXPECT_EQ(json_uint(r, "/result/offset"), next - 1) << r;
 
   // 2. The slot is the target's: MOVED.
-  for (const auto& n : rc.nodes) {
-    ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
-              "OK");
-  }
+  rc.end_migration(slot, *target);
   // MOVED from the source, the map re-read (CLUSTER SLOTS), the target.
   EXPECT_EQ(publish_next(*pub), 3);
   EXPECT_EQ(publish_next(*pub), 1);  // the map has the slot on the target now
@@ -198,38 +237,15 @@ TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
   RedisCluster rc;
   const std::string key = "herald:nodes";
   const std::uint16_t slot = gateway::key_slot(key);
-  auto map = gateway::parse_cluster_slots(rc.nodes[0]->command({"CLUSTER", "SLOTS"}));
-  ASSERT_TRUE(map);
-  RedisServer* source = nullptr;
-  RedisServer* target = nullptr;
-  for (const auto& n : rc.nodes) {
-    if (n->port() == map->masters[map->owner[slot]].port)
-      source = n.get();
-    else if (target == nullptr)
-      target = n.get();
-  }
-  ASSERT_TRUE(source != nullptr && target != nullptr);
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
+  RedisServer* target = rc.other(source);
   Daemon a(cluster_flags(rc.nodes[0]->port(),
                          {"--cluster.redis.topology", "cluster", "--cluster.node_id", "n1",
                           "--cluster.heartbeat_interval", "50ms", "--cluster.node_ttl", "1s"}));
   ASSERT_TRUE(eventually([&] { return !source->command({"HGET", key, "n1"}).is_nil(); }));
-  const std::string target_id = target->command({"CLUSTER", "MYID"}).str;
-  ASSERT_EQ(target
-                ->command({"CLUSTER", "SETSLOT", std::to_string(slot), "IMPORTING",
-                           source->command({"CLUSTER", "MYID"}).str})
-                .str,
-            "OK");
-  ASSERT_EQ(
-      source->command({"CLUSTER", "SETSLOT", std::to_string(slot), "MIGRATING", target_id}).str,
-      "OK");
-  ASSERT_EQ(
-      source->command({"MIGRATE", "127.0.0.1", std::to_string(target->port()), key, "0", "5000"})
-          .str,
-      "OK");
-  for (const auto& n : rc.nodes) {
-    ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
-              "OK");
-  }
+  rc.start_migration(slot, *source, *target);
+  rc.end_migration(slot, *target);
   // The entry on the target keeps being rewritten by heartbeats (its
   // expiry moves on), and outlives node_ttl.
   const std::string moved = target->command({"HGET", key, "n1"}).str;
@@ -242,6 +258,37 @@ TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
   ASSERT_TRUE(v);
   const auto now = target->command({"TIME"});
   EXPECT_GT(v->expires_ms, std::stoll(now.elements[0].str) * 1000) << entry.str;
+}
+
+// A master that joined the cluster after heraldd started (redis-cli
+// --cluster add-node) gets a room's slot: the MOVED names a master heraldd
+// has no connection to; it connects, and the publish goes on there.
+TEST(RedisClusterMode, ARoomMovedToAMasterAddedAfterStartUpFollowsIt) {
+  RedisCluster rc;
+  const std::string room = "mv:new";
+  const std::uint16_t slot = gateway::key_slot("herald:{" + room + "}:m");
+  const std::vector<std::string> extra = {"--cluster.redis.topology", "cluster"};
+  Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
+  Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
+  auto sub = connect_as(b.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, room), "/result"));
+  auto pub = connect_as(a.port, "p");
+  ASSERT_EQ(json_uint(publish(*pub, 3, room, "1"), "/result/offset"), 1u);
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
+  RedisServer* fresh = rc.add_master();
+  rc.start_migration(slot, *source, *fresh);
+  rc.end_migration(slot, *fresh);
+  for (std::uint64_t offset = 2; offset <= 3; ++offset) {
+    auto r = publish(*pub, static_cast<int>(10 + offset), room, std::to_string(offset));
+    EXPECT_EQ(json_uint(r, "/result/offset"), offset) << r;
+  }
+  EXPECT_EQ(fresh->command({"HGET", "herald:{" + room + "}:m", "top"}).str, "3");
+  for (std::uint64_t offset = 1; offset <= 3; ++offset) {
+    auto m = next_pub(*sub);
+    ASSERT_TRUE(m) << "offset " << offset << " missing";
+    EXPECT_EQ(json_uint(*m, "/pub/offset"), offset) << *m;
+  }
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

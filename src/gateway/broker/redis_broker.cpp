@@ -115,15 +115,9 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
   }
   if (addresses.empty()) addresses.push_back(cluster_.redis_address);
   std::vector<std::string> names;
-  for (std::size_t k = 0; k < addresses.size(); ++k) {
-    redis::Options ro = cluster_.redis;
-    ro.host = addresses[k].host;
-    ro.port = addresses[k].port;
-    names.push_back(addresses[k].to_string());
-    endpoints_.push_back(addresses[k]);
-    clients_.push_back(std::make_unique<redis::Client>(io_, ro));
-    clients_.back()->on_ready([this, k] { on_ready(k); });
-    clients_.back()->on_down([this, k](const std::string&) { on_down(k); });
+  for (const auto& address : addresses) {
+    names.push_back(address.to_string());
+    add_client(address);
   }
   ring_ = std::make_unique<ShardRing>(names);
   // The registry's hash lives on the shard its key hashes to, like a room
@@ -139,15 +133,32 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       nodes_key_, cluster_.heartbeat_interval, cluster_.node_ttl);
   registry.callback("herald_cluster_redis_round_trips_total",
                     "Round trips to the cluster's Redis shards (a pipeline is one)", [this] {
+                      std::lock_guard lock(clients_mutex_);
                       std::uint64_t n = 0;
                       for (const auto& c : clients_) n += c->round_trips();
                       return static_cast<double>(n);
                     });
   registry.callback("herald_cluster_redis_up", "1 when every Redis shard is connected", [this] {
+    std::lock_guard lock(clients_mutex_);
     for (const auto& c : clients_)
       if (!c->ready()) return 0.0;
     return 1.0;
   });
+}
+
+std::size_t RedisBroker::add_client(const config::Endpoint& address) {
+  redis::Options ro = cluster_.redis;
+  ro.host = address.host;
+  ro.port = address.port;
+  const std::size_t k = clients_.size();
+  auto client = std::make_unique<redis::Client>(io_, ro);
+  client->on_ready([this, k] { on_ready(k); });
+  client->on_down([this, k](const std::string&) { on_down(k); });
+  std::lock_guard lock(clients_mutex_);
+  endpoints_.push_back(address);
+  clients_.push_back(std::move(client));
+  waiting_ready_.emplace_back();
+  return k;
 }
 
 RedisBroker::~RedisBroker() {
@@ -166,6 +177,7 @@ void RedisBroker::start() {
 bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto all_ready = [this] {
+    std::lock_guard lock(clients_mutex_);
     for (const auto& c : clients_)
       if (!c->ready()) return false;
     return true;
@@ -589,6 +601,7 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
 }
 
 void RedisBroker::on_ready(std::size_t shard) {
+  run_waiting(shard);  // commands redirected to this master while it was connecting
   if (shard == registry_shard()) registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.

@@ -32,6 +32,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <random>
 #include <string>
@@ -86,6 +87,7 @@ class RedisBroker final : public Broker {
  private:
   struct Room;
   struct PendingSubscribe;
+  struct ReadyWait;
 
   // Everything below runs on the broker thread.
   Room& room_state(const std::string& name);
@@ -133,6 +135,15 @@ class RedisBroker final : public Broker {
   void refresh_slots(std::size_t shard);
   // The shard of a master's address; nullopt if it is not one of clients_.
   std::optional<std::size_t> shard_at(const config::Endpoint& master) const;
+  // A client for `address`, appended to clients_ (not started); its shard.
+  std::size_t add_client(const config::Endpoint& address);
+  // Runs `send` on clients_[shard] once it is ready (at once if it is), or
+  // `fail` after cluster.redis.command_timeout without it: a master first
+  // met in a redirection is connected then.
+  void when_ready(std::size_t shard, std::function<void()> send,
+                  std::function<void(std::string)> fail);
+  // Runs what waits for clients_[shard] (it is ready now).
+  void run_waiting(std::size_t shard);
   void on_ready(std::size_t shard);
   void on_down(std::size_t shard);
   void refresh_presence();
@@ -155,7 +166,13 @@ class RedisBroker final : public Broker {
   std::thread thread_;
   // One client per Redis shard; a room's state and commands go to the
   // shard the ring gives it, and so does the node registry's hash.
+  // Grows on the broker thread only (a Redis Cluster master first met in a
+  // redirection); other threads (metrics, wait_ready) read it under
+  // clients_mutex_.
   std::vector<std::unique_ptr<redis::Client>> clients_;
+  mutable std::mutex clients_mutex_;
+  // Per shard: commands waiting for it to be ready (when_ready).
+  std::vector<std::vector<std::shared_ptr<ReadyWait>>> waiting_ready_;
   std::unique_ptr<ShardRing> ring_;
   std::vector<config::Endpoint> endpoints_;  // clients_[k]'s address
   std::vector<std::uint16_t> slot_owner_;    // Redis Cluster: slot -> shard; empty otherwise

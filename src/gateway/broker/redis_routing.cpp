@@ -3,6 +3,10 @@
 // its slot (Redis Cluster), following the MOVED and ASK redirections a
 // Redis Cluster answers while slots migrate (docs/cluster.md, "Resharding
 // while running"). Members of RedisBroker; they run on its thread.
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+
 #include "core/log.hpp"
 #include "gateway/broker/redis_broker.hpp"
 
@@ -77,27 +81,80 @@ void RedisBroker::redirect(redis::Command cmd, std::size_t from, redis::Reply an
                              " times (cluster.redis.max_redirects); last: " + answer.str));
   }
   if (to->to.host.empty()) to->to.host = endpoints_[from].host;
-  const std::optional<std::size_t> target = shard_at(to->to);
-  if (!target) {
-    return reply(
-        error_reply(answer.str + ": " + to->to.to_string() +
-                    " is not a master this node knew at start-up (restart it to connect)"));
-  }
-  std::vector<redis::Command> pipeline;
-  if (to->kind == Redirect::Kind::moved) {
-    slot_owner_[to->slot] = static_cast<std::uint16_t>(*target);
-    refresh_slots(*target);
+  std::size_t target = 0;
+  if (auto known = shard_at(to->to)) {
+    target = *known;
   } else {
-    pipeline.push_back({"ASKING"});
+    // A master that joined the cluster after start-up (or a promoted
+    // replica): connected now, used once ready.
+    log::info("cluster: connecting to a master met in a redirection",
+              {{"master", to->to.to_string()}, {"redirection", answer.str}});
+    target = add_client(to->to);
+    clients_[target]->start();
   }
-  pipeline.push_back(cmd);
-  clients_[*target]->execute(
-      std::move(pipeline), [this, cmd = std::move(cmd), target = *target, hop,
-                            reply = std::move(reply)](redis::Result r) mutable {
-        if (!r.ok()) return reply(error_reply(r.error));
-        redis::Reply last = std::move(r.replies.back());
-        redirect(std::move(cmd), target, std::move(last), hop + 1, std::move(reply));
-      });
+  const bool moved = to->kind == Redirect::Kind::moved;
+  auto reply_ptr = std::make_shared<std::function<void(redis::Reply)>>(std::move(reply));
+  auto send = [this, cmd = std::move(cmd), target, hop, moved, reply_ptr, slot = to->slot]() {
+    std::vector<redis::Command> pipeline;
+    if (moved) {
+      // Moved once the new owner can take commands, so that no other
+      // command of the slot goes to a master not yet connected.
+      slot_owner_[slot] = static_cast<std::uint16_t>(target);
+      refresh_slots(target);
+    } else {
+      pipeline.push_back({"ASKING"});
+    }
+    pipeline.push_back(cmd);
+    clients_[target]->execute(
+        std::move(pipeline), [this, cmd, target, hop, reply_ptr](redis::Result r) mutable {
+          if (!r.ok()) return (*reply_ptr)(error_reply(r.error));
+          redis::Reply last = std::move(r.replies.back());
+          redirect(std::move(cmd), target, std::move(last), hop + 1, std::move(*reply_ptr));
+        });
+  };
+  when_ready(target, std::move(send),
+             [reply_ptr, where = to->to.to_string(), why = answer.str](const std::string& error) {
+               (*reply_ptr)(error_reply(why + ": " + where + " " + error));
+             });
+}
+
+// A command waiting for a shard's connection: whichever comes first,
+// readiness or the timeout, runs; the other finds `done` set.
+struct RedisBroker::ReadyWait {
+  explicit ReadyWait(boost::asio::io_context& io) : timer(io) {}
+  boost::asio::steady_timer timer;
+  std::function<void()> send;
+  bool done = false;
+};
+
+void RedisBroker::when_ready(std::size_t shard, std::function<void()> send,
+                             std::function<void(std::string)> fail) {
+  if (clients_[shard]->ready()) return send();
+  auto& waiting = waiting_ready_[shard];
+  // Timed-out waits leave now: the list holds live waits only, at most one
+  // per command in flight.
+  std::erase_if(waiting, [](const auto& w) { return w->done; });
+  auto wait = std::make_shared<ReadyWait>(io_);
+  wait->send = std::move(send);
+  waiting.push_back(wait);
+  wait->timer.expires_after(cluster_.redis.command_timeout);
+  wait->timer.async_wait([this, wait, shard, fail = std::move(fail)](boost::system::error_code ec) {
+    if (ec || wait->done) return;
+    wait->done = true;
+    fail("not connected within cluster.redis.command_timeout (" + clients_[shard]->last_error() +
+         ")");
+  });
+}
+
+void RedisBroker::run_waiting(std::size_t shard) {
+  std::vector<std::shared_ptr<ReadyWait>> waiting = std::move(waiting_ready_[shard]);
+  waiting_ready_[shard].clear();
+  for (auto& w : waiting) {
+    if (w->done) continue;
+    w->done = true;
+    w->timer.cancel();
+    w->send();
+  }
 }
 
 void RedisBroker::refresh_slots(std::size_t shard) {
