@@ -124,10 +124,10 @@ class RedisBroker final : public Broker {
   // `answer` is what clients_[from] replied to `cmd`. A MOVED moves the
   // slot in the map (and re-reads the map) and sends `cmd` to the new
   // owner; an ASK sends ASKING and `cmd` to the importing node, once,
-  // leaving the map. `hop` counts the redirections followed so far; past
-  // cluster.redis.max_redirects, or towards a master this node has no
-  // connection to, `reply` gets an error reply saying so. Any other answer
-  // is final.
+  // leaving the map. A master this node has no connection to is connected
+  // first (when_ready). `hop` counts the redirections followed so far; past
+  // cluster.redis.max_redirects, or when the master does not come up in
+  // time, `reply` gets an error reply saying so. Any other answer is final.
   void redirect(redis::Command cmd, std::size_t from, redis::Reply answer, std::uint32_t hop,
                 std::function<void(redis::Reply)> reply);
   // Re-reads CLUSTER SLOTS from clients_[shard] (one read at a time) and
