@@ -1,12 +1,14 @@
 // Fuzz target: what a cluster node reads from Redis (gateway/broker/
 // redis_schema): room channel messages, presence values and node registry
-// entries. The first byte
-// picks the parser. Must never crash; what is accepted must round-trip.
+// entries, and Redis Cluster redirections (cluster_slots). The first byte
+// picks the parser ('R': redirections; else by its value mod 3). Must never
+// crash; what is accepted must round-trip.
 #include <cstdint>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
+#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/redis_schema.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -14,6 +16,23 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size == 0) return 0;
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
+  if (data[0] == 'R') {
+    using herald::gateway::Redirect;
+    herald::redis::Reply reply;
+    reply.type = herald::redis::Reply::Type::error;
+    reply.str = std::string(in);
+    auto r = herald::gateway::parse_redirect(reply);
+    if (!r) return 0;
+    // Written again (IPv6 hosts bracketed), it parses to the same.
+    reply.str = (r->kind == Redirect::Kind::moved ? "MOVED " : "ASK ") + std::to_string(r->slot) +
+                " " +
+                (r->to.host.find(':') != std::string::npos ? "[" + r->to.host + "]" : r->to.host) +
+                ":" + std::to_string(r->to.port);
+    auto again = herald::gateway::parse_redirect(reply);
+    if (!again || again->kind != r->kind || again->slot != r->slot || !(again->to == r->to))
+      std::abort();
+    return 0;
+  }
   switch (data[0] % 3) {
     case 0: {
       auto m = rs::parse_channel_message(in);

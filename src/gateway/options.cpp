@@ -123,7 +123,11 @@ void register_options(config::Schema& s, Options& o) {
                  "Redis server for cluster.mode = redis (host:port)");
   s.add_choice("cluster.redis.topology", c.redis_topology, {"servers", "cluster"},
                "servers: plain Redis servers (address, or shards by consistent hash); cluster: "
-               "address is a Redis Cluster node, rooms routed by its slot map read at start-up");
+               "address is a Redis Cluster node, rooms routed by its slot map (read at start-up, "
+               "kept current by MOVED redirections)");
+  s.add_int("cluster.redis.max_redirects", c.redis_max_redirects, 0, 100,
+            "Redis Cluster: MOVED/ASK redirections one command may follow; one more fails it "
+            "(error 108)");
   s.add_string("cluster.redis.shards", c.redis_shards,
                "Several Redis servers, rooms spread over them by consistent hash "
                "(\"host:port, host:port\"); empty: cluster.redis.address alone");

@@ -76,8 +76,12 @@ struct ClusterOptions {
   std::string redis_shards;
   // "servers": plain Redis servers (redis_address, or redis_shards spread
   // by consistent hash); "cluster": redis_address is a node of a Redis
-  // Cluster whose slot map (read at start-up) routes each room.
+  // Cluster whose slot map (read at start-up, then kept current by MOVED
+  // redirections) routes each room.
   std::string redis_topology = "servers";
+  // Redis Cluster: redirections (MOVED, ASK) one command may follow; one
+  // more fails it (error 108) naming the last redirection.
+  std::uint32_t redis_max_redirects = 5;
   redis::Options redis;  // its host and port come from redis_address
   std::string key_prefix = "herald:";
   // A room's epoch and top offset outlive its history by this much (renewed

@@ -7,6 +7,7 @@
 
 #include "core/log.hpp"
 #include "redis/connection.hpp"
+#include "redis/script.hpp"
 
 namespace herald::redis {
 namespace {
@@ -230,6 +231,15 @@ void Client::schedule_reconnect() {
   });
 }
 
+namespace {
+
+bool is_noscript(const Command& cmd, const Reply& reply) {
+  return reply.is_error() && reply.str.starts_with("NOSCRIPT") && cmd.size() >= 2 &&
+         cmd[0] == "EVALSHA";
+}
+
+}  // namespace
+
 void Client::execute(std::vector<Command> pipeline, Done done) {
   if (!ready_ || !cmd_) {
     Result r;
@@ -237,10 +247,52 @@ void Client::execute(std::vector<Command> pipeline, Done done) {
     boost::asio::post(io_, [done = std::move(done), r = std::move(r)]() mutable { done(r); });
     return;
   }
-  send(*cmd_, std::move(pipeline), std::move(done));
+  // Kept until the replies are in, for the NOSCRIPT retry.
+  auto kept = std::make_shared<const std::vector<Command>>(std::move(pipeline));
+  send(*cmd_, *kept, [this, kept, done = std::move(done)](Result r) mutable {
+    if (r.ok()) {
+      for (std::size_t i = 0; i < r.replies.size(); ++i) {
+        if (is_noscript((*kept)[i], r.replies[i]))
+          return retry_noscript(std::move(kept), std::move(r), std::move(done));
+      }
+    }
+    done(std::move(r));
+  });
 }
 
-void Client::send(Connection& conn, std::vector<Command> pipeline, Done done,
+void Client::retry_noscript(std::shared_ptr<const std::vector<Command>> pipeline, Result r,
+                            Done done) {
+  std::vector<Command> again;
+  // Index in `pipeline` of each command of `again`; kSkip for an ASKING.
+  constexpr std::size_t kSkip = SIZE_MAX;
+  std::vector<std::size_t> at;
+  for (std::size_t i = 0; i < r.replies.size(); ++i) {
+    if (!is_noscript((*pipeline)[i], r.replies[i])) continue;
+    std::optional<std::string> text = Script::find((*pipeline)[i][1]);
+    if (!text) continue;  // not ours: the NOSCRIPT reply stands
+    // Redis Cluster: ASKING holds for the next command only, so the EVAL
+    // of a command sent after ASKING goes after ASKING again.
+    if (i > 0 && (*pipeline)[i - 1].size() == 1 && (*pipeline)[i - 1][0] == "ASKING") {
+      again.push_back({"ASKING"});
+      at.push_back(kSkip);
+    }
+    Command eval = (*pipeline)[i];
+    eval[0] = "EVAL";
+    eval[1] = std::move(*text);
+    again.push_back(std::move(eval));
+    at.push_back(i);
+  }
+  if (again.empty() || !ready_ || !cmd_) return done(std::move(r));
+  auto first = std::make_shared<Result>(std::move(r));
+  send(*cmd_, again, [first, at = std::move(at), done = std::move(done)](Result second) mutable {
+    if (!second.ok()) return done(std::move(second));
+    for (std::size_t k = 0; k < at.size(); ++k)
+      if (at[k] != kSkip) first->replies[at[k]] = std::move(second.replies[k]);
+    done(std::move(*first));
+  });
+}
+
+void Client::send(Connection& conn, const std::vector<Command>& pipeline, Done done,
                   std::function<void(const redisReply*)> on_message) {
   // The single counting point: one call, one round trip.
   round_trips_.fetch_add(1, std::memory_order_relaxed);

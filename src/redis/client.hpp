@@ -10,6 +10,15 @@
 // goes through send() too. Tests pin per-operation counts on this counter
 // (tests/redis/round_trip_claims_test.cpp).
 //
+// Scripts: an EVALSHA of a registered Script (script.hpp) answered NOSCRIPT
+// (this server's script cache is empty: a restart, SCRIPT FLUSH) is sent
+// again as EVAL with the script's text, in one more round trip for all such
+// commands of the pipeline, before the handler runs; its reply replaces the
+// NOSCRIPT one. The EVAL loads the script, so later EVALSHAs hit. A retried
+// command runs after the rest of its pipeline (pipelines of independent
+// commands only; an ASKING right before it goes again with it). Only
+// top-level commands are retried (not an EVALSHA inside MULTI/EXEC).
+//
 // Threading: the client belongs to one io_context run by one thread; call
 // every member except round_trips() and ready() on that thread. Handlers
 // run on that thread and are never called from inside execute().
@@ -115,8 +124,13 @@ class Client {
   // The one place commands are sent; counts one round trip per call.
   // With on_channel, the pipeline is one SUBSCRIBE whose later replies
   // (messages, the unsubscribe confirmation) go to on_channel.
-  void send(Connection& conn, std::vector<Command> pipeline, Done done,
+  // `pipeline` is read before send() returns (hiredis copies each command
+  // into its output buffer).
+  void send(Connection& conn, const std::vector<Command>& pipeline, Done done,
             std::function<void(const redisReply*)> on_channel = nullptr);
+  // The commands of `pipeline` that were EVALSHAs answered NOSCRIPT in `r`,
+  // sent again as EVAL; their replies replace the NOSCRIPT ones, then `done`.
+  void retry_noscript(std::shared_ptr<const std::vector<Command>> pipeline, Result r, Done done);
 
   boost::asio::io_context& io_;
   Options options_;

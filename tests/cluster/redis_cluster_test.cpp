@@ -1,12 +1,15 @@
 // Cluster mode over a real Redis Cluster (three masters on loopback, formed
 // with redis-cli --cluster create): rooms are routed by the cluster's slot
-// map, and our slot function agrees with Redis's own CLUSTER KEYSLOT.
+// map, our slot function agrees with Redis's own CLUSTER KEYSLOT, and a
+// room whose slot is migrated to another master while heraldd runs follows
+// it through ASK and MOVED redirections.
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "cluster_support.hpp"
 #include "gateway/broker/cluster_slots.hpp"
+#include "gateway/broker/redis_schema.hpp"
 
 namespace herald::test {
 namespace {
@@ -27,6 +30,70 @@ struct RedisCluster {
           },
           std::chrono::seconds(30)))
           << "cluster not ok on " << n->port();
+    }
+  }
+  // The master serving `slot`.
+  RedisServer* owner(std::uint16_t slot) const {
+    auto map = gateway::parse_cluster_slots(nodes[0]->command({"CLUSTER", "SLOTS"}));
+    EXPECT_TRUE(map);
+    for (const auto& n : nodes)
+      if (map && n->port() == map->masters[map->owner[slot]].port) return n.get();
+    return nullptr;
+  }
+  // A master other than `not_this`.
+  RedisServer* other(const RedisServer* not_this) const {
+    for (const auto& n : nodes)
+      if (n.get() != not_this) return n.get();
+    return nullptr;
+  }
+  // A fourth master joins (redis-cli --cluster add-node), with no slots yet.
+  RedisServer* add_master() {
+    nodes.push_back(std::make_unique<RedisServer>(false, true));
+    RunResult r = run({"/usr/bin/redis-cli", "--cluster", "add-node",
+                       "127.0.0.1:" + std::to_string(nodes.back()->port()),
+                       "127.0.0.1:" + std::to_string(nodes[0]->port())},
+                      {}, std::chrono::seconds(60));
+    EXPECT_EQ(r.exit_code, 0) << r.output;
+    // Known to every node, handshakes done, and the cluster up on each
+    // (the new node too: it has learnt the slot map).
+    const std::string known = "cluster_known_nodes:" + std::to_string(nodes.size());
+    for (const auto& n : nodes) {
+      EXPECT_TRUE(eventually(
+          [&] {
+            const std::string all = n->command({"CLUSTER", "NODES"}).str;
+            const std::string info = n->command({"CLUSTER", "INFO"}).str;
+            return info.find(known) != std::string::npos &&
+                   info.find("cluster_state:ok") != std::string::npos &&
+                   all.find("handshake") == std::string::npos &&
+                   all.find("disconnected") == std::string::npos;
+          },
+          std::chrono::seconds(30)))
+          << "node " << n->port() << " does not know the new master yet";
+    }
+    return nodes.back().get();
+  }
+  // Step 1 of moving `slot` (as redis-cli --cluster reshard does): IMPORTING
+  // on the target, MIGRATING on the source, every key of the slot migrated.
+  // Commands of the slot are answered ASK by the source from then on.
+  void start_migration(std::uint16_t slot, RedisServer& source, RedisServer& target) const {
+    const std::string n = std::to_string(slot);
+    const std::string source_id = source.command({"CLUSTER", "MYID"}).str;
+    const std::string target_id = target.command({"CLUSTER", "MYID"}).str;
+    ASSERT_EQ(target.command({"CLUSTER", "SETSLOT", n, "IMPORTING", source_id}).str, "OK");
+    ASSERT_EQ(source.command({"CLUSTER", "SETSLOT", n, "MIGRATING", target_id}).str, "OK");
+    auto keys = source.command({"CLUSTER", "GETKEYSINSLOT", n, "100"});
+    ASSERT_FALSE(keys.elements.empty()) << keys.describe();
+    std::vector<std::string> migrate = {
+        "MIGRATE", "127.0.0.1", std::to_string(target.port()), "", "0", "5000", "KEYS"};
+    for (const auto& k : keys.elements) migrate.push_back(k.str);
+    ASSERT_EQ(source.command(migrate).str, "OK");
+  }
+  // Step 2: the slot is the target's on every master; the source answers MOVED.
+  void end_migration(std::uint16_t slot, RedisServer& target) const {
+    const std::string target_id = target.command({"CLUSTER", "MYID"}).str;
+    for (const auto& n : nodes) {
+      ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
+                "OK");
     }
   }
   std::vector<std::unique_ptr<RedisServer>> nodes;
@@ -75,6 +142,153 @@ TEST(RedisClusterMode, RoomsAreRoutedByTheSlotMapOfARealRedisCluster) {
                     R"(","offset":1})");
   EXPECT_EQ(json_bool(r, "/result/recovered"), true) << r;
   EXPECT_EQ(json_size(r, "/result/publications"), 1u) << r;
+}
+
+// The room's slot moves to another master the way redis-cli --cluster
+// reshard moves it, one step at a time, while subscribers listen and a
+// publisher publishes through heraldd:
+//   1. SETSLOT IMPORTING on the target, MIGRATING on the source, MIGRATE the
+//      room's keys: the source answers ASK, heraldd sends ASKING + the
+//      command to the target, and keeps its map (every publish asks again);
+//   2. SETSLOT NODE on every master: the source answers MOVED, heraldd moves
+//      the slot in its map, and later publishes go straight to the target.
+// Offsets continue, each publication is delivered once, nobody is reset,
+// nothing restarts. A node allowed no redirection says so (108).
+TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
+  RedisCluster rc;
+  const std::string room = "mv:1";
+  const std::string meta = "herald:{" + room + "}:m";
+  const std::uint16_t slot = gateway::key_slot(meta);
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
+  RedisServer* target = rc.other(source);
+
+  const std::vector<std::string> extra = {"--cluster.redis.topology",     "cluster",
+                                          "--cluster.presence_ttl",       "1h",
+                                          "--cluster.heartbeat_interval", "10m"};
+  Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
+  Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
+  std::vector<std::string> strict = extra;
+  strict.insert(strict.end(), {"--cluster.redis.max_redirects", "0"});
+  Daemon c(cluster_flags(rc.nodes[2]->port(), strict));
+  auto sub = connect_as(b.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, room), "/result"));
+  auto pub = connect_as(a.port, "p");
+  auto pubc = connect_as(c.port, "pc");
+  std::uint64_t next = 1;
+  auto publish_next = [&](WsClient& via) {
+    const double before = node_metric(a.port, "herald_cluster_redis_round_trips_total");
+    auto r = publish(via, static_cast<int>(100 + next), room, std::to_string(next));
+    EXPECT_EQ(json_uint(r, "/result/offset"), next) << r;
+    ++next;
+    return node_metric(a.port, "herald_cluster_redis_round_trips_total") - before;
+  };
+  EXPECT_LE(publish_next(*pub), 2);  // 2 when the source's script cache is still empty
+  EXPECT_EQ(publish_next(*pub), 1);
+  EXPECT_EQ(publish_next(*pubc), 0);  // through c, which follows no redirection: none needed yet
+
+  // 1. Migrating: the keys are on the target, the slot still the source's.
+  rc.start_migration(slot, *source, *target);
+  EXPECT_EQ(source->command({"EXISTS", meta}).integer, 0);
+  // ASK: the source, then ASKING + the publish on the target (and maybe one
+  // more for the target's empty script cache); the map is not changed, so
+  // the next publish asks again: two round trips each.
+  const double first_ask = publish_next(*pub);
+  EXPECT_GE(first_ask, 2);
+  EXPECT_LE(first_ask, 3);
+  EXPECT_EQ(publish_next(*pub), 2);
+  EXPECT_EQ(publish_next(*pub), 2);
+  // A subscribe during the migration reads the history on the target too.
+  auto late = connect_as(a.port, "late");
+  auto r = subscribe(*late, 2, room);
+  ASSERT_TRUE(json_has(r, "/result")) << r;
+  EXPECT_EQ(json_uint(r, "/result/offset"), next - 1) << r;
+
+  // 2. The slot is the target's: MOVED.
+  rc.end_migration(slot, *target);
+  // MOVED from the source, the map re-read (CLUSTER SLOTS), the target.
+  EXPECT_EQ(publish_next(*pub), 3);
+  EXPECT_EQ(publish_next(*pub), 1);  // the map has the slot on the target now
+  EXPECT_EQ(publish_next(*pub), 1);
+  EXPECT_EQ(target->command({"HGET", meta, "top"}).str, std::to_string(next - 1));
+  // c follows no redirection: its publish fails plainly, naming the limit.
+  auto refused = publish(*pubc, 900, room, "\"x\"");
+  EXPECT_EQ(json_uint(refused, "/error/code"), 108u) << refused;
+  EXPECT_NE(refused.find("cluster.redis.max_redirects"), std::string::npos) << refused;
+
+  // Every publication reached the subscriber once, in order, without a reset.
+  for (std::uint64_t offset = 1; offset < next; ++offset) {
+    auto m = next_pub(*sub);
+    ASSERT_TRUE(m) << "offset " << offset << " missing";
+    EXPECT_EQ(json_uint(*m, "/pub/offset"), offset) << *m;
+    EXPECT_EQ(json_raw(*m, "/pub/data"), std::to_string(offset)) << *m;
+  }
+  EXPECT_EQ(node_metric(b.port, "herald_cluster_stream_resets_total"), 0);
+  // The late subscriber got the publications after its subscribe, live.
+  auto m = next_pub(*late);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/pub/offset"), next - 3) << *m;
+}
+
+// The node registry's hash (herald:nodes) moves like a room: once its slot
+// is another master's, heartbeats follow the MOVED there and keep the
+// node's entry alive (they would fail on the old owner forever otherwise).
+TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
+  RedisCluster rc;
+  const std::string key = "herald:nodes";
+  const std::uint16_t slot = gateway::key_slot(key);
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
+  RedisServer* target = rc.other(source);
+  Daemon a(cluster_flags(rc.nodes[0]->port(),
+                         {"--cluster.redis.topology", "cluster", "--cluster.node_id", "n1",
+                          "--cluster.heartbeat_interval", "50ms", "--cluster.node_ttl", "1s"}));
+  ASSERT_TRUE(eventually([&] { return !source->command({"HGET", key, "n1"}).is_nil(); }));
+  rc.start_migration(slot, *source, *target);
+  rc.end_migration(slot, *target);
+  // The entry on the target keeps being rewritten by heartbeats (its
+  // expiry moves on), and outlives node_ttl.
+  const std::string moved = target->command({"HGET", key, "n1"}).str;
+  ASSERT_FALSE(moved.empty());
+  EXPECT_TRUE(eventually([&] { return target->command({"HGET", key, "n1"}).str != moved; }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // longer than node_ttl
+  auto entry = target->command({"HGET", key, "n1"});
+  ASSERT_FALSE(entry.is_nil());
+  auto v = gateway::redis_schema::parse_node_value(entry.str);
+  ASSERT_TRUE(v);
+  const auto now = target->command({"TIME"});
+  EXPECT_GT(v->expires_ms, std::stoll(now.elements[0].str) * 1000) << entry.str;
+}
+
+// A master that joined the cluster after heraldd started (redis-cli
+// --cluster add-node) gets a room's slot: the MOVED names a master heraldd
+// has no connection to; it connects, and the publish goes on there.
+TEST(RedisClusterMode, ARoomMovedToAMasterAddedAfterStartUpFollowsIt) {
+  RedisCluster rc;
+  const std::string room = "mv:new";
+  const std::uint16_t slot = gateway::key_slot("herald:{" + room + "}:m");
+  const std::vector<std::string> extra = {"--cluster.redis.topology", "cluster"};
+  Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
+  Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
+  auto sub = connect_as(b.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, room), "/result"));
+  auto pub = connect_as(a.port, "p");
+  ASSERT_EQ(json_uint(publish(*pub, 3, room, "1"), "/result/offset"), 1u);
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
+  RedisServer* fresh = rc.add_master();
+  rc.start_migration(slot, *source, *fresh);
+  rc.end_migration(slot, *fresh);
+  for (std::uint64_t offset = 2; offset <= 3; ++offset) {
+    auto r = publish(*pub, static_cast<int>(10 + offset), room, std::to_string(offset));
+    EXPECT_EQ(json_uint(r, "/result/offset"), offset) << r;
+  }
+  EXPECT_EQ(fresh->command({"HGET", "herald:{" + room + "}:m", "top"}).str, "3");
+  for (std::uint64_t offset = 1; offset <= 3; ++offset) {
+    auto m = next_pub(*sub);
+    ASSERT_TRUE(m) << "offset " << offset << " missing";
+    EXPECT_EQ(json_uint(*m, "/pub/offset"), offset) << *m;
+  }
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

@@ -98,18 +98,27 @@ class ClusterScripts : public ::testing::Test {
 
   std::uint64_t publish(const std::string& data, std::uint32_t size, const std::string& ttl_ms) {
     FrameParts parts = frame_parts("room", data, "");
-    auto r = redis.command({"EVAL", kPublishScript, "2", keys.meta, keys.history, keys.channel,
-                            "e1", std::to_string(size), ttl_ms, "600000", parts.head, parts.tail});
+    auto r =
+        redis.command({"EVAL", kPublishScript.text(), "2", keys.meta, keys.history, keys.channel,
+                       "e1", std::to_string(size), ttl_ms, "600000", parts.head, parts.tail});
     EXPECT_EQ(r.elements.size(), 2u) << r.describe();
     return r.elements.empty() ? 0 : static_cast<std::uint64_t>(r.elements[0].integer);
   }
   std::optional<ReadReply> read(std::int64_t after, const std::string& ttl_ms = "60000") {
-    auto r =
-        redis.command({"EVAL", kReadScript, "3", keys.meta, keys.history, keys.presence, "1", "e2",
-                       std::to_string(after), ttl_ms, "600000", "", "", "1000", keys.channel, ""});
+    auto r = redis.command({"EVAL", kReadScript.text(), "3", keys.meta, keys.history, keys.presence,
+                            "1", "e2", std::to_string(after), ttl_ms, "600000", "", "", "1000",
+                            keys.channel, ""});
     return parse_read_reply(r);
   }
 };
+
+TEST_F(ClusterScripts, EachScriptsShaIsTheOneScriptLoadReturns) {
+  for (const redis::Script* script : {&kPublishScript, &kReadScript, &kLeaveScript,
+                                      &kPresenceScript, &kRefreshScript, &kNodesScript}) {
+    EXPECT_EQ(redis.command({"SCRIPT", "LOAD", script->text()}).str, script->sha());
+    EXPECT_EQ(redis::Script::find(script->sha()), script->text());
+  }
+}
 
 TEST_F(ClusterScripts, OffsetsHistorySizeAndReadsAfter) {
   for (int i = 1; i <= 10; ++i) EXPECT_EQ(publish(std::to_string(i), 5, "60000"), i);
@@ -192,6 +201,37 @@ TEST(ClusterSchema, ClusterSlotsReplies) {
   EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16384, "h", 1)})));
   EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16383, "h", 70000)})));
   EXPECT_FALSE(parse_cluster_slots(s("x")));
+}
+
+TEST(ClusterSchema, RedirectionReplies) {
+  using T = redis::Reply::Type;
+  auto err = [](std::string v) { return redis::Reply{T::error, 0, std::move(v), {}}; };
+  auto moved = parse_redirect(err("MOVED 3999 127.0.0.1:6381"));
+  ASSERT_TRUE(moved);
+  EXPECT_EQ(moved->kind, Redirect::Kind::moved);
+  EXPECT_EQ(moved->slot, 3999);
+  EXPECT_EQ(moved->to, (config::Endpoint{"127.0.0.1", 6381}));
+  auto ask = parse_redirect(err("ASK 16383 10.0.0.2:7000"));
+  ASSERT_TRUE(ask);
+  EXPECT_EQ(ask->kind, Redirect::Kind::ask);
+  EXPECT_EQ(ask->slot, 16383);
+  EXPECT_EQ(ask->to, (config::Endpoint{"10.0.0.2", 7000}));
+  // No host: the answering node's (the caller's to fill in).
+  auto unnamed = parse_redirect(err("MOVED 0 :6380"));
+  ASSERT_TRUE(unnamed);
+  EXPECT_EQ(unnamed->to, (config::Endpoint{"", 6380}));
+  // IPv6, bare as Redis writes it, or bracketed.
+  EXPECT_EQ(parse_redirect(err("ASK 1 ::1:6380"))->to, (config::Endpoint{"::1", 6380}));
+  EXPECT_EQ(parse_redirect(err("ASK 1 [::1]:6380"))->to, (config::Endpoint{"::1", 6380}));
+  // Anything else is not a redirection.
+  for (const char* bad : {"MOVED 16384 h:1", "MOVED -1 h:1", "MOVED x h:1", "MOVED 1 h",
+                          "MOVED 1 h:0", "MOVED 1 h:65536", "MOVED 1", "MOVED  1 h:1",
+                          "ASK 1 h:1 extra", "NOSCRIPT No matching script", "ERR MOVED 1 h:1",
+                          "TRYAGAIN Multiple keys request during rehashing of slot"}) {
+    EXPECT_FALSE(parse_redirect(err(bad))) << bad;
+  }
+  EXPECT_FALSE(parse_redirect(redis::Reply{T::string, 0, "MOVED 1 h:1", {}}));
+  EXPECT_FALSE(parse_redirect(redis::Reply{T::status, 0, "MOVED 1 h:1", {}}));
 }
 
 TEST(ClusterSchema, ReadRepliesOfTheWrongShapeAreRefused) {

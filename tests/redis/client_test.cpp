@@ -1,7 +1,7 @@
 // The asio adapter over hiredis, against a real redis-server: pipelines,
 // pub/sub, failing fast while Redis is away, reconnecting with backoff,
-// connect and command timeouts. Single-threaded: the client runs on the
-// test's own io_context.
+// connect and command timeouts, scripts by SHA1 with the NOSCRIPT fallback. Single-threaded: the
+// client runs on the test's own io_context.
 #include "redis/client.hpp"
 
 #include <gtest/gtest.h>
@@ -12,8 +12,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <cctype>
+#include <functional>
 #include <optional>
 
+#include "redis/script.hpp"
 #include "redis_server.hpp"
 
 namespace herald::test {
@@ -293,6 +296,79 @@ TEST(RedisClient, CommandTimeoutDropsTheConnectionAndRecovers) {
   server.signal(SIGCONT);
   ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
   EXPECT_TRUE(h.exec({{"PING"}}).ok());
+}
+
+TEST(RedisScript, TheShaIsTheOneRedisCliScriptLoadReturns) {
+  RedisServer server;
+  const redis::Script script("return {KEYS[1], ARGV[1], 'caf\xc3\xa9'}");
+  RunResult r = run(
+      {"/usr/bin/redis-cli", "-p", std::to_string(server.port()), "SCRIPT", "LOAD", script.text()});
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, script.sha() + "\n");
+  EXPECT_EQ(redis::sha1_hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");  // FIPS 180 vector
+  EXPECT_EQ(redis::Script::find(script.sha()), script.text());
+  std::string upper = script.sha();
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  EXPECT_EQ(redis::Script::find(upper), script.text());
+  EXPECT_FALSE(redis::Script::find(std::string(40, '0')));
+}
+
+// The script cache is empty (a fresh server, SCRIPT FLUSH): the EVALSHA is
+// answered NOSCRIPT and sent again as EVAL, one more round trip, once; from
+// then on one round trip per call. The script runs once per call: the
+// retried EVALSHA had not run.
+TEST(RedisScript, NoscriptIsSentAgainAsEvalOnceThenEvalshaHits) {
+  RedisServer server;
+  Harness h(options(server.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  const redis::Script incr("return redis.call('INCR', KEYS[1])");
+  auto call = [&] { return h.exec({{"EVALSHA", incr.sha(), "1", "n"}}); };
+  auto rounds = [&](const std::function<void()>& fn) {
+    const std::uint64_t before = h.client.round_trips();
+    fn();
+    return h.client.round_trips() - before;
+  };
+  for (int pass = 0; pass < 2; ++pass) {
+    const std::int64_t base = 3 * pass;
+    EXPECT_EQ(rounds([&] {
+                auto r = call();
+                ASSERT_TRUE(r.ok()) << r.error;
+                EXPECT_EQ(r.replies[0].integer, base + 1) << r.replies[0].describe();
+              }),
+              2u);
+    EXPECT_EQ(rounds([&] {
+                for (std::int64_t i = 2; i <= 3; ++i)
+                  EXPECT_EQ(call().replies.at(0).integer, base + i);
+              }),
+              2u);
+    ASSERT_EQ(server.command({"SCRIPT", "FLUSH"}).str, "OK");
+  }
+  // In a pipeline, only the NOSCRIPT commands go again, in one round trip,
+  // and every reply lands at its command's place. The retried command runs
+  // after the rest of the pipeline: the GET saw n before the increment.
+  const redis::Script other("return 'other'");
+  std::uint64_t before = h.client.round_trips();
+  auto r = h.exec({{"EVALSHA", incr.sha(), "1", "n"},
+                   {"GET", "n"},
+                   {"EVALSHA", other.sha(), "0"},
+                   {"EVALSHA", std::string(40, 'f'), "0"}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(h.client.round_trips() - before, 2u);
+  ASSERT_EQ(r.replies.size(), 4u);
+  EXPECT_EQ(r.replies[0].integer, 7);
+  EXPECT_EQ(r.replies[1].str, "6");
+  EXPECT_EQ(r.replies[2].str, "other");
+  // Not a registered script: its NOSCRIPT stands.
+  EXPECT_TRUE(r.replies[3].is_error());
+  EXPECT_EQ(r.replies[3].str.rfind("NOSCRIPT", 0), 0u) << r.replies[3].str;
+  // A restarted server has an empty cache too.
+  server.kill();
+  server.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready() && call().ok(); }));
+  before = h.client.round_trips();
+  EXPECT_EQ(call().replies.at(0).integer, 2);
+  EXPECT_EQ(h.client.round_trips() - before, 1u);
 }
 
 }  // namespace

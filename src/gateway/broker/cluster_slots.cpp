@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <charconv>
 #include <stdexcept>
 #include <string>
 
@@ -65,6 +66,42 @@ std::optional<SlotMap> parse_cluster_slots(const redis::Reply& reply) {
   for (std::uint16_t o : map.owner)
     if (o == UINT16_MAX) return std::nullopt;
   return map;
+}
+
+std::optional<Redirect> parse_redirect(const redis::Reply& reply) {
+  if (!reply.is_error()) return std::nullopt;
+  std::string_view s = reply.str;
+  Redirect r;
+  if (s.starts_with("MOVED ")) {
+    r.kind = Redirect::Kind::moved;
+    s.remove_prefix(6);
+  } else if (s.starts_with("ASK ")) {
+    r.kind = Redirect::Kind::ask;
+    s.remove_prefix(4);
+  } else {
+    return std::nullopt;
+  }
+  const std::size_t sp = s.find(' ');
+  if (sp == std::string_view::npos) return std::nullopt;
+  auto number = [](std::string_view digits, std::uint32_t max) -> std::optional<std::uint32_t> {
+    std::uint32_t v = 0;
+    auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (digits.empty() || ec != std::errc() || ptr != digits.data() + digits.size() || v > max)
+      return std::nullopt;
+    return v;
+  };
+  auto slot = number(s.substr(0, sp), kClusterSlots - 1);
+  const std::string_view address = s.substr(sp + 1);
+  const std::size_t colon = address.rfind(':');
+  if (!slot || colon == std::string_view::npos) return std::nullopt;
+  auto port = number(address.substr(colon + 1), 65535);
+  if (!port || *port == 0) return std::nullopt;
+  std::string_view host = address.substr(0, colon);
+  if (host.starts_with('[') && host.ends_with(']')) host = host.substr(1, host.size() - 2);
+  if (host.find_first_of(" []") != std::string_view::npos) return std::nullopt;
+  r.slot = static_cast<std::uint16_t>(*slot);
+  r.to = config::Endpoint{std::string(host), static_cast<std::uint16_t>(*port)};
+  return r;
 }
 
 SlotMap discover_slots(const config::Endpoint& seed, std::chrono::milliseconds timeout) {

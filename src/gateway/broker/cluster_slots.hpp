@@ -3,9 +3,11 @@
 // 16384 slots by CRC16 of the key's hash tag (the text between the first
 // '{' and the next '}', when non-empty; else the whole key), and every key
 // of a room carries {room}, so a room's keys, its scripts and its channel
-// live on one master. The slot map is read once at start-up (CLUSTER
-// SLOTS); heraldd does not follow MOVED redirections, so resharding a
-// running cluster needs the nodes restarted (docs/cluster.md).
+// live on one master. The slot map is read at start-up (CLUSTER SLOTS) and
+// kept current by the redirections Redis answers with: MOVED (the slot has
+// a new owner: the map is updated) and ASK (the slot is being migrated:
+// this one command goes to the importing node, after ASKING). The broker
+// follows them (redis_broker.cpp, docs/cluster.md).
 #pragma once
 
 #include <chrono>
@@ -32,6 +34,20 @@ struct SlotMap {
 // A CLUSTER SLOTS reply as a map; nullopt when it is not shaped as one or
 // leaves a slot uncovered (a cluster not ready: cluster_state is not ok).
 [[nodiscard]] std::optional<SlotMap> parse_cluster_slots(const redis::Reply& reply);
+
+// A redirection error reply: "MOVED <slot> <host>:<port>" or
+// "ASK <slot> <host>:<port>". Redis leaves the host empty when it does not
+// know the address it is reached at ("MOVED 3999 :6381"); `to.host` is then
+// empty and the caller uses the host of the node that answered. An IPv6
+// host comes without brackets ("::1:6381": the port follows the last
+// colon).
+struct Redirect {
+  enum class Kind : std::uint8_t { moved, ask } kind = Kind::moved;
+  std::uint16_t slot = 0;
+  config::Endpoint to;
+};
+// nullopt for any other reply, or a redirection not shaped as above.
+[[nodiscard]] std::optional<Redirect> parse_redirect(const redis::Reply& reply);
 
 // Asks `seed` (blocking, at start-up) for the map. Throws std::runtime_error
 // naming cluster.redis.address and the reason.

@@ -7,9 +7,14 @@
 
 namespace herald::gateway {
 
-NodeRegistry::NodeRegistry(boost::asio::io_context& io, redis::Client& client, std::string key,
+NodeRegistry::NodeRegistry(boost::asio::io_context& io, Link link, std::string key,
                            std::chrono::milliseconds interval, std::chrono::milliseconds ttl)
-    : io_(io), client_(client), key_(std::move(key)), interval_(interval), ttl_(ttl), timer_(io) {}
+    : io_(io),
+      link_(std::move(link)),
+      key_(std::move(key)),
+      interval_(interval),
+      ttl_(ttl),
+      timer_(io) {}
 
 void NodeRegistry::start(ClusterNode self, std::function<std::uint64_t()> connections,
                          Listener listener) {
@@ -31,12 +36,12 @@ void NodeRegistry::schedule() {
 }
 
 void NodeRegistry::beat() {
-  if (!running_ || !client_.ready()) return;
+  if (!running_ || !link_.ready()) return;
   self_.connections = connections_ ? connections_() : 0;
   const std::string body = redis_schema::node_body(self_.connections, self_.host, self_.port);
-  client_.execute(
-      {{"EVAL", redis_schema::kNodesScript, "1", key_, self_.id, std::to_string(ttl_.count()), body,
-        "0"}},
+  link_.execute(
+      {{"EVALSHA", redis_schema::kNodesScript.sha(), "1", key_, self_.id,
+        std::to_string(ttl_.count()), body, "0"}},
       [this](redis::Result r) {
         if (!running_ || !r.ok() || r.replies.empty() || r.replies[0].is_error()) return;
         std::vector<ClusterNode> nodes;
@@ -60,10 +65,10 @@ void NodeRegistry::stop(std::function<void()> done) {
   const bool was_running = running_;
   running_ = false;
   timer_.cancel();
-  if (!was_running || !client_.ready()) return done();
-  client_.execute({{"EVAL", redis_schema::kNodesScript, "1", key_, self_.id,
-                    std::to_string(ttl_.count()), "", "1"}},
-                  [done = std::move(done)](redis::Result) { done(); });
+  if (!was_running || !link_.ready()) return done();
+  link_.execute({{"EVALSHA", redis_schema::kNodesScript.sha(), "1", key_, self_.id,
+                  std::to_string(ttl_.count()), "", "1"}},
+                [done = std::move(done)](redis::Result) { done(); });
 }
 
 }  // namespace herald::gateway

@@ -6,7 +6,9 @@
 // interval; a node that stops cleanly removes its entry at once. heraldd
 // feeds the list to the DNS discovery zone (SRV per live node).
 //
-// Threading: lives on the cluster broker's thread and uses its client.
+// Threading: lives on the cluster broker's thread and sends through it, to
+// the Redis server that holds the hash (in a Redis Cluster, wherever the
+// hash's slot has moved: the broker follows redirections).
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -32,8 +34,14 @@ struct ClusterNode {
 class NodeRegistry {
  public:
   using Listener = std::function<void(const std::vector<ClusterNode>&)>;
+  // How the registry reaches Redis: sends a pipeline (as redis::Client::
+  // execute does), and says whether the connection is up.
+  struct Link {
+    std::function<void(std::vector<redis::Command>, redis::Client::Done)> execute;
+    std::function<bool()> ready;
+  };
 
-  NodeRegistry(boost::asio::io_context& io, redis::Client& client, std::string key,
+  NodeRegistry(boost::asio::io_context& io, Link link, std::string key,
                std::chrono::milliseconds interval, std::chrono::milliseconds ttl);
 
   // Starts heartbeating as `self` (its connections come from `connections`
@@ -49,7 +57,7 @@ class NodeRegistry {
  private:
   void schedule();
   boost::asio::io_context& io_;
-  redis::Client& client_;
+  Link link_;
   std::string key_;
   std::chrono::milliseconds interval_, ttl_;
   boost::asio::steady_timer timer_;

@@ -48,6 +48,12 @@ struct RedisBroker::Room {
   std::vector<std::uint32_t> per_shard;  // local subscriptions by shard (pending ones too)
   std::uint32_t local = 0;
   enum class Channel : std::uint8_t { none, joining, joined } channel = Channel::none;
+  // The shard whose subscriber connection holds the channel (joining or
+  // joined). It stays there when the room's slot moves to another Redis
+  // Cluster master: PUBLISH in a Redis Cluster reaches the subscribers of
+  // every node, so the channel needs no move, and leaving it must go to the
+  // connection that joined it.
+  std::size_t channel_shard = 0;
   std::vector<PendingSubscribe> waiting;  // for the channel's confirmation
 
   // The node's stream: the epoch it follows and the last offset it handed
@@ -109,39 +115,50 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
   }
   if (addresses.empty()) addresses.push_back(cluster_.redis_address);
   std::vector<std::string> names;
-  for (std::size_t k = 0; k < addresses.size(); ++k) {
-    redis::Options ro = cluster_.redis;
-    ro.host = addresses[k].host;
-    ro.port = addresses[k].port;
-    names.push_back(addresses[k].to_string());
-    clients_.push_back(std::make_unique<redis::Client>(io_, ro));
-    clients_.back()->on_ready([this, k] { on_ready(k); });
-    clients_.back()->on_down([this, k](const std::string&) { on_down(k); });
+  for (const auto& address : addresses) {
+    names.push_back(address.to_string());
+    add_client(address);
   }
   ring_ = std::make_unique<ShardRing>(names);
-  // The registry's hash lives on the shard its key hashes to, like a room:
-  // the same on every node whatever the order of its address list.
-  const std::string nodes_key = cluster_.key_prefix + "nodes";
-  registry_shard_ =
-      slot_owner_.empty() ? ring_->shard_of(nodes_key) : slot_owner_[key_slot(nodes_key)];
-  registry_ = std::make_unique<NodeRegistry>(io_, *clients_[registry_shard_], nodes_key,
-                                             cluster_.heartbeat_interval, cluster_.node_ttl);
+  // The registry's hash lives on the shard its key hashes to, like a room
+  // (registry_shard()): the same on every node whatever the order of its
+  // address list.
+  nodes_key_ = cluster_.key_prefix + "nodes";
+  registry_ = std::make_unique<NodeRegistry>(
+      io_,
+      NodeRegistry::Link{[this](std::vector<redis::Command> pipeline, redis::Client::Done done) {
+                           route(registry_shard(), std::move(pipeline), std::move(done));
+                         },
+                         [this] { return clients_[registry_shard()]->ready(); }},
+      nodes_key_, cluster_.heartbeat_interval, cluster_.node_ttl);
   registry.callback("herald_cluster_redis_round_trips_total",
                     "Round trips to the cluster's Redis shards (a pipeline is one)", [this] {
+                      std::lock_guard lock(clients_mutex_);
                       std::uint64_t n = 0;
                       for (const auto& c : clients_) n += c->round_trips();
                       return static_cast<double>(n);
                     });
   registry.callback("herald_cluster_redis_up", "1 when every Redis shard is connected", [this] {
+    std::lock_guard lock(clients_mutex_);
     for (const auto& c : clients_)
       if (!c->ready()) return 0.0;
     return 1.0;
   });
 }
 
-std::size_t RedisBroker::shard_of(const std::string& room) const {
-  if (slot_owner_.empty()) return ring_->shard_of(room);
-  return slot_owner_[key_slot(redis_schema::room_keys(cluster_.key_prefix, room).meta)];
+std::size_t RedisBroker::add_client(const config::Endpoint& address) {
+  redis::Options ro = cluster_.redis;
+  ro.host = address.host;
+  ro.port = address.port;
+  const std::size_t k = clients_.size();
+  auto client = std::make_unique<redis::Client>(io_, ro);
+  client->on_ready([this, k] { on_ready(k); });
+  client->on_down([this, k](const std::string&) { on_down(k); });
+  std::lock_guard lock(clients_mutex_);
+  endpoints_.push_back(address);
+  clients_.push_back(std::move(client));
+  waiting_ready_.emplace_back();
+  return k;
 }
 
 RedisBroker::~RedisBroker() {
@@ -160,6 +177,7 @@ void RedisBroker::start() {
 bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   auto all_ready = [this] {
+    std::lock_guard lock(clients_mutex_);
     for (const auto& c : clients_)
       if (!c->ready()) return false;
     return true;
@@ -210,8 +228,8 @@ redis::Command RedisBroker::read_command(const std::string& room, std::string af
                                          std::string field, std::string body, std::string join) {
   const RoomOptions& o = options_.room_options(room);
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, room);
-  return redis::Command{"EVAL",
-                        redis_schema::kReadScript,
+  return redis::Command{"EVALSHA",
+                        redis_schema::kReadScript.sha(),
                         "3",
                         keys.meta,
                         keys.history,
@@ -255,8 +273,8 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
     auto parts =
         redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
-    redis::Command cmd{"EVAL",
-                       redis_schema::kPublishScript,
+    redis::Command cmd{"EVALSHA",
+                       redis_schema::kPublishScript.sha(),
                        "2",
                        keys.meta,
                        keys.history,
@@ -267,8 +285,7 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
                        std::move(parts.head),
                        std::move(parts.tail)};
-    redis::Client& client = client_of(req.room);
-    client.execute({std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
+    execute(req.room, {std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
       PublishResult result;
       if (auto why = failure(r)) {
         result.error = unavailable(*why);
@@ -326,7 +343,8 @@ void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
 void RedisBroker::join_channel(const std::string& name, Room& room) {
   room.channel = Room::Channel::joining;
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-  client_of(name).join(
+  room.channel_shard = shard_of(name);
+  clients_[room.channel_shard]->join(
       keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
       [this, name, id = room.id](redis::Result r) { on_joined(name, id, r); });
 }
@@ -340,7 +358,7 @@ void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const red
   room.waiting.clear();
   if (!r.ok()) {
     room.channel = Room::Channel::none;
-    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    clients_[room.channel_shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     for (auto& op : waiting) fail_subscribe(room, std::move(op), r.error);
     release_if_unused(name);
     return;
@@ -382,7 +400,7 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
       read_command(name, std::to_string(after), std::move(field), std::move(body), std::move(join));
   op.seq = message_seq_;
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
-  client_of(name).execute({std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
+  execute(name, {std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
     on_subscribed(name, id, std::move(*op_ptr), r);
   });
 }
@@ -500,18 +518,17 @@ void RedisBroker::catch_up(const std::string& name, Room& room) {
   gap_fetches_.inc();
   redis::Command cmd =
       read_command(name, room.synced ? std::to_string(room.delivered) : std::string("-1"));
-  client_of(name).execute({std::move(cmd)},
-                          [this, name, id = room.id, seq = message_seq_](redis::Result r) {
-                            auto it = rooms_.find(name);
-                            if (it == rooms_.end() || it->second.id != id) return;
-                            Room& current = it->second;
-                            current.fetching = false;
-                            // Failed: the next message or the next reconnect tries again.
-                            if (failure(r)) return;
-                            auto read = redis_schema::parse_read_reply(r.replies[0]);
-                            if (!read) return;
-                            sync_to(name, current, *read, seq);
-                          });
+  execute(name, {std::move(cmd)}, [this, name, id = room.id, seq = message_seq_](redis::Result r) {
+    auto it = rooms_.find(name);
+    if (it == rooms_.end() || it->second.id != id) return;
+    Room& current = it->second;
+    current.fetching = false;
+    // Failed: the next message or the next reconnect tries again.
+    if (failure(r)) return;
+    auto read = redis_schema::parse_read_reply(r.replies[0]);
+    if (!read) return;
+    sync_to(name, current, *read, seq);
+  });
 }
 
 void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& read,
@@ -584,11 +601,12 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
 }
 
 void RedisBroker::on_ready(std::size_t shard) {
-  if (shard == registry_shard_) registry_->beat();
+  run_waiting(shard);  // commands redirected to this master while it was connecting
+  if (shard == registry_shard()) registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {
-    if (room.synced && room.channel == Room::Channel::joined && shard_of(name) == shard)
+    if (room.synced && room.channel == Room::Channel::joined && room.channel_shard == shard)
       catch_up(name, room);
   }
 }
@@ -597,7 +615,7 @@ void RedisBroker::on_down(std::size_t shard) {
   // Subscribes waiting for a channel fail now rather than when Redis is back.
   std::vector<std::string> names;
   for (auto& [name, room] : rooms_) {
-    if (room.channel != Room::Channel::joining || shard_of(name) != shard) continue;
+    if (room.channel != Room::Channel::joining || room.channel_shard != shard) continue;
     room.channel = Room::Channel::none;
     clients_[shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     std::vector<PendingSubscribe> waiting = std::move(room.waiting);
@@ -612,7 +630,8 @@ void RedisBroker::release_if_unused(const std::string& name) {
   auto it = rooms_.find(name);
   if (it == rooms_.end() || it->second.local != 0) return;
   if (it->second.channel != Room::Channel::none)
-    client_of(name).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    clients_[it->second.channel_shard]->leave(
+        redis_schema::room_keys(cluster_.key_prefix, name).channel);
   rooms_.erase(it);
 }
 
@@ -637,9 +656,10 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
           leave = protocol::encode_presence_push(false, name, v->info_json);
       }
       room.presence.erase(entry);
-      client_of(name).execute({{"EVAL", redis_schema::kLeaveScript, "1", keys.presence, client,
-                                keys.channel, std::move(leave)}},
-                              [](redis::Result) {});
+      execute(name,
+              {{"EVALSHA", redis_schema::kLeaveScript.sha(), "1", keys.presence, client,
+                keys.channel, std::move(leave)}},
+              [](redis::Result) {});
     }
     release_if_unused(name);
   });
@@ -651,33 +671,34 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
     const std::uint64_t after = req.since && !req.reverse ? req.since->offset : 0;
     redis::Command cmd =
         read_command(req.room, std::to_string(std::min<std::uint64_t>(after, INT64_MAX)));
-    redis::Client& client = client_of(req.room);  // before req moves
-    client.execute({std::move(cmd)}, [this, from, req = std::move(req),
-                                      done = std::move(done)](redis::Result r) mutable {
-      HistoryResult result;
-      std::optional<ReadReply> read;
-      if (auto why = failure(r)) {
-        result.error = unavailable(*why);
-      } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
-        result.error = unavailable("unexpected read reply " + r.replies[0].describe());
-      } else {
-        result.epoch = read->epoch;
-        result.offset = read->top;
-        if (req.since && req.since->epoch != read->epoch) {
-          result.error = BrokerError{protocol::ErrorCode::bad_request,
-                                     "history.since.epoch is not the room's current epoch '" +
-                                         read->epoch + "'; the stream was reset"};
-        } else {
-          std::size_t n = read->frames.size();
-          if (req.limit) n = std::min<std::size_t>(n, *req.limit);
-          for (std::size_t i = 0; i < n; ++i) {
-            const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
-            result.publications.push_back(make_frame(std::move(read->frames[at])));
-          }
-        }
-      }
-      reply(from, std::move(done), std::move(result));
-    });
+    const std::string room = req.room;  // req moves into the handler
+    execute(room, {std::move(cmd)},
+            [this, from, req = std::move(req), done = std::move(done)](redis::Result r) mutable {
+              HistoryResult result;
+              std::optional<ReadReply> read;
+              if (auto why = failure(r)) {
+                result.error = unavailable(*why);
+              } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
+                result.error = unavailable("unexpected read reply " + r.replies[0].describe());
+              } else {
+                result.epoch = read->epoch;
+                result.offset = read->top;
+                if (req.since && req.since->epoch != read->epoch) {
+                  result.error =
+                      BrokerError{protocol::ErrorCode::bad_request,
+                                  "history.since.epoch is not the room's current epoch '" +
+                                      read->epoch + "'; the stream was reset"};
+                } else {
+                  std::size_t n = read->frames.size();
+                  if (req.limit) n = std::min<std::size_t>(n, *req.limit);
+                  for (std::size_t i = 0; i < n; ++i) {
+                    const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
+                    result.publications.push_back(make_frame(std::move(read->frames[at])));
+                  }
+                }
+              }
+              reply(from, std::move(done), std::move(result));
+            });
   });
 }
 
@@ -685,26 +706,26 @@ void RedisBroker::presence(unsigned from, std::string name,
                            std::function<void(PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-    client_of(name).execute({{"EVAL", redis_schema::kPresenceScript, "1", keys.presence}},
-                            [this, from, done = std::move(done)](redis::Result r) mutable {
-                              PresenceResult result;
-                              if (auto why = failure(r)) {
-                                result.error = unavailable(*why);
-                              } else {
-                                const auto& e = r.replies[0].elements;
-                                for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
-                                  auto v = redis_schema::parse_presence_value(e[i + 1].str);
-                                  if (!v) continue;  // not written by Herald: left out
-                                  result.clients.push_back(PresenceEntry{
-                                      e[i].str, std::string(v->user), std::string(v->info_json)});
-                                }
-                                std::sort(result.clients.begin(), result.clients.end(),
-                                          [](const PresenceEntry& a, const PresenceEntry& b) {
-                                            return a.client < b.client;
-                                          });
-                              }
-                              reply(from, std::move(done), std::move(result));
-                            });
+    execute(name, {{"EVALSHA", redis_schema::kPresenceScript.sha(), "1", keys.presence}},
+            [this, from, done = std::move(done)](redis::Result r) mutable {
+              PresenceResult result;
+              if (auto why = failure(r)) {
+                result.error = unavailable(*why);
+              } else {
+                const auto& e = r.replies[0].elements;
+                for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
+                  auto v = redis_schema::parse_presence_value(e[i + 1].str);
+                  if (!v) continue;  // not written by Herald: left out
+                  result.clients.push_back(
+                      PresenceEntry{e[i].str, std::string(v->user), std::string(v->info_json)});
+                }
+                std::sort(result.clients.begin(), result.clients.end(),
+                          [](const PresenceEntry& a, const PresenceEntry& b) {
+                            return a.client < b.client;
+                          });
+              }
+              reply(from, std::move(done), std::move(result));
+            });
   });
 }
 
@@ -715,7 +736,7 @@ void RedisBroker::refresh_presence() {
   std::vector<std::vector<redis::Command>> pipelines(clients_.size());
   for (const auto& [name, room] : rooms_) {
     if (room.presence.empty()) continue;
-    redis::Command cmd{"EVAL", redis_schema::kRefreshScript, "1",
+    redis::Command cmd{"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
                        redis_schema::room_keys(cluster_.key_prefix, name).presence,
                        ms(cluster_.presence_ttl)};
     for (const auto& [client, body] : room.presence) {
@@ -726,7 +747,7 @@ void RedisBroker::refresh_presence() {
   }
   for (std::size_t k = 0; k < clients_.size(); ++k) {
     if (!pipelines[k].empty() && clients_[k]->ready())
-      clients_[k]->execute(std::move(pipelines[k]), [](auto) {});
+      route(k, std::move(pipelines[k]), [](auto) {});
   }
   presence_timer_.expires_after(cluster_.presence_ttl / 3);
   presence_timer_.async_wait([this](boost::system::error_code ec) {

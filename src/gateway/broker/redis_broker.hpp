@@ -11,7 +11,7 @@
 // deliveries it includes and before later ones. The node's per-room stream
 // (`delivered`) is what makes that true:
 //
-//  - A publish is one EVAL (one round trip): Redis appends it to the
+//  - A publish is one EVALSHA (one round trip): Redis appends it to the
 //    history, assigns the offset and PUBLISHes it. Nodes deliver only what
 //    arrives on the room's channel, in offset order.
 //  - Each node subscribes to a room's channel once, while it has local
@@ -32,6 +32,8 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -85,6 +87,7 @@ class RedisBroker final : public Broker {
  private:
   struct Room;
   struct PendingSubscribe;
+  struct ReadyWait;
 
   // Everything below runs on the broker thread.
   Room& room_state(const std::string& name);
@@ -108,7 +111,39 @@ class RedisBroker final : public Broker {
   // The shard (index into clients_) serving a room: by the ring over plain
   // servers, by the slot of its keys in a Redis Cluster.
   std::size_t shard_of(const std::string& room) const;
-  redis::Client& client_of(const std::string& room) { return *clients_[shard_of(room)]; }
+  // The shard holding the node registry's hash: by the ring, or by the
+  // current owner of its slot in a Redis Cluster.
+  std::size_t registry_shard() const;
+  // Sends a pipeline of `room`'s commands to the shard serving it.
+  void execute(const std::string& room, std::vector<redis::Command> pipeline,
+               redis::Client::Done done);
+  // Sends `pipeline` to clients_[shard]. In a Redis Cluster, each reply that
+  // is a redirection is followed (redirect()) before `done` gets the
+  // replies, in order; elsewhere the pipeline goes as is.
+  void route(std::size_t shard, std::vector<redis::Command> pipeline, redis::Client::Done done);
+  // `answer` is what clients_[from] replied to `cmd`. A MOVED moves the
+  // slot in the map (and re-reads the map) and sends `cmd` to the new
+  // owner; an ASK sends ASKING and `cmd` to the importing node, once,
+  // leaving the map. A master this node has no connection to is connected
+  // first (when_ready). `hop` counts the redirections followed so far; past
+  // cluster.redis.max_redirects, or when the master does not come up in
+  // time, `reply` gets an error reply saying so. Any other answer is final.
+  void redirect(redis::Command cmd, std::size_t from, redis::Reply answer, std::uint32_t hop,
+                std::function<void(redis::Reply)> reply);
+  // Re-reads CLUSTER SLOTS from clients_[shard] (one read at a time) and
+  // moves every slot whose master this node is connected to.
+  void refresh_slots(std::size_t shard);
+  // The shard of a master's address; nullopt if it is not one of clients_.
+  std::optional<std::size_t> shard_at(const config::Endpoint& master) const;
+  // A client for `address`, appended to clients_ (not started); its shard.
+  std::size_t add_client(const config::Endpoint& address);
+  // Runs `send` on clients_[shard] once it is ready (at once if it is), or
+  // `fail` after cluster.redis.command_timeout without it: a master first
+  // met in a redirection is connected then.
+  void when_ready(std::size_t shard, std::function<void()> send,
+                  std::function<void(std::string)> fail);
+  // Runs what waits for clients_[shard] (it is ready now).
+  void run_waiting(std::size_t shard);
   void on_ready(std::size_t shard);
   void on_down(std::size_t shard);
   void refresh_presence();
@@ -131,11 +166,19 @@ class RedisBroker final : public Broker {
   std::thread thread_;
   // One client per Redis shard; a room's state and commands go to the
   // shard the ring gives it, and so does the node registry's hash.
+  // Grows on the broker thread only (a Redis Cluster master first met in a
+  // redirection); other threads (metrics, wait_ready) read it under
+  // clients_mutex_.
   std::vector<std::unique_ptr<redis::Client>> clients_;
+  mutable std::mutex clients_mutex_;
+  // Per shard: commands waiting for it to be ready (when_ready).
+  std::vector<std::vector<std::shared_ptr<ReadyWait>>> waiting_ready_;
   std::unique_ptr<ShardRing> ring_;
-  std::vector<std::uint16_t> slot_owner_;  // Redis Cluster: slot -> shard; empty otherwise
+  std::vector<config::Endpoint> endpoints_;  // clients_[k]'s address
+  std::vector<std::uint16_t> slot_owner_;    // Redis Cluster: slot -> shard; empty otherwise
+  bool refreshing_slots_ = false;
   std::unique_ptr<NodeRegistry> registry_;
-  std::size_t registry_shard_ = 0;
+  std::string nodes_key_;  // the node registry's hash
   boost::asio::steady_timer presence_timer_;
   std::unordered_map<std::string, Room> rooms_;
   std::uint64_t next_room_id_ = 0;

@@ -16,7 +16,7 @@ RoomKeys room_keys(std::string_view prefix, std::string_view room) {
 
 // Redis runs scripts atomically; TIME is allowed in scripts since Redis 5
 // (effects replication). Numbers: offsets stay below 2^53, exact in Lua.
-const std::string kPublishScript = R"lua(
+const redis::Script kPublishScript(R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local epoch = redis.call('HGET', KEYS[1], 'epoch')
@@ -46,9 +46,9 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PUBLISH', ARGV[1], 'p ' .. top .. ' ' .. epoch .. ' ' .. frame)
 return {top, epoch}
-)lua";
+)lua");
 
-const std::string kReadScript = R"lua(
+const redis::Script kReadScript(R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local epoch = redis.call('HGET', KEYS[1], 'epoch')
@@ -84,13 +84,13 @@ for _, e in ipairs(redis.call('LRANGE', KEYS[2], start, -1)) do
 end
 out[3] = first
 return out
-)lua";
+)lua");
 
-const std::string kLeaveScript = R"lua(
+const redis::Script kLeaveScript(R"lua(
 redis.call('HDEL', KEYS[1], ARGV[1])
 if ARGV[3] ~= '' then redis.call('PUBLISH', ARGV[2], 'e ' .. ARGV[3]) end
 return 1
-)lua";
+)lua");
 
 // The end of the presence and node-registry scripts: the entries of the hash
 // KEYS[1] whose "<expires ms> ..." value is still in the future, as field,
@@ -110,12 +110,12 @@ end
 return out
 )lua";
 
-const std::string kPresenceScript = R"lua(
+const redis::Script kPresenceScript(R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-)lua" + kLiveEntriesTail;
+)lua" + kLiveEntriesTail);
 
-const std::string kRefreshScript = R"lua(
+const redis::Script kRefreshScript(R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local ttl = tonumber(ARGV[1])
@@ -124,9 +124,9 @@ for i = 2, #ARGV, 2 do
 end
 redis.call('PEXPIRE', KEYS[1], ttl)
 return 1
-)lua";
+)lua");
 
-const std::string kNodesScript = R"lua(
+const redis::Script kNodesScript(R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 if ARGV[4] == '1' then
@@ -134,7 +134,7 @@ if ARGV[4] == '1' then
 else
   redis.call('HSET', KEYS[1], ARGV[1], (now + tonumber(ARGV[2])) .. ' ' .. ARGV[3])
 end
-)lua" + kLiveEntriesTail;
+)lua" + kLiveEntriesTail);
 
 FrameParts frame_parts(std::string_view room, std::string_view data_json,
                        std::string_view info_json, std::string_view moderation_json) {

@@ -15,10 +15,12 @@
 // offsets in the order Redis assigned them, and a publication is in the
 // history before any node can deliver it.
 //
-// Scripts go out as EVAL with their text (about 1 KiB), not EVALSHA: no
-// NOSCRIPT retry path (a Redis restarted or failed over has an empty script
-// cache), and Redis caches the compiled script by the text's SHA1 anyway.
-// EVALSHA would save the bytes, not a round trip; not measured yet.
+// Scripts go out as EVALSHA with their SHA1, computed once (redis/script.hpp):
+// Redis then neither receives nor hashes the text (about 1 KiB) per call
+// (docs/benchmarks.md measures what it saves on Redis's CPU). A server whose
+// script cache is empty (restarted, SCRIPT FLUSH, a new Redis Cluster
+// master) answers NOSCRIPT once per script; the client sends that command
+// again as EVAL, which loads the script.
 #pragma once
 
 #include <cstdint>
@@ -28,6 +30,7 @@
 #include <vector>
 
 #include "redis/reply.hpp"
+#include "redis/script.hpp"
 
 namespace herald::gateway::redis_schema {
 
@@ -39,22 +42,22 @@ struct RoomKeys {
 // KEYS meta, history. ARGV channel, candidate epoch (used when the room has
 // none), history size, history TTL ms, meta TTL ms, frame head, frame tail.
 // Returns {top, epoch}.
-extern const std::string kPublishScript;
+extern const redis::Script kPublishScript;
 // KEYS meta, history, presence. ARGV create (1: give the room an epoch if it
 // has none), candidate epoch, after (-1: none wanted), history TTL ms, meta
 // TTL ms, presence field ("" none), presence body, presence TTL ms,
 // channel, join frame ("" none). Returns {epoch ("" when the room has none
 // and create is 0), top, first, frames...}: the unexpired publications with
 // offsets first.. top that come after `after`.
-extern const std::string kReadScript;
+extern const redis::Script kReadScript;
 // KEYS presence. ARGV field, channel, leave frame ("" none).
-extern const std::string kLeaveScript;
+extern const redis::Script kLeaveScript;
 // KEYS presence. Returns the unexpired entries as field, value pairs (and
 // deletes expired ones).
-extern const std::string kPresenceScript;
+extern const redis::Script kPresenceScript;
 // KEYS presence. ARGV TTL ms, then field, body pairs: the node's entries,
 // refreshed (their expiry moved to now + TTL).
-extern const std::string kRefreshScript;
+extern const redis::Script kRefreshScript;
 
 // The push frame split around the offset and the epoch, which only the
 // publish script knows: head + offset + ",\"epoch\":\"" + epoch + "\"" + tail
@@ -71,7 +74,7 @@ struct FrameParts {
 // KEYS nodes hash. ARGV node id, TTL ms, body (node_body), leave (1: remove
 // the entry instead). Returns the live entries as id, value pairs (and
 // deletes expired ones): the node registry's heartbeat, one round trip.
-extern const std::string kNodesScript;
+extern const redis::Script kNodesScript;
 
 // A node's entry: "<expires_ms> <connections> <port> <host>".
 struct NodeValue {
