@@ -13,6 +13,7 @@ namespace herald::dns {
 struct RRType {
   std::uint16_t value = 0;
   friend constexpr bool operator==(RRType, RRType) = default;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 misreads a defaulted <=>
   friend constexpr auto operator<=>(RRType, RRType) = default;
 };
 

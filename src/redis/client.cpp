@@ -124,7 +124,7 @@ void Client::on_channel_reply(const std::string& channel, const redisReply* r) {
 void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool counts_for_ready) {
   auto found = subscriptions_.find(channel);
   const std::uint64_t attempt = found == subscriptions_.end() ? 0 : ++found->second.attempt;
-  auto confirmed = [this, gen, channel, counts_for_ready, attempt](Result r) {
+  auto confirmed = [this, gen, channel, counts_for_ready, attempt](const Result& r) {
     if (gen != generation_) return;
     auto it = subscriptions_.find(channel);
     Done done;
@@ -260,7 +260,7 @@ void Client::execute(std::vector<Command> pipeline, Done done) {
   });
 }
 
-void Client::retry_noscript(std::shared_ptr<const std::vector<Command>> pipeline, Result r,
+void Client::retry_noscript(const std::shared_ptr<const std::vector<Command>>& pipeline, Result r,
                             Done done) {
   std::vector<Command> again;
   // Index in `pipeline` of each command of `again`; kSkip for an ASKING.
@@ -293,7 +293,7 @@ void Client::retry_noscript(std::shared_ptr<const std::vector<Command>> pipeline
 }
 
 void Client::send(Connection& conn, const std::vector<Command>& pipeline, Done done,
-                  std::function<void(const redisReply*)> on_message) {
+                  const std::function<void(const redisReply*)>& on_message) {
   // The single counting point: one call, one round trip.
   round_trips_.fetch_add(1, std::memory_order_relaxed);
   auto batch = std::make_shared<Batch>(io_, pipeline.size(), std::move(done));

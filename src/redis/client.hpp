@@ -127,10 +127,11 @@ class Client {
   // `pipeline` is read before send() returns (hiredis copies each command
   // into its output buffer).
   void send(Connection& conn, const std::vector<Command>& pipeline, Done done,
-            std::function<void(const redisReply*)> on_channel = nullptr);
+            const std::function<void(const redisReply*)>& on_channel = nullptr);
   // The commands of `pipeline` that were EVALSHAs answered NOSCRIPT in `r`,
   // sent again as EVAL; their replies replace the NOSCRIPT ones, then `done`.
-  void retry_noscript(std::shared_ptr<const std::vector<Command>> pipeline, Result r, Done done);
+  void retry_noscript(const std::shared_ptr<const std::vector<Command>>& pipeline, Result r,
+                      Done done);
 
   boost::asio::io_context& io_;
   Options options_;

@@ -68,7 +68,7 @@ void NodeRegistry::stop(std::function<void()> done) {
   if (!was_running || !link_.ready()) return done();
   link_.execute({{"EVALSHA", redis_schema::kNodesScript.sha(), "1", key_, self_.id,
                   std::to_string(ttl_.count()), "", "1"}},
-                [done = std::move(done)](redis::Result) { done(); });
+                [done = std::move(done)](const redis::Result&) { done(); });
 }
 
 }  // namespace herald::gateway

@@ -285,23 +285,27 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
                        std::move(parts.head),
                        std::move(parts.tail)};
-    execute(req.room, {std::move(cmd)}, [this, from, done = std::move(done)](redis::Result r) {
-      PublishResult result;
-      if (auto why = failure(r)) {
-        result.error = unavailable(*why);
-      } else {
-        const auto& e = r.replies[0].elements;
-        if (e.size() != 2 || e[0].type != redis::Reply::Type::integer ||
-            e[1].type != redis::Reply::Type::string) {
-          result.error = unavailable("unexpected publish reply " + r.replies[0].describe());
-        } else {
-          result.offset = static_cast<std::uint64_t>(e[0].integer);
-          result.epoch = e[1].str;
-          counters_.publications.inc();
-        }
-      }
-      reply(from, std::move(done), std::move(result));
-    });
+    // mutable: `done` holds the publisher's session and is moved into the
+    // reply posted to its shard, so this closure, destroyed on the broker
+    // thread, releases nothing (a session is released on its shard).
+    execute(req.room, {std::move(cmd)},
+            [this, from, done = std::move(done)](const redis::Result& r) mutable {
+              PublishResult result;
+              if (auto why = failure(r)) {
+                result.error = unavailable(*why);
+              } else {
+                const auto& e = r.replies[0].elements;
+                if (e.size() != 2 || e[0].type != redis::Reply::Type::integer ||
+                    e[1].type != redis::Reply::Type::string) {
+                  result.error = unavailable("unexpected publish reply " + r.replies[0].describe());
+                } else {
+                  result.offset = static_cast<std::uint64_t>(e[0].integer);
+                  result.epoch = e[1].str;
+                  counters_.publications.inc();
+                }
+              }
+              reply(from, std::move(done), std::move(result));
+            });
   });
 }
 
@@ -346,7 +350,7 @@ void RedisBroker::join_channel(const std::string& name, Room& room) {
   room.channel_shard = shard_of(name);
   clients_[room.channel_shard]->join(
       keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
-      [this, name, id = room.id](redis::Result r) { on_joined(name, id, r); });
+      [this, name, id = room.id](const redis::Result& r) { on_joined(name, id, r); });
 }
 
 void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const redis::Result& r) {
@@ -369,7 +373,7 @@ void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const red
   for (auto& op : waiting) run_subscribe(name, room, std::move(op));
 }
 
-void RedisBroker::fail_subscribe(Room& room, PendingSubscribe op, std::string why) {
+void RedisBroker::fail_subscribe(Room& room, PendingSubscribe op, const std::string& why) {
   if (room.per_shard[op.from] > 0) --room.per_shard[op.from];
   if (room.local > 0) --room.local;
   room.presence.erase(op.request.client);
@@ -400,7 +404,7 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
       read_command(name, std::to_string(after), std::move(field), std::move(body), std::move(join));
   op.seq = message_seq_;
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
-  execute(name, {std::move(cmd)}, [this, name, id = room.id, op_ptr](redis::Result r) {
+  execute(name, {std::move(cmd)}, [this, name, id = room.id, op_ptr](const redis::Result& r) {
     on_subscribed(name, id, std::move(*op_ptr), r);
   });
 }
@@ -575,7 +579,7 @@ void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& 
 }
 
 void RedisBroker::deliver(const std::string& name, Room& room, std::uint64_t offset,
-                          FramePtr frame) {
+                          const FramePtr& frame) {
   room.delivered = offset;
   room.recent.push(StoredPublication{offset, steady_now_ns(), frame});
   fan_out(name, room, frame);
@@ -659,7 +663,7 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
       execute(name,
               {{"EVALSHA", redis_schema::kLeaveScript.sha(), "1", keys.presence, client,
                 keys.channel, std::move(leave)}},
-              [](redis::Result) {});
+              [](const redis::Result&) {});
     }
     release_if_unused(name);
   });

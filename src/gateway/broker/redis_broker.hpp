@@ -96,7 +96,7 @@ class RedisBroker final : public Broker {
   void run_subscribe(const std::string& name, Room& room, PendingSubscribe op);
   void on_subscribed(const std::string& name, std::uint64_t id, PendingSubscribe op,
                      const redis::Result& r);
-  void fail_subscribe(Room& room, PendingSubscribe op, std::string why);
+  void fail_subscribe(Room& room, PendingSubscribe op, const std::string& why);
   void on_message(const std::string& name, std::string_view payload);
   void catch_up(const std::string& name, Room& room);
   // Brings the node's stream of `room` up to the read's top: delivers what
@@ -104,7 +104,7 @@ class RedisBroker final : public Broker {
   void sync_to(const std::string& name, Room& room, const redis_schema::ReadReply& read,
                std::uint64_t since_seq);
   void drain(const std::string& name, Room& room);
-  void deliver(const std::string& name, Room& room, std::uint64_t offset, FramePtr frame);
+  void deliver(const std::string& name, Room& room, std::uint64_t offset, const FramePtr& frame);
   void reset(const std::string& name, Room& room, const char* why);
   void fan_out(const std::string& name, const Room& room, const FramePtr& frame);
   void release_if_unused(const std::string& name);

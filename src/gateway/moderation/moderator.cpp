@@ -28,7 +28,7 @@ std::optional<std::vector<std::string>> parse_dictionary_list(std::string_view l
 }
 
 BuildRunner inline_builds() {
-  return [](std::function<void()> build) { build(); };
+  return [](const std::function<void()>& build) { build(); };
 }
 
 Policy::Policy(std::vector<std::string> dictionaries, const ModerationOptions& options)
@@ -288,7 +288,7 @@ void Moderator::load(Policy& policy, std::function<void(std::string error)> done
   pending->left = missing.size();
   pending->done = std::move(done);
   for (std::string& d : missing) {
-    store_.load(d, [pending, d](store::EngineResult r) {
+    store_.load(d, [pending, d](const store::EngineResult& r) {
       if (!r.ok()) {
         std::lock_guard lock(pending->mutex);
         if (pending->error.empty()) pending->error = "dictionary '" + d + "': " + r.error;

@@ -69,7 +69,7 @@ WsSession::~WsSession() {
   state_.connections.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void WsSession::start(HttpRequest request) {
+void WsSession::start(const HttpRequest& request) {
   const ClientLimits& limits = state_.options.client;
   // The WebSocket layer has its own timeouts; the TCP stream's must not fire.
   beast::get_lowest_layer(ws_).expires_never();

@@ -42,7 +42,7 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   WsSession& operator=(const WsSession&) = delete;
 
   // Completes the upgrade for `request` (already known to be one).
-  void start(HttpRequest request);
+  void start(const HttpRequest& request);
 
   // Queues a frame for this client (a push from the hub, or a reply).
   void enqueue(const FramePtr& frame);

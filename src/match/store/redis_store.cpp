@@ -203,7 +203,7 @@ void RedisStore::start_load(const std::string& name) {
   for (auto& w : d.next) d.in_flight.push_back(std::move(w));
   d.next.clear();
   client_->execute(
-      schema::read(schema::keys(options_.key_prefix, name)), [this, name](redis::Result r) {
+      schema::read(schema::keys(options_.key_prefix, name)), [this, name](const redis::Result& r) {
         if (!r.ok()) return install(name, nullptr, {r.error, true});
         std::string error;
         auto snap = schema::parse_read(r.replies, error);
@@ -236,7 +236,7 @@ void RedisStore::compile(const std::string& name, std::uint64_t version,
   });
 }
 
-void RedisStore::install(const std::string& name, std::shared_ptr<const Compiled> engine,
+void RedisStore::install(const std::string& name, const std::shared_ptr<const Compiled>& engine,
                          const LoadError& error) {
   Dict& d = dicts_.at(name);
   d.loading = false;

@@ -119,7 +119,7 @@ class RedisStore final : public Store {
   // waiters with the empty engine and drops its state.
   void forget(const std::string& name);
   void compile(const std::string& name, std::uint64_t version, std::vector<Entry> entries);
-  void install(const std::string& name, std::shared_ptr<const Compiled> engine,
+  void install(const std::string& name, const std::shared_ptr<const Compiled>& engine,
                const LoadError& error);
   void on_invalidation(std::string_view payload);
   void check_versions();
