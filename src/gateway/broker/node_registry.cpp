@@ -9,8 +9,7 @@ namespace herald::gateway {
 
 NodeRegistry::NodeRegistry(boost::asio::io_context& io, Link link, std::string key,
                            std::chrono::milliseconds interval, std::chrono::milliseconds ttl)
-    : io_(io),
-      link_(std::move(link)),
+    : link_(std::move(link)),
       key_(std::move(key)),
       interval_(interval),
       ttl_(ttl),

@@ -56,7 +56,6 @@ class NodeRegistry {
 
  private:
   void schedule();
-  boost::asio::io_context& io_;
   Link link_;
   std::string key_;
   std::chrono::milliseconds interval_, ttl_;
