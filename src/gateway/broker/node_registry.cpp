@@ -9,11 +9,7 @@ namespace herald::gateway {
 
 NodeRegistry::NodeRegistry(boost::asio::io_context& io, Link link, std::string key,
                            std::chrono::milliseconds interval, std::chrono::milliseconds ttl)
-    : link_(std::move(link)),
-      key_(std::move(key)),
-      interval_(interval),
-      ttl_(ttl),
-      timer_(io) {}
+    : link_(std::move(link)), key_(std::move(key)), interval_(interval), ttl_(ttl), timer_(io) {}
 
 void NodeRegistry::start(ClusterNode self, std::function<std::uint64_t()> connections,
                          Listener listener) {
