@@ -6,7 +6,9 @@
 
 #include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 
+#include <functional>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -34,6 +36,18 @@ class ShardPool {
 
   [[nodiscard]] unsigned size() const { return static_cast<unsigned>(shards_.size()); }
   [[nodiscard]] Shard& operator[](unsigned i) { return *shards_[i]; }
+
+  // Runs done(result) on shard `to`: how a broker (or any other thread)
+  // answers the shard that asked. `done` is moved, never copied, so the
+  // caller's thread keeps nothing it holds (a session is released on its
+  // shard, docs/ARCHITECTURE.md "Threads").
+  template <class Result>
+  void reply(unsigned to, std::function<void(Result)> done, Result result) {
+    boost::asio::post((*this)[to].ctx,
+                      [done = std::move(done), result = std::move(result)]() mutable {
+                        done(std::move(result));
+                      });
+  }
 
  private:
   using Guard = boost::asio::executor_work_guard<boost::asio::io_context::executor_type>;

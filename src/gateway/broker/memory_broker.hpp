@@ -58,10 +58,7 @@ class MemoryBroker final : public Broker {
   // Runs `done(result)` on shard `from`, never inline.
   template <class Result>
   void reply(unsigned from, std::function<void(Result)> done, Result result) {
-    boost::asio::post(pool_[from].ctx,
-                      [done = std::move(done), result = std::move(result)]() mutable {
-                        done(std::move(result));
-                      });
+    pool_.reply(from, std::move(done), std::move(result));
   }
 
   const Options& options_;

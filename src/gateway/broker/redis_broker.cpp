@@ -219,9 +219,7 @@ void RedisBroker::stop() {
 
 template <class Result>
 void RedisBroker::reply(unsigned from, std::function<void(Result)> done, Result result) {
-  asio::post(pool_[from].ctx, [done = std::move(done), result = std::move(result)]() mutable {
-    done(std::move(result));
-  });
+  pool_.reply(from, std::move(done), std::move(result));
 }
 
 redis::Command RedisBroker::read_command(const std::string& room, std::string after,

@@ -96,9 +96,7 @@ void ModeratingBroker::drain(unsigned from, Policy& policy, const std::string& e
 
 void ModeratingBroker::answer(unsigned from, std::function<void(PublishResult)> done,
                               PublishResult result) {
-  boost::asio::post(
-      pool_[from].ctx,
-      [done = std::move(done), result = std::move(result)]() mutable { done(std::move(result)); });
+  pool_.reply(from, std::move(done), std::move(result));
 }
 
 }  // namespace herald::gateway::moderation
