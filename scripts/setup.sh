@@ -62,10 +62,15 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages, pinned by each folder's package-lock.json: the Node.js
-# client tests, the benchmark's reference server, and playwright-core for the
-# browser tests (which drive Debian's chromium: no browser download).
+# client tests, the benchmark's two reference servers (ws, and uWebSockets.js,
+# whose native binaries ship inside the npm package), and playwright-core for
+# the browser tests (which drive Debian's chromium: no browser download). One
+# folder:package entry per package checked (a scoped name works: the part
+# after the first colon is a path under node_modules); a folder with any
+# missing gets `npm ci`.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-for pkg in tests/node:ws bench/gateway:ws tests/browser:playwright-core; do
+for pkg in tests/node:ws bench/gateway:ws bench/gateway:@trufflesuite/uws-js-unofficial \
+  tests/browser:playwright-core; do
   dir="${pkg%%:*}"
   if [[ ! -d "$ROOT/$dir/node_modules/${pkg#*:}" ]]; then
     echo "setup: installing npm packages for $dir"

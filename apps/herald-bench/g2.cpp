@@ -21,7 +21,7 @@ using std::chrono::milliseconds;
 
 namespace {
 
-// heraldd's /metrics (the reference has none: nullopt). Read before and
+// heraldd's /metrics (the references have none: nullopt). Read before and
 // after the window to report writes per delivered message, a structural
 // count of the coalescing.
 std::optional<std::string> scrape_metrics(std::uint16_t port) {

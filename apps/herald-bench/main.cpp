@@ -3,7 +3,8 @@
 // loopback, and every run is bounded in time and stops by itself.
 //
 //   herald-bench g1 [--subscribers N] [--duration 60s] ...   zero loss under churn
-//   herald-bench g2 [--subscribers N] [--rooms R] ...         fan-out throughput vs a reference
+//   herald-bench g2 [--subscribers N] [--rooms R] ...         fan-out throughput vs references
+//                   [--reference uws|ws|both]                 (uWebSockets.js, Node.js ws)
 //   herald-bench g3 [--nodes 3] [--subscribers N] ...         G1 over a cluster, a node killed
 //
 // Progress goes to stderr every second; the result goes to stdout as JSON
@@ -87,9 +88,12 @@ int main(int argc, char** argv) {
   G2Options g2;
   std::string g2_duration = "10s";
   bool no_reference = false;
+  std::string reference = "both";
   std::string node = "node";
   std::string reference_script = HERALD_SOURCE_DIR "/bench/gateway/reference_server.mjs";
-  auto* g2cmd = app.add_subcommand("g2", "Fan-out throughput, beside a reference server");
+  std::string uws_script = HERALD_SOURCE_DIR "/bench/gateway/reference_uws.mjs";
+  auto* g2cmd = app.add_subcommand(
+      "g2", "Fan-out throughput, beside reference servers (uWebSockets.js, Node.js ws)");
   g2cmd->add_option("--subscribers", g2.subscribers)->capture_default_str();
   g2cmd->add_option("--rooms", g2.rooms)->capture_default_str();
   g2cmd->add_option("--publishers", g2.publishers)->capture_default_str();
@@ -98,9 +102,19 @@ int main(int argc, char** argv) {
   g2cmd->add_option("--payload", g2.payload_bytes, "Bytes of filler in each publication")
       ->capture_default_str();
   g2cmd->add_option("--duration", g2_duration)->capture_default_str();
-  g2cmd->add_flag("--no-reference", no_reference, "Measure heraldd only");
-  g2cmd->add_option("--node", node, "Node.js for the reference server")->capture_default_str();
-  g2cmd->add_option("--reference-script", reference_script)->capture_default_str();
+  auto* reference_opt =
+      g2cmd
+          ->add_option("--reference", reference,
+                       "Reference servers measured after heraldd: uws (uWebSockets.js), ws "
+                       "(Node.js ws) or both")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"uws", "ws", "both"}));
+  g2cmd->add_flag("--no-reference", no_reference, "Measure heraldd only")->excludes(reference_opt);
+  g2cmd->add_option("--node", node, "Node.js for the reference servers")->capture_default_str();
+  g2cmd->add_option("--reference-script", reference_script, "The Node.js ws reference server")
+      ->capture_default_str();
+  g2cmd->add_option("--uws-script", uws_script, "The uWebSockets.js reference server")
+      ->capture_default_str();
 
   G1Options g3;
   unsigned g3_nodes = 3;
@@ -223,10 +237,16 @@ int main(int argc, char** argv) {
         reports.push_back(run_g2(g2, t, ok));
         all_ok = all_ok && ok;
       }
-      if (!no_reference) {
-        Target ref("reference (node ws)", {node, reference_script, "0"});
+      struct Reference {
+        std::string key, name, script;
+      };
+      for (const Reference& r : {Reference{"uws", "reference (uWS.js)", uws_script},
+                                 Reference{"ws", "reference (node ws)", reference_script}}) {
+        if (no_reference || (reference != "both" && reference != r.key)) continue;
+        Target ref(r.name, {node, r.script, "0"});
         G2Options ref_options = g2;
-        ref_options.server_threads = 1;  // Node.js runs JavaScript on one thread
+        // Node.js runs JavaScript on one thread, and uWS.js its event loop too.
+        ref_options.server_threads = 1;
         reports.push_back(run_g2(ref_options, ref, ok));
         all_ok = all_ok && ok;
       }

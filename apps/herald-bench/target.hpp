@@ -1,6 +1,6 @@
-// The server under test: a child process the bench starts (heraldd, or the
-// Node.js reference server), whose port it reads from the "listening" log
-// line and whose CPU time it reads from /proc/<pid>/stat.
+// The server under test: a child process the bench starts (heraldd, or one
+// of the Node.js reference servers), whose port it reads from the "listening"
+// log line and whose CPU time it reads from /proc/<pid>/stat.
 #pragma once
 
 #include <sys/types.h>
