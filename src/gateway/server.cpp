@@ -62,8 +62,9 @@ Server::Server(Options options, metrics::Registry& registry)
     : impl_(std::make_unique<Impl>(std::move(options), registry)) {
   auto& st = impl_->state;
   for (unsigned i = 0; i < impl_->pool.size(); ++i) {
-    st.shards.push_back(
-        std::make_unique<detail::ShardState>(impl_->options.client.max_message_bytes));
+    st.shards.push_back(std::make_unique<detail::ShardState>(
+        impl_->options.client.max_message_bytes, impl_->pool[i].ctx,
+        impl_->options.client.write_delay));
   }
   st.dev_mode = impl_->options.dev_mode();
   const AuthOptions& auth_options = impl_->options.auth;
@@ -108,25 +109,18 @@ Server::Server(Options options, metrics::Registry& registry)
     return static_cast<double>(total);
   });
 
-  // The hub: deliveries arrive on the subscriber's shard and go to each
-  // local subscriber's queue. Enqueue never re-enters the hub (a slow
-  // consumer is closed asynchronously), so iterating the vector is safe.
+  // Deliveries arrive on the subscriber's shard and go to its hub.
   auto deliver = [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
-    auto& rooms = st.shards[shard]->rooms;
-    auto it = rooms.find(room);
-    if (it == rooms.end()) return;
-    for (WsSession* s : it->second) s->deliver(frame);
+    st.shards[shard]->hub.deliver(room, frame);
   };
   if (impl_->options.cluster.mode == "redis") {
     // A reset disconnects the room's local subscribers (3005); they
     // reconnect and their resubscribe says what could be recovered.
     auto reset = [&st](unsigned shard, const std::string& room) {
-      auto& rooms = st.shards[shard]->rooms;
-      auto it = rooms.find(room);
-      if (it == rooms.end()) return;
-      // Copied: a disconnect removes the session from this vector.
-      std::vector<WsSession*> sessions = it->second;
-      for (WsSession* s : sessions) s->disconnect(protocol::DisconnectCode::stream_reset);
+      // A copy: a disconnect may edit the hub.
+      for (WsSession* s : st.shards[shard]->hub.subscribers(room)) {
+        s->disconnect(protocol::DisconnectCode::stream_reset);
+      }
     };
     impl_->broker =
         std::make_unique<RedisBroker>(impl_->options, impl_->pool, deliver, reset, registry);

@@ -4,8 +4,11 @@
 // close, and per write batch, never per recipient of a message.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -17,8 +20,10 @@
 #include "gateway/auth/token.hpp"
 #include "gateway/broker/broker.hpp"
 #include "gateway/http_router.hpp"
+#include "gateway/hub.hpp"
 #include "gateway/options.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/ws/write_cork.hpp"
 
 namespace herald::gateway {
 
@@ -29,12 +34,14 @@ class ShardPool;
 namespace detail {
 
 struct ShardState {
-  explicit ShardState(std::size_t max_line) : parser(max_line) {}
+  ShardState(std::size_t max_line, boost::asio::io_context& ctx,
+             std::chrono::nanoseconds write_delay)
+      : cork(ctx, write_delay), parser(max_line) {}
   std::unordered_set<HttpSession*> http_sessions;  // shard-local
   std::unordered_set<WsSession*> ws_sessions;      // shard-local
-  // room -> local subscribers; shard-local. The hub of this shard.
-  std::unordered_map<std::string, std::vector<WsSession*>> rooms;
-  protocol::CommandParser parser;  // shard-local, reused per command
+  Hub hub;                                         // shard-local: room -> local subscribers
+  WriteCork cork;                                  // shard-local: sessions to flush this turn
+  protocol::CommandParser parser;                  // shard-local, reused per command
   // Bytes queued for clients of this shard; written by this shard only,
   // read by /metrics.
   std::atomic<std::int64_t> queued_bytes{0};

@@ -1,26 +1,26 @@
-// Memory for one session's outbound asynchronous operations, so that
-// delivering a publication to a subscriber allocates nothing.
+// Memory for the asynchronous operations that recur on the fan-out path, so
+// that delivering a publication to a subscriber allocates nothing.
 //
-// Each delivery starts a flush (a post to the next loop turn) and a write
-// (Beast's composed write down to asio's socket send operation, and the
-// type-erased executor's wrapper when the completion is dispatched). asio
-// allocates each of those through the completion handler's associated
-// allocator; the default one is asio's per-thread recycling cache, which
-// keeps two blocks, so a fan-out to N sessions (N operations alive at once)
-// went to the heap for nearly every recipient (3 allocations per delivery,
-// pinned at 0 by tests/gateway/fanout_alloc_test.cpp). HandlerAllocator
-// gives those operations a few fixed slots inside the session instead, the
-// technique of asio's "allocation" example.
+// asio allocates each operation (a read, a wait, a post) through the
+// completion handler's associated allocator; the default one is asio's
+// per-thread recycling cache, which keeps two blocks, so N operations alive
+// at once (a fan-out to N sessions) went to the heap for nearly every one
+// (pinned at 0 per recipient by tests/gateway/fanout_alloc_test.cpp).
+// HandlerAllocator gives those operations fixed slots inside their owner
+// instead, the technique of asio's "allocation" example. Owners: each
+// session (its read, which is always outstanding, and its wait for a full
+// socket to drain) and each shard's cork (its drain's post or timer).
 //
-// Invariants: a session has at most one flush or write in flight (see
-// schedule_flush), and asio returns an operation's memory before it invokes
-// the handler, so the two slots (a small one for the post, a large one for
-// the write) are free whenever an operation starts in steady state; when
-// one is taken, or a block is larger than the slot, the allocator falls
-// back to operator new. Lifetime: each handler holds a shared_ptr to its session,
-// and asio frees the memory while a moved copy of the handler is alive, so
-// the slots outlive every block taken from them. Single-threaded: all of a
-// session's operations run on its shard.
+// Invariants: an owner has at most one operation per slot in flight, and
+// asio returns an operation's memory before it invokes the handler, so the
+// two slots (a small one and a large one) are free whenever an operation
+// starts in steady state; when one is taken, or a block is larger than the
+// slot, the allocator falls back to operator new. Lifetime: each handler
+// holds a shared_ptr to its session (the cork outlives its posts: the pool
+// is destroyed before the shard state), and asio frees the memory while a
+// moved copy of the handler is alive, so the slots outlive every block
+// taken from them. Single-threaded: all of an owner's operations run on
+// its shard.
 #pragma once
 
 #include <cstddef>
@@ -58,11 +58,11 @@ class HandlerMemory {
   }
 
  private:
-  // Measured with GCC 12 and Boost 1.81: the flush post is 64 bytes, Beast's
-  // websocket write over tcp_stream 1,256 bytes; gateway_fanout_test fails if a
-  // later toolchain outgrows the slots.
+  // Sized for GCC 12 and Boost 1.81 (measured: a post 56 bytes, a socket
+  // read or wait 240), small because every session holds two of these;
+  // gateway_fanout_test fails if a later toolchain outgrows the slots.
   static constexpr std::size_t kSmallBytes = 128;
-  static constexpr std::size_t kLargeBytes = 1536;
+  static constexpr std::size_t kLargeBytes = 384;
   alignas(std::max_align_t) unsigned char small_[kSmallBytes];
   alignas(std::max_align_t) unsigned char large_[kLargeBytes];
   bool small_used_ = false;

@@ -1,11 +1,12 @@
 #include "gateway/ws/ws_session.hpp"
 
 #include <boost/asio/bind_allocator.hpp>
-#include <boost/asio/post.hpp>
 #include <boost/beast/websocket/error.hpp>
+#include <sys/socket.h>
 
+#include <array>
+#include <cerrno>
 #include <random>
-#include <span>
 
 #include "core/json.hpp"
 #include "core/log.hpp"
@@ -13,6 +14,7 @@
 #include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
 #include "gateway/shard_pool.hpp"
+#include "gateway/ws/frame_header.hpp"
 
 namespace herald::gateway {
 namespace beast = boost::beast;
@@ -22,6 +24,21 @@ using protocol::DisconnectCode;
 using protocol::ErrorCode;
 
 namespace {
+
+// Read buffer: starts small (most clients send little: 10,000 idle
+// subscribers hold 10,000 of these), doubles while reads fill it (up to
+// kBusyReadBytes), and grows to fit the frame being read, which the frame
+// reader bounds at client.max_message_bytes. A busy publisher must get its
+// whole backlog in one read: its publications then reach the hub in one
+// loop turn and leave in one write per subscriber (with 512 bytes a window
+// of 8 publications was read 3 at a time, and each subscriber got 3 writes).
+constexpr std::size_t kInitialReadBytes = 512;
+constexpr std::size_t kBusyReadBytes = 64 * 1024;
+// iovecs per sendmsg: a message of up to ~127 frames per call (header,
+// then a text and a separator each); more continue in the next call.
+constexpr std::size_t kMaxIovecs = 256;
+constexpr std::uint16_t kCloseNormal = 1000;
+constexpr std::uint16_t kCloseNoStatus = 1005;
 
 std::string random_client_id() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -50,12 +67,15 @@ std::uint64_t unix_now_ms() {
 }  // namespace
 
 WsSession::WsSession(beast::tcp_stream&& stream, detail::ServerState& state, unsigned shard)
-    : ws_(std::move(stream)),
+    : handshake_(std::make_unique<websocket::stream<beast::tcp_stream>>(std::move(stream))),
+      socket_(handshake_->get_executor()),
       state_(state),
       shard_state_(*state.shards[shard]),
       shard_(shard),
-      write_timer_(ws_.get_executor()),
-      connect_timer_(ws_.get_executor()) {
+      reader_(state.options.client.max_message_bytes),
+      idle_timer_(handshake_->get_executor()),
+      out_(state.shards[shard]->queued_bytes),
+      connect_timer_(handshake_->get_executor()) {
   shard_state_.ws_sessions.insert(this);
   state_.gw.ws_connections->add(1);
   publish_tokens_ = state_.options.client.publish_rate;
@@ -64,6 +84,7 @@ WsSession::WsSession(beast::tcp_stream&& stream, detail::ServerState& state, uns
 
 WsSession::~WsSession() {
   finish();
+  shard_state_.cork.cancel(cork_slot_);
   shard_state_.ws_sessions.erase(this);
   state_.gw.ws_connections->sub(1);
   state_.connections.fetch_sub(1, std::memory_order_relaxed);
@@ -71,62 +92,160 @@ WsSession::~WsSession() {
 
 void WsSession::start(const HttpRequest& request) {
   const ClientLimits& limits = state_.options.client;
-  // The WebSocket layer has its own timeouts; the TCP stream's must not fire.
-  beast::get_lowest_layer(ws_).expires_never();
+  // Beast's handshake has its own timeout; the TCP stream's must not fire.
+  beast::get_lowest_layer(*handshake_).expires_never();
   websocket::stream_base::timeout timeouts{};
   timeouts.handshake_timeout = limits.handshake_timeout;
-  timeouts.idle_timeout = limits.idle_timeout;
-  timeouts.keep_alive_pings = true;
-  ws_.set_option(timeouts);
-  ws_.set_option(websocket::stream_base::decorator(
+  timeouts.idle_timeout = websocket::stream_base::none();
+  timeouts.keep_alive_pings = false;
+  handshake_->set_option(timeouts);
+  handshake_->set_option(websocket::stream_base::decorator(
       [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
-  ws_.read_message_max(limits.max_message_bytes);
-  ws_.auto_fragment(false);
-  ws_.async_accept(request, [self = shared_from_this()](beast::error_code ec) {
-    if (ec) {
-      log::debug("websocket handshake failed", {{"error", ec.message()}});
-      return self->finish();
-    }
-    self->state_kind_ = State::awaiting_connect;
-    self->connect_timer_.expires_after(self->state_.options.client.connect_timeout);
-    self->connect_timer_.async_wait([weak = std::weak_ptr<WsSession>(self)](beast::error_code e) {
-      auto s = weak.lock();
-      if (!e && s && s->state_kind_ == State::awaiting_connect)
-        s->disconnect(DisconnectCode::connect_timeout);
-    });
-    self->read();
+  handshake_->async_accept(
+      request, [self = shared_from_this()](beast::error_code ec) { self->on_handshake(ec); });
+}
+
+void WsSession::on_handshake(beast::error_code ec) {
+  if (ec) {
+    log::debug("websocket handshake failed", {{"error", ec.message()}});
+    handshake_.reset();
+    return finish();
+  }
+  // The 101 is written: from here on the socket and its framing are ours.
+  // Nothing was read past the request (Beast's accept with a request reads
+  // nothing), so no bytes are left behind in the stream.
+  socket_ = handshake_->next_layer().release_socket();
+  handshake_.reset();
+  beast::error_code ignored;
+  socket_.non_blocking(true, ignored);
+  state_kind_ = State::awaiting_connect;
+  connect_timer_.expires_after(state_.options.client.connect_timeout);
+  connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s && s->state_kind_ == State::awaiting_connect)
+      s->disconnect(DisconnectCode::connect_timeout);
+  });
+  // Keep-alive: ping a silent client at half the idle timeout, close it
+  // when the other half passes in silence too.
+  idle_timer_.expires_after(state_.options.client.idle_timeout / 2);
+  idle_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s) s->on_idle_tick();
+  });
+  in_.resize(kInitialReadBytes);
+  read();
+}
+
+void WsSession::on_idle_tick() {
+  if (finished_) return;
+  if (heard_) {
+    heard_ = false;
+    ping_sent_ = false;
+  } else if (!ping_sent_ && !close_queued_) {
+    ping_sent_ = true;
+    out_.push_control(ws::control_frame(ws::Opcode::ping, {}));
+    schedule_flush();
+  } else {
+    log::debug("websocket idle timeout", {{"client", client_id_}});
+    return close_socket();
+  }
+  idle_timer_.expires_after(state_.options.client.idle_timeout / 2);
+  idle_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s) s->on_idle_tick();
   });
 }
 
 void WsSession::read() {
-  ws_.async_read(read_buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->on_read(ec);
-  });
+  if (in_.size() - in_size_ < kInitialReadBytes / 2) in_.resize(in_.size() * 2);
+  socket_.async_read_some(
+      asio::buffer(in_.data() + in_size_, in_.size() - in_size_),
+      asio::bind_allocator(HandlerAllocator<int>(read_memory_),
+                           [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+                             self->on_read(ec, n);
+                           }));
 }
 
-void WsSession::on_read(beast::error_code ec) {
+void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
   if (ec) {
-    // Closed by the peer, by us, by a timeout, or refused by Beast (a message
-    // over read_message_max is answered with close code 1009 by Beast).
-    if (ec != websocket::error::closed && ec != asio::error::operation_aborted)
+    // Closed by the peer (EOF without a close frame), by us, or reset.
+    if (ec != asio::error::eof && ec != asio::error::operation_aborted)
       log::debug("websocket read ended", {{"client", client_id_}, {"error", ec.message()}});
+    close_socket();
     return finish();
   }
-  if (state_kind_ == State::closing || state_kind_ == State::closed) return;
-  if (!ws_.got_text()) {
-    read_buffer_.consume(read_buffer_.size());
-    disconnect(DisconnectCode::bad_request);
-    read();
+  heard_ = true;
+  const bool filled = in_size_ + bytes == in_.size();
+  in_size_ += bytes;
+  std::size_t pos = 0;
+  bool reading = true;
+  while (reading) {
+    const ws::ReadResult r = reader_.next(std::span<char>(in_.data() + pos, in_size_ - pos));
+    if (r.event == ws::ReadEvent::need_more) break;
+    pos += r.consumed;
+    reading = on_frame(r);
+  }
+  if (!reading) {
+    // A close was received or the input refused: nothing more is read. The
+    // socket closes when our close frame is out (perhaps already).
+    reader_stopped_ = true;
+    if (!socket_.is_open()) finish();
     return;
   }
-  auto data = read_buffer_.cdata();
-  // Safety: a flat_buffer's readable bytes are one contiguous char range.
-  std::string_view frame(static_cast<const char*>(data.data()), data.size());
-  protocol::for_each_line(frame, [this](std::string_view line) {
-    if (state_kind_ != State::closing && state_kind_ != State::closed) handle_line(line);
-  });
-  read_buffer_.consume(read_buffer_.size());
+  // Keep the unparsed tail at the front, and make room for all of a large
+  // frame at once (its size is known from its header).
+  std::copy(in_.begin() + static_cast<std::ptrdiff_t>(pos),
+            in_.begin() + static_cast<std::ptrdiff_t>(in_size_), in_.begin());
+  in_size_ -= pos;
+  const std::size_t need = ws::FrameReader::frame_size(std::span<const char>(in_.data(), in_size_));
+  if (need > in_.size()) in_.resize(need);
+  if (filled && in_.size() < kBusyReadBytes) in_.resize(in_.size() * 2);
   read();
+}
+
+bool WsSession::on_frame(const ws::ReadResult& r) {
+  switch (r.event) {
+    case ws::ReadEvent::text:
+      if (state_kind_ == State::closing || state_kind_ == State::closed) return true;
+      protocol::for_each_line(r.payload, [this](std::string_view line) {
+        if (state_kind_ != State::closing && state_kind_ != State::closed) handle_line(line);
+      });
+      return true;
+    case ws::ReadEvent::binary:
+      if (state_kind_ != State::closing && state_kind_ != State::closed) {
+        disconnect(DisconnectCode::bad_request);
+      }
+      return true;
+    case ws::ReadEvent::ping:
+      if (!close_queued_) {
+        out_.push_control(ws::control_frame(ws::Opcode::pong, r.payload));
+        schedule_flush();
+      }
+      return true;
+    case ws::ReadEvent::pong:
+    case ws::ReadEvent::fragment:
+    case ws::ReadEvent::need_more:
+      return true;
+    case ws::ReadEvent::close:
+      close_received_ = true;
+      if (close_written_) {
+        close_socket();  // the handshake is complete
+      } else if (!close_queued_) {
+        // Echo the peer's code (RFC 6455 5.5.1); what was queued is dropped:
+        // the peer will not read it.
+        state_kind_ = State::closing;
+        out_.drop_queued();
+        send_close(r.close_code == kCloseNoStatus ? kCloseNormal : r.close_code, {});
+      }
+      return false;
+    case ws::ReadEvent::error:
+      log::debug("websocket protocol error", {{"client", client_id_}, {"error", r.payload}});
+      state_kind_ = State::closing;
+      out_.drop_queued();
+      if (!close_queued_) send_close(r.close_code, r.payload);
+      return false;
+  }
+  return true;
 }
 
 void WsSession::handle_line(std::string_view line) {
@@ -285,7 +404,7 @@ void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
           return;
         }
         it->second = SubState::active;
-        self->shard_state_.rooms[room].push_back(self.get());
+        self->shard_state_.hub.join(room, self.get());
         self->state_.gw.subscriptions->add(1);
         if (self->room_list_) {
           self->room_list_->add_room(room);
@@ -306,9 +425,7 @@ void WsSession::on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd) 
   if (it->second == SubState::pending) {
     it->second = SubState::cancelled;  // the subscribe callback undoes it
   } else {
-    auto& subs = shard_state_.rooms[cmd.room];
-    std::erase(subs, this);
-    if (subs.empty()) shard_state_.rooms.erase(cmd.room);
+    shard_state_.hub.leave(cmd.room, this);
     subscriptions_.erase(it);
     state_.gw.subscriptions->sub(1);
     state_.broker->unsubscribe(shard_, cmd.room, client_id_);
@@ -426,34 +543,28 @@ void WsSession::on_presence(std::uint32_t id, protocol::PresenceCmd& cmd, bool s
 }
 
 void WsSession::reply(std::uint32_t id, std::string_view result_json) {
-  enqueue(make_frame(protocol::encode_result(id, result_json)));
+  enqueue(make_frame(protocol::encode_result(id, result_json)), true);
 }
 
 void WsSession::reply_error(std::uint32_t id, ErrorCode code, std::string_view message) {
-  enqueue(make_frame(protocol::encode_error(id, code, message)));
+  enqueue(make_frame(protocol::encode_error(id, code, message)), true);
 }
 
-void WsSession::enqueue(const FramePtr& frame) {
+void WsSession::enqueue(const FramePtr& frame, bool replied) {
   if (state_kind_ == State::closing || state_kind_ == State::closed) return;
-  const auto size = static_cast<std::int64_t>(frame->text.size() + 1);
-  if (backlog_bytes_ + size > static_cast<std::int64_t>(state_.options.client.max_queue_bytes)) {
+  if (out_.backlog_bytes() + ws::OutboundQueue::weight(*frame) >
+      static_cast<std::int64_t>(state_.options.client.max_queue_bytes)) {
     // A slow consumer: drop what it has not taken and close it, telling it
     // to reconnect and recover from its last offset. Never blocks the
-    // publisher or the other subscribers of this shard.
+    // publisher or the other subscribers of this shard, and never leaves
+    // the hub here (the hub may be iterating: hub.hpp).
     state_.gw.slow_consumers->inc();
     log::info("slow consumer disconnected",
-              {{"client", client_id_}, {"user", user_}, {"backlog_bytes", backlog_bytes_}});
+              {{"client", client_id_}, {"user", user_}, {"backlog_bytes", out_.backlog_bytes()}});
     return close_now(DisconnectCode::slow_consumer);
   }
-  append_to_queue(frame);
-  schedule_flush();
-}
-
-void WsSession::append_to_queue(const FramePtr& frame) {
-  queue_.push_back(frame);
-  const auto size = static_cast<std::int64_t>(frame->text.size() + 1);
-  backlog_bytes_ += size;
-  shard_state_.queued_bytes.fetch_add(size, std::memory_order_relaxed);
+  out_.push(frame);
+  schedule_flush(replied);
 }
 
 void WsSession::deliver(const FramePtr& frame) {
@@ -464,88 +575,103 @@ void WsSession::deliver(const FramePtr& frame) {
   }
 }
 
-void WsSession::schedule_flush() {
-  if (writing_ || flush_scheduled_) return;
-  flush_scheduled_ = true;
-  if (state_.options.client.write_delay.count() > 0) {
-    write_timer_.expires_after(state_.options.client.write_delay);
-    write_timer_.async_wait(
-        asio::bind_allocator(HandlerAllocator<int>(write_memory_),
-                             [self = shared_from_this()](beast::error_code) { self->flush(); }));
-  } else {
-    // Next loop turn: everything enqueued by the handlers running now (a
-    // burst of deliveries, several replies) goes out in one write.
-    // To the shard's io_context executor, not the stream's type-erased one:
-    // through any_io_executor a post allocates twice more (its function
-    // wrapper and the operation) from asio's recycling cache.
-    asio::post((*state_.pool)[shard_].ctx.get_executor(),
-               asio::bind_allocator(HandlerAllocator<int>(write_memory_),
-                                    [self = shared_from_this()] { self->flush(); }));
+void WsSession::schedule_flush(bool replied) {
+  if (finished_) return;
+  if (cork_slot_ != 0) {
+    if (!replied || WriteCork::is_replied(cork_slot_)) return;
+    shard_state_.cork.cancel(cork_slot_);  // moves up to the replied-to list
   }
+  cork_slot_ = shard_state_.cork.add(this, replied);
+}
+
+void WsSession::corked_flush() {
+  cork_slot_ = 0;
+  flush();
 }
 
 void WsSession::flush() {
-  flush_scheduled_ = false;
-  if (writing_ || state_kind_ == State::closed) return;
+  if (finished_ || state_kind_ == State::handshake) return;
   if (room_list_ && state_kind_ == State::connected) {
     // Everything the room list saw since the last flush, as one diff batch
     // after the publications that caused it.
     std::string diffs = room_list_->drain();
-    if (!diffs.empty()) append_to_queue(make_frame(std::move(diffs)));
+    if (!diffs.empty()) out_.push(make_frame(std::move(diffs)));
   }
-  if (queue_.empty()) {
-    if (close_after_flush_) close_now(*close_after_flush_);
-    return;
-  }
-  // inflight_ is empty here (on_write cleared it): swapping hands the queued
-  // frames over and leaves queue_ with inflight_'s capacity, so a steady
-  // flow allocates no queue storage.
-  inflight_.swap(queue_);
-  inflight_buffers_.clear();
-  inflight_buffers_.reserve(inflight_.size() * 2);
-  static constexpr char kNewline = '\n';
-  for (std::size_t i = 0; i < inflight_.size(); ++i) {
-    if (i) inflight_buffers_.emplace_back(&kNewline, 1);
-    inflight_buffers_.emplace_back(inflight_[i]->text.data(), inflight_[i]->text.size());
-  }
-  writing_ = true;
-  ws_.text(true);
-  // A span, not the vector: Beast copies the buffer sequence into each layer
-  // of its write operation, and a vector copy allocates (about 20 heap
-  // allocations per write, pinned by gateway_fanout_test); inflight_buffers_
-  // outlives the write.
-  ws_.async_write(
-      std::span<const asio::const_buffer>(inflight_buffers_),
-      asio::bind_allocator(HandlerAllocator<int>(write_memory_),
-                           [self = shared_from_this()](beast::error_code ec, std::size_t bytes) {
-                             self->on_write(ec, bytes);
-                           }));
+  if (!waiting_writable_) write_now();
 }
 
-void WsSession::on_write(beast::error_code ec, std::size_t bytes) {
-  writing_ = false;
-  std::int64_t done_bytes = 0;
-  std::int64_t oldest_pub = 0;
-  for (const auto& f : inflight_) {
-    done_bytes += static_cast<std::int64_t>(f->text.size() + 1);
-    if (f->published_ns != 0 && (oldest_pub == 0 || f->published_ns < oldest_pub))
-      oldest_pub = f->published_ns;
+void WsSession::write_now() {
+  std::array<iovec, kMaxIovecs> iov{};
+  for (;;) {
+    const std::size_t n = out_.gather(iov);
+    if (n == 0) {
+      if (close_frame_ && !close_queued_) {
+        // Data done: our close frame goes last.
+        out_.push_control(ws::close_frame(close_frame_->first, close_frame_->second));
+        close_queued_ = true;
+        continue;
+      }
+      if (close_queued_ && !close_written_) on_close_written();
+      return;
+    }
+    std::size_t offered = 0;
+    for (std::size_t i = 0; i < n; ++i) offered += iov[i].iov_len;
+    msghdr msg{};
+    msg.msg_iov = iov.data();
+    msg.msg_iovlen = n;
+    const ssize_t sent = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      log::debug("websocket write failed",
+                 {{"client", client_id_}, {"error", std::generic_category().message(errno)}});
+      close_socket();
+      return finish();
+    }
+    // Safety: sendmsg returned a byte count, not an error, so it is >= 0.
+    const auto written = static_cast<std::size_t>(sent);
+    const ws::OutboundQueue::Written w = out_.consume(written);
+    state_.gw.write_batches->inc();
+    state_.gw.bytes_out->inc(written);
+    if (w.frames != 0) state_.gw.messages_out->inc(w.frames);
+    if (w.oldest_published != 0) {
+      state_.gw.publish_to_write->observe(
+          static_cast<double>(steady_now_ns() - w.oldest_published) / 1e9);
+    }
+    if (written < offered) break;  // the kernel is full: wait rather than ask again
   }
-  backlog_bytes_ -= done_bytes;
-  shard_state_.queued_bytes.fetch_sub(done_bytes, std::memory_order_relaxed);
-  if (ec) {
-    inflight_.clear();
-    return finish();
-  }
-  state_.gw.messages_out->inc(inflight_.size());
-  state_.gw.bytes_out->inc(bytes);
-  state_.gw.write_batches->inc();
-  if (oldest_pub != 0) {
-    state_.gw.publish_to_write->observe(static_cast<double>(steady_now_ns() - oldest_pub) / 1e9);
-  }
-  inflight_.clear();
-  if (!queue_.empty()) return flush();
-  if (close_after_flush_) close_now(*close_after_flush_);
+  // What is left waits until the socket can take more.
+  waiting_writable_ = true;
+  socket_.async_wait(asio::socket_base::wait_write,
+                     asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                                          [self = shared_from_this()](beast::error_code ec) {
+                                            self->on_writable(ec);
+                                          }));
+}
+
+void WsSession::on_writable(beast::error_code ec) {
+  waiting_writable_ = false;
+  if (ec || finished_) return;  // the read side sees the error and finishes
+  flush();
+}
+
+void WsSession::send_close(std::uint16_t code, std::string_view reason) {
+  if (close_frame_) return;
+  close_frame_.emplace(code, std::string(reason));
+  // Written now, not at the cork's drain: the read loop may have stopped,
+  // and then nothing else holds the session until the write is done.
+  if (!waiting_writable_) write_now();
+}
+
+void WsSession::on_close_written() {
+  close_written_ = true;
+  if (close_received_ || reader_stopped_) return close_socket();
+  // Wait for the peer's close frame (the read loop goes on), a bounded time.
+  idle_timer_.expires_after(state_.options.client.handshake_timeout);
+  idle_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s) s->close_socket();
+  });
 }
 
 void WsSession::disconnect(DisconnectCode code) {
@@ -554,34 +680,30 @@ void WsSession::disconnect(DisconnectCode code) {
   enqueue(make_frame(protocol::encode_disconnect(code)));
   close_after_flush_ = code;
   state_kind_ = State::closing;
+  close_frame_.emplace(static_cast<std::uint16_t>(code),
+                       std::string(protocol::disconnect_reason(code)));
   schedule_flush();
 }
 
 void WsSession::close_now(DisconnectCode code) {
-  if (state_kind_ == State::closed) return;
+  if (state_kind_ == State::closed || close_frame_) return;
   state_kind_ = State::closing;
   close_after_flush_ = code;
-  if (!queue_.empty()) {
-    std::int64_t dropped = 0;
-    for (const auto& f : queue_) dropped += static_cast<std::int64_t>(f->text.size() + 1);
-    queue_.clear();
-    backlog_bytes_ -= dropped;
-    shard_state_.queued_bytes.fetch_sub(dropped, std::memory_order_relaxed);
-  }
-  if (writing_) return;  // on_write comes back here once the socket is free
-  state_kind_ = State::closed;
-  const auto raw = static_cast<std::uint16_t>(code);
-  // close_code has a fixed uint16 underlying type, so any code converts.
-  ws_.async_close(websocket::close_reason(static_cast<websocket::close_code>(raw),
-                                          protocol::disconnect_reason(code)),
-                  [self = shared_from_this()](beast::error_code) {
-                    // The pending read completes with `closed` (or times
-                    // out) and calls finish().
-                    beast::error_code ignored;
-                    beast::get_lowest_layer(self->ws_).socket().shutdown(
-                        asio::ip::tcp::socket::shutdown_both, ignored);
-                    beast::get_lowest_layer(self->ws_).socket().close(ignored);
-                  });
+  // The rest of a message already started still goes out (the stream would
+  // be corrupt otherwise); nothing queued after it does.
+  out_.drop_queued();
+  close_frame_.emplace(static_cast<std::uint16_t>(code),
+                       std::string(protocol::disconnect_reason(code)));
+  schedule_flush();
+}
+
+void WsSession::close_socket() {
+  if (!socket_.is_open()) return;
+  beast::error_code ignored;
+  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+  socket_.close(ignored);  // a pending read completes and calls finish()
+  idle_timer_.cancel();
+  if (reader_stopped_) finish();
 }
 
 void WsSession::finish() {
@@ -589,32 +711,22 @@ void WsSession::finish() {
   finished_ = true;
   state_kind_ = State::closed;
   connect_timer_.cancel();
-  write_timer_.cancel();
+  idle_timer_.cancel();
   // After the server stopped its shards, the broker must not be called
   // (its io_contexts are being torn down); nothing remains to undo then.
   const bool broker_alive = !state_.stopped.load(std::memory_order_relaxed);
   for (auto& [room, sub] : subscriptions_) {
     if (sub != SubState::active) continue;  // pending ones are undone by their callback
-    auto it = shard_state_.rooms.find(room);
-    if (it != shard_state_.rooms.end()) {
-      std::erase(it->second, this);
-      if (it->second.empty()) shard_state_.rooms.erase(it);
-    }
+    shard_state_.hub.leave(room, this);
     state_.gw.subscriptions->sub(1);
     if (broker_alive) state_.broker->unsubscribe(shard_, room, client_id_);
   }
   // Pending entries stay (marked) so their callbacks know to undo.
   std::erase_if(subscriptions_, [](const auto& kv) { return kv.second == SubState::active; });
   for (auto& [room, sub] : subscriptions_) sub = SubState::cancelled;
-  if (!queue_.empty() || !inflight_.empty()) {
-    // inflight_ is owned by a write that will still complete; only the
-    // queue is released here.
-    std::int64_t dropped = 0;
-    for (const auto& f : queue_) dropped += static_cast<std::int64_t>(f->text.size() + 1);
-    queue_.clear();
-    backlog_bytes_ -= dropped;
-    shard_state_.queued_bytes.fetch_sub(dropped, std::memory_order_relaxed);
-  }
+  // Whatever was not written is dropped; the queue's destructor settles
+  // the shard's byte gauge.
+  out_.drop_queued();
 }
 
 }  // namespace herald::gateway

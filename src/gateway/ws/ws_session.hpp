@@ -1,20 +1,28 @@
 // One WebSocket client connection: the protocol state machine (connect,
-// subscriptions, commands), and the outbound queue with coalesced writes.
+// subscriptions, commands) on top of its own RFC 6455 framing.
 // Lives on one shard; every member function runs on that shard's thread.
 //
-// Outbound path: replies and pushes are FramePtrs appended to queue_. A flush
-// takes everything queued and writes it as ONE WebSocket text message (the
-// frames joined by '\n') with one gather write, straight from the shared
-// frames (no copy per recipient). Flushes run on the next loop turn after
-// the first enqueue, or after client.write_delay when that is set, and while
-// a write is in flight new frames wait for it, so bursts coalesce by
-// themselves. The queue is bounded in bytes (client.max_queue_bytes, counting
-// the write in flight); a client over it is a slow consumer and is closed
-// with 3002 (reconnect and recover).
+// Beast performs the opening handshake; then the session owns the TCP
+// socket. Reading: ws/frame_reader.hpp turns the bytes into messages and
+// control frames. Writing: replies and pushes are FramePtrs appended to the
+// OutboundQueue (ws/outbound_queue.hpp) and the session joins the shard's
+// cork (ws/write_cork.hpp); when the cork drains, flush() hands everything
+// queued to ONE non-blocking sendmsg, as one WebSocket message whose lines
+// are the shared frames' own bytes. Only what the kernel does not take
+// waits, for the socket to become writable; new frames join the queue
+// meanwhile, so a slow socket gets larger writes by itself. The queue is
+// bounded in bytes (client.max_queue_bytes, counting what is queued and not
+// yet written); a client over it is a slow consumer and is closed with 3002
+// (reconnect and recover).
+//
+// Closing follows RFC 6455 §7: our close frame goes after everything
+// queued before it; then we wait (client.handshake_timeout) for the peer's
+// close before closing the socket. A peer's close is echoed. A protocol
+// error closes with 1002/1007/1009 as the frame reader says.
 #pragma once
 
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
@@ -30,7 +38,9 @@
 #include "gateway/http_router.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/rooms/room_list_feed.hpp"
+#include "gateway/ws/frame_reader.hpp"
 #include "gateway/ws/handler_memory.hpp"
+#include "gateway/ws/outbound_queue.hpp"
 
 namespace herald::gateway {
 
@@ -44,14 +54,17 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   // Completes the upgrade for `request` (already known to be one).
   void start(const HttpRequest& request);
 
-  // Queues a frame for this client (a push from the hub, or a reply).
-  void enqueue(const FramePtr& frame);
+  // Queues a frame for this client (a push from the hub, or a reply:
+  // `replied`).
+  void enqueue(const FramePtr& frame, bool replied = false);
   // A push from the hub: enqueued, and a publication also updates the room
   // list when the client watches it.
   void deliver(const FramePtr& frame);
   // Sends a disconnect push (unless the queue is being dropped), then a
   // close frame with the code, and ends the connection.
   void disconnect(protocol::DisconnectCode code);
+  // Called by the shard's cork (ws/write_cork.hpp) when it drains.
+  void corked_flush();
 
   [[nodiscard]] const std::string& user() const { return user_; }
 
@@ -59,8 +72,12 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   enum class State : std::uint8_t { handshake, awaiting_connect, connected, closing, closed };
   enum class SubState : std::uint8_t { pending, active, cancelled };
 
+  void on_handshake(boost::beast::error_code ec);
   void read();
-  void on_read(boost::beast::error_code ec);
+  void on_read(boost::beast::error_code ec, std::size_t bytes);
+  // Acts on one event of the frame reader; false: stop reading input.
+  bool on_frame(const ws::ReadResult& r);
+  void on_idle_tick();
   void handle_line(std::string_view line);
   void handle(protocol::Command& cmd);
   void on_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
@@ -75,8 +92,6 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd);
   // Replies not_subscribed and returns false unless `room` is subscribed.
   bool is_active_subscription(std::uint32_t id, const std::string& room);
-  // Appends to the outbound queue with its byte accounting (no flush).
-  void append_to_queue(const FramePtr& frame);
   // Checks name and permission; on failure replies and returns false.
   bool check_room(std::uint32_t id, const std::string& room);
   bool take_publish_token();
@@ -84,29 +99,49 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void reply(std::uint32_t id, std::string_view result_json);
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message);
 
-  void schedule_flush();
+  // Joins the shard's cork, once per drain; among the replied-to
+  // connections, flushed first, when `replied` (write_cork.hpp says why).
+  void schedule_flush(bool replied = false);
   void flush();
-  void on_write(boost::beast::error_code ec, std::size_t bytes);
+  // Writes what the queue holds until it is empty or the kernel is full.
+  void write_now();
+  void on_writable(boost::beast::error_code ec);
+  // Everything, our close frame last, is written.
+  void on_close_written();
+  // Queues our close frame (code and reason) after what is queued.
+  void send_close(std::uint16_t code, std::string_view reason);
   void close_now(protocol::DisconnectCode code);
+  void close_socket();
   void finish();  // leave every room, release shard state; idempotent
 
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
-  boost::beast::flat_buffer read_buffer_;
+  // The opening handshake only; null once the socket is ours.
+  std::unique_ptr<boost::beast::websocket::stream<boost::beast::tcp_stream>> handshake_;
+  boost::asio::ip::tcp::socket socket_;
   detail::ServerState& state_;
   detail::ShardState& shard_state_;
   unsigned shard_;
   State state_kind_ = State::handshake;
 
+  // Inbound: bytes read and not yet parsed, [0, in_size_) of in_.
+  std::vector<char> in_;
+  std::size_t in_size_ = 0;
+  ws::FrameReader reader_;
+  HandlerMemory read_memory_;    // the read, always outstanding
+  bool heard_ = false;           // anything read since the last idle tick
+  bool ping_sent_ = false;       // an idle tick pinged; the next one closes
+  bool reader_stopped_ = false;  // no read outstanding: a close was received or refused input
+  boost::asio::steady_timer idle_timer_;
+
   // Outbound.
-  std::vector<FramePtr> queue_;  // swapped with inflight_: both keep their capacity
-  std::vector<FramePtr> inflight_;
-  std::vector<boost::asio::const_buffer> inflight_buffers_;
-  std::int64_t backlog_bytes_ = 0;  // queue_ + inflight_
-  bool writing_ = false;
-  bool flush_scheduled_ = false;
+  ws::OutboundQueue out_;
+  std::size_t cork_slot_ = 0;  // 0: not in the shard's cork
+  bool waiting_writable_ = false;
   std::optional<protocol::DisconnectCode> close_after_flush_;
-  HandlerMemory write_memory_;  // the flush post, the write and its completion
-  boost::asio::steady_timer write_timer_;
+  std::optional<std::pair<std::uint16_t, std::string>> close_frame_;  // ours, once decided
+  bool close_queued_ = false;                                         // our close frame is in out_
+  bool close_written_ = false;                                        // ... and written
+  bool close_received_ = false;  // the peer's close frame arrived
+  HandlerMemory write_memory_;   // the writable wait
   boost::asio::steady_timer connect_timer_;
 
   // Identity and subscriptions.

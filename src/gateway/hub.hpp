@@ -1,0 +1,47 @@
+// One shard's hub: which of this shard's connections follow which room.
+// uWebSockets calls it the TopicTree; here it is a hash map from room name
+// to the subscribing sessions, because rooms are flat names (no wildcards).
+//
+// A publication reaches each shard with subscribers once (the broker posts
+// one FramePtr per shard, not per connection); deliver() hands that same
+// frame to every local subscriber, whose queue keeps a reference and whose
+// socket is written by the shard's cork at the end of the turn
+// (ws/write_cork.hpp). Nothing is copied or allocated per recipient.
+//
+// Membership follows the broker's ordering contract (broker/broker.hpp): a
+// session joins when its subscribe callback runs and leaves when it
+// unsubscribes or closes, so it sees each publication once.
+//
+// Single-threaded: shard-local, no lock. deliver() never re-enters the hub:
+// a slow consumer is closed without leaving its rooms synchronously
+// (WsSession::enqueue), so iterating a room while delivering is safe.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gateway/frame.hpp"
+
+namespace herald::gateway {
+
+class WsSession;
+
+class Hub {
+ public:
+  void join(const std::string& room, WsSession* session);
+  // No-op if the session is not in the room.
+  void leave(const std::string& room, WsSession* session);
+  // Gives `frame` to each local subscriber of `room` (WsSession::deliver).
+  void deliver(const std::string& room, const FramePtr& frame);
+  // A copy of the room's subscribers, for callers that act on each one in
+  // a way that edits the hub (a stream reset disconnects them).
+  [[nodiscard]] std::vector<WsSession*> subscribers(const std::string& room) const;
+  [[nodiscard]] std::size_t room_count() const { return rooms_.size(); }
+
+ private:
+  std::unordered_map<std::string, std::vector<WsSession*>> rooms_;
+};
+
+}  // namespace herald::gateway
