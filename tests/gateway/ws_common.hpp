@@ -43,4 +43,13 @@ inline std::string publish(WsClient& c, std::uint32_t id, const std::string& roo
   return r.value_or("");
 }
 
+// A bystander that must be unaffected by whatever the test does to others.
+inline void expect_alive(WsClient& c, std::uint32_t id) {
+  auto r = request(c, id, R"({"id":)" + std::to_string(id) + R"(,"ping":{}})");
+  EXPECT_TRUE(r) << "bystander lost";
+  if (r) {
+    EXPECT_EQ(*r, R"({"id":)" + std::to_string(id) + R"(,"result":{}})");
+  }
+}
+
 }  // namespace herald::test

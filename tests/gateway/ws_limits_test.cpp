@@ -22,15 +22,6 @@ std::int64_t unix_now() {
       .count();
 }
 
-// A bystander that must be unaffected by whatever the test does to others.
-void expect_alive(WsClient& c, std::uint32_t id) {
-  auto r = request(c, id, R"({"id":)" + std::to_string(id) + R"(,"ping":{}})");
-  EXPECT_TRUE(r) << "bystander lost";
-  if (r) {
-    EXPECT_EQ(*r, R"({"id":)" + std::to_string(id) + R"(,"result":{}})");
-  }
-}
-
 TEST(GatewayLimits, MalformedFramesCloseOnlyTheirConnection) {
   Daemon d({"--client.max_message_bytes", "1KiB"});
   auto bystander = connect_as(d.port, "by");

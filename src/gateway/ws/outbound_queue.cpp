@@ -36,6 +36,7 @@ void OutboundQueue::release(std::int64_t bytes) {
 }
 
 void OutboundQueue::drop_queued() {
+  if (control_written_ == 0) control_.clear();  // unstarted pongs go too
   std::int64_t dropped = 0;
   for (std::size_t i = message_end_; i < frames_.size(); ++i) dropped += weight(*frames_[i]);
   frames_.resize(message_end_);

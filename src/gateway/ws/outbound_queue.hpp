@@ -54,11 +54,14 @@ class OutboundQueue {
   // A complete control frame (frame_header.hpp), sent at the next message
   // boundary.
   void push_control(std::string_view wire);
-  // Drops the data frames no message holds yet (a slow consumer, a close);
-  // the open message, if any, is still written out.
+  // Drops the data frames no message holds yet (a slow consumer, a close),
+  // and the control frames if none of them has started; the open message,
+  // if any, is still written out.
   void drop_queued();
 
   [[nodiscard]] std::int64_t backlog_bytes() const { return backlog_; }
+  // Control frames queued and not yet written (pongs a client has not read).
+  [[nodiscard]] std::size_t control_bytes() const { return control_.size() - control_written_; }
   // Data frames pushed and not yet in a message: more may be appended.
   [[nodiscard]] bool has_queued_data() const { return message_end_ < frames_.size(); }
   // Nothing at all left to write.

@@ -217,10 +217,16 @@ bool WsSession::on_frame(const ws::ReadResult& r) {
       }
       return true;
     case ws::ReadEvent::ping:
-      if (!close_queued_) {
-        out_.push_control(ws::control_frame(ws::Opcode::pong, r.payload));
-        schedule_flush();
+      if (close_frame_) return true;  // closing: no more frames but our close
+      if (out_.control_bytes() + r.payload.size() > state_.options.client.max_queue_bytes) {
+        // Pings sent faster than their pongs are read: a slow consumer too
+        // (the pongs would otherwise pile up without bound).
+        state_.gw.slow_consumers->inc();
+        close_now(DisconnectCode::slow_consumer);
+        return true;
       }
+      out_.push_control(ws::control_frame(ws::Opcode::pong, r.payload));
+      schedule_flush();
       return true;
     case ws::ReadEvent::pong:
     case ws::ReadEvent::fragment:

@@ -1,0 +1,222 @@
+// heraldd's own WebSocket framing over a real socket, spoken byte by byte by
+// a raw client: what RFC 6455 asks of a server's reading side (close codes
+// for each violation, pong for ping, the close handshake) and the bounds on
+// what a client can make it queue. The frame reader's rules themselves are
+// checked against Beast in frame_reader_test.cpp; this is the session
+// acting on them, and every other connection carrying on.
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/read.hpp>
+#include <boost/asio/read_until.hpp>
+#include <boost/asio/streambuf.hpp>
+#include <boost/asio/write.hpp>
+#include <sys/socket.h>
+#include <sys/time.h>
+
+#include <optional>
+#include <string>
+
+#include "ws_common.hpp"
+
+namespace herald::test {
+namespace {
+
+namespace asio = boost::asio;
+
+// A masked client frame (RFC 6455 5.2), with the length in its shortest form.
+std::string client_frame(std::uint8_t first_byte, const std::string& payload, bool masked = true) {
+  std::string out(1, static_cast<char>(first_byte));
+  const std::uint64_t n = payload.size();
+  const char mask_bit = masked ? static_cast<char>(0x80) : 0;
+  if (n < 126) {
+    out += static_cast<char>(mask_bit | static_cast<char>(n));
+  } else if (n <= 0xffff) {
+    out += static_cast<char>(mask_bit | 126);
+    out += static_cast<char>(n >> 8);
+    out += static_cast<char>(n & 0xff);
+  } else {
+    out += static_cast<char>(mask_bit | 127);
+    for (int i = 7; i >= 0; --i) out += static_cast<char>((n >> (8 * i)) & 0xff);
+  }
+  const char key[4] = {0x12, 0x34, 0x56, 0x78};
+  if (masked) out.append(key, 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    out += masked ? static_cast<char>(payload[i] ^ key[i & 3]) : payload[i];
+  }
+  return out;
+}
+
+struct ServerFrame {
+  std::uint8_t opcode = 0;
+  std::string payload;
+  [[nodiscard]] std::uint16_t close_code() const {
+    if (payload.size() < 2) return 0;
+    return static_cast<std::uint16_t>((static_cast<std::uint8_t>(payload[0]) << 8) |
+                                      static_cast<std::uint8_t>(payload[1]));
+  }
+};
+
+// A client that writes raw bytes and reads the server's frames itself.
+class RawClient {
+ public:
+  explicit RawClient(std::uint16_t port) : socket_(ctx_) {
+    socket_.connect({asio::ip::make_address("127.0.0.1"), port});
+    // Bounded waits: a server that never answers fails the test (a read
+    // times out and counts as the end of the stream) instead of hanging it.
+    const timeval timeout{10, 0};
+    ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+    const std::string upgrade =
+        "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+    asio::write(socket_, asio::buffer(upgrade));
+    asio::read_until(socket_, in_, "\r\n\r\n");
+    std::string head(asio::buffers_begin(in_.data()), asio::buffers_end(in_.data()));
+    const std::size_t end = head.find("\r\n\r\n") + 4;
+    EXPECT_NE(head.find(" 101 "), std::string::npos) << head;
+    in_.consume(end);
+  }
+
+  void write(const std::string& bytes) {
+    boost::system::error_code ec;
+    asio::write(socket_, asio::buffer(bytes), ec);
+  }
+
+  // The next frame, or nullopt when the server closed the TCP connection.
+  std::optional<ServerFrame> next() {
+    boost::system::error_code ec;
+    if (!fill(2, ec)) return std::nullopt;
+    const auto* p = static_cast<const unsigned char*>(in_.data().data());
+    ServerFrame f;
+    f.opcode = p[0] & 0x0f;
+    EXPECT_EQ(p[1] & 0x80, 0) << "a server frame must not be masked";
+    std::size_t header = 2;
+    std::uint64_t n = p[1] & 0x7f;
+    if (n == 126) header = 4;
+    if (n == 127) header = 10;
+    if (!fill(header, ec)) return std::nullopt;
+    p = static_cast<const unsigned char*>(in_.data().data());
+    if (n == 126) n = (std::uint64_t{p[2]} << 8) | p[3];
+    if (n == 127) {
+      n = 0;
+      for (int i = 2; i < 10; ++i) n = (n << 8) | p[i];
+    }
+    if (!fill(header + n, ec)) return std::nullopt;
+    p = static_cast<const unsigned char*>(in_.data().data());
+    // Safety: the frame's payload bytes, read as chars.
+    f.payload.assign(reinterpret_cast<const char*>(p) + header, n);
+    in_.consume(header + n);
+    return f;
+  }
+
+  // Reads frames until a close frame (returned) or the end of the stream.
+  std::optional<ServerFrame> until_close() {
+    while (auto f = next()) {
+      if (f->opcode == 0x8) return f;
+    }
+    return std::nullopt;
+  }
+
+  // True once the server has closed the TCP connection.
+  bool closed_by_server() {
+    while (next()) {
+    }
+    return true;
+  }
+
+ private:
+  bool fill(std::size_t n, boost::system::error_code& ec) {
+    while (in_.size() < n) {
+      const std::size_t got = socket_.read_some(in_.prepare(64 * 1024), ec);
+      if (ec) return false;
+      in_.commit(got);
+    }
+    return true;
+  }
+
+  asio::io_context ctx_;
+  asio::ip::tcp::socket socket_;
+  asio::streambuf in_;
+};
+
+const std::string kConnect = R"({"id":1,"connect":{"user":"raw"}})";
+
+TEST(GatewayFraming, ViolationsCloseWithTheirCodeAndOthersCarryOn) {
+  Daemon d({"--client.max_message_bytes", "1KiB"});
+  auto bystander = connect_as(d.port, "by");
+  struct Violation {
+    std::string name;
+    std::string bytes;
+    std::uint16_t code;
+  };
+  const Violation violations[] = {
+      {"unmasked frame", client_frame(0x81, kConnect, false), 1002},
+      {"RSV1 without an extension", client_frame(0xC1, kConnect), 1002},
+      {"reserved opcode", client_frame(0x83, "x"), 1002},
+      {"fragmented ping", client_frame(0x09, "x"), 1002},
+      {"continuation first", client_frame(0x80, "x"), 1002},
+      {"text not UTF-8", client_frame(0x81, "\xff\xfe"), 1007},
+      {"message over client.max_message_bytes", client_frame(0x81, std::string(1025, 'a')), 1009},
+      {"close code 1005 on the wire", client_frame(0x88, std::string("\x03\xed", 2)), 1002},
+  };
+  for (const Violation& v : violations) {
+    RawClient c(d.port);
+    c.write(v.bytes);
+    auto close = c.until_close();
+    ASSERT_TRUE(close) << v.name << ": no close frame";
+    EXPECT_EQ(close->close_code(), v.code) << v.name;
+    EXPECT_TRUE(c.closed_by_server()) << v.name;
+  }
+  expect_alive(*bystander, 50);
+}
+
+TEST(GatewayFraming, PingIsAnsweredAndFragmentsAreOneMessage) {
+  Daemon d;
+  RawClient c(d.port);
+  c.write(client_frame(0x89, "are you there"));
+  auto pong = c.next();
+  ASSERT_TRUE(pong);
+  EXPECT_EQ(pong->opcode, 0xA);
+  EXPECT_EQ(pong->payload, "are you there");
+  // connect in three fragments with a ping between them.
+  c.write(client_frame(0x01, kConnect.substr(0, 5)) + client_frame(0x89, "p") +
+          client_frame(0x00, kConnect.substr(5, 10)) + client_frame(0x80, kConnect.substr(15)));
+  auto f1 = c.next();
+  ASSERT_TRUE(f1);
+  auto f2 = c.next();
+  ASSERT_TRUE(f2);
+  const ServerFrame& reply = f1->opcode == 0x1 ? *f1 : *f2;
+  const ServerFrame& other = f1->opcode == 0x1 ? *f2 : *f1;
+  EXPECT_EQ(other.opcode, 0xA);
+  EXPECT_TRUE(json_has(reply.payload, "/result/client")) << reply.payload;
+}
+
+TEST(GatewayFraming, ClientCloseIsEchoedThenTheServerCloses) {
+  Daemon d;
+  RawClient c(d.port);
+  c.write(client_frame(0x81, kConnect));
+  ASSERT_TRUE(c.next());
+  c.write(client_frame(0x88, std::string("\x0f\xa0", 2) + "bye"));  // 4000
+  auto close = c.until_close();
+  ASSERT_TRUE(close);
+  EXPECT_EQ(close->close_code(), 4000);
+  EXPECT_TRUE(c.closed_by_server());
+}
+
+TEST(GatewayFraming, PingsFasterThanPongsAreReadMakeASlowConsumer) {
+  Daemon d({"--client.max_queue_bytes", "64KiB"});
+  auto bystander = connect_as(d.port, "by");
+  RawClient c(d.port);
+  // 125-byte pings, never reading the pongs: 40 MB of pongs owed is more
+  // than the kernel's socket buffers and the queue bound together hold.
+  const std::string ping = client_frame(0x89, std::string(125, 'p'));
+  std::string burst;
+  for (int i = 0; i < 2'000; ++i) burst += ping;
+  for (int round = 0; round < 150; ++round) c.write(burst);
+  auto close = c.until_close();
+  ASSERT_TRUE(close);
+  EXPECT_EQ(close->close_code(), 3002);
+  expect_alive(*bystander, 60);
+}
+
+}  // namespace
+}  // namespace herald::test
