@@ -33,6 +33,13 @@ using asio::ip::tcp;
 struct Server::Impl {
   Impl(Options o, metrics::Registry& r)
       : options(std::move(o)), state(options, r), pool(options.shard_count()) {}
+  ~Impl() {
+    // Timers before their io_contexts (the pool), which go before the shard
+    // state that sessions still referenced by pending handlers use.
+    for (auto& shard : state.shards) shard->cork.stop();
+  }
+  Impl(const Impl&) = delete;
+  Impl& operator=(const Impl&) = delete;
 
   // Declaration order is destruction order reversed: the pool (and with it
   // any session still referenced by a pending handler) goes before state.

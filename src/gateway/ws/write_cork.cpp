@@ -9,7 +9,11 @@ namespace herald::gateway {
 namespace asio = boost::asio;
 
 WriteCork::WriteCork(asio::io_context& ctx, std::chrono::nanoseconds delay)
-    : ctx_(ctx), delay_(delay), timer_(ctx) {}
+    : ctx_(ctx), delay_(delay), timer_(std::make_unique<asio::steady_timer>(ctx)) {}
+
+void WriteCork::stop() {
+  timer_.reset();  // a pending wait is cancelled; its handler never runs a drain
+}
 
 std::size_t WriteCork::add(WsSession* session, bool replied) {
   if (!scheduled_) schedule();
@@ -28,8 +32,9 @@ void WriteCork::schedule() {
   scheduled_ = true;
   auto handler = asio::bind_allocator(HandlerAllocator<int>(memory_), [this] { drain(); });
   if (delay_.count() > 0) {
-    timer_.expires_after(delay_);
-    timer_.async_wait(
+    if (!timer_) return;  // stopped: the shard is going away
+    timer_->expires_after(delay_);
+    timer_->async_wait(
         asio::bind_allocator(HandlerAllocator<int>(memory_), [this](boost::system::error_code ec) {
           if (!ec) drain();
         }));

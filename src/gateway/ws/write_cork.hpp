@@ -38,6 +38,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <vector>
 
 #include "gateway/ws/handler_memory.hpp"
@@ -61,6 +62,12 @@ class WriteCork {
   // The slot is in the replied-to list.
   [[nodiscard]] static bool is_replied(std::size_t slot) { return (slot & kRepliedBit) != 0; }
 
+  // Cancels a pending drain and destroys the timer. The owner calls it
+  // before the shard's io_context goes: the timer may not outlive the
+  // io_context, while the cork must outlive the sessions it lists, which
+  // the io_context's pending handlers can hold until it is destroyed.
+  void stop();
+
   // Drains run so far (a structural count: flushes per drain = batching).
   [[nodiscard]] std::uint64_t drains() const { return drains_; }
 
@@ -73,9 +80,9 @@ class WriteCork {
 
   boost::asio::io_context& ctx_;
   std::chrono::nanoseconds delay_;
-  boost::asio::steady_timer timer_;
-  std::vector<WsSession*> replied_;   // flushed first
-  std::vector<WsSession*> pushed_;    // then these
+  std::unique_ptr<boost::asio::steady_timer> timer_;  // null after stop()
+  std::vector<WsSession*> replied_;                   // flushed first
+  std::vector<WsSession*> pushed_;                    // then these
   std::vector<WsSession*> draining_;  // swapped with a list while it drains: all keep capacity
   bool scheduled_ = false;
   std::uint64_t drains_ = 0;
