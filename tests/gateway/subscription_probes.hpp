@@ -94,7 +94,8 @@ inline bool eventually_metric(std::uint16_t port, const std::string& series, dou
 
 // A subscriber (on sub_port) and a publisher (on pub_port). The subscriber
 // is subscribed to `control`, whose publications bound the wait for one
-// that should not arrive.
+// that should not arrive. The probes below run on one; the caller keeps it,
+// and so the subscriber's connection, to check more after them.
 class SubscriptionProbe {
  public:
   SubscriptionProbe(std::uint16_t sub_port, std::uint16_t pub_port, std::string control = "ctl")
@@ -165,8 +166,7 @@ class SubscriptionProbe {
 
 // Probe 1: subscribe and unsubscribe of a room in one frame. Both are
 // answered, in order; the client ends unsubscribed.
-inline void probe_subscribe_unsubscribe(std::uint16_t sub_port, std::uint16_t pub_port) {
-  SubscriptionProbe p(sub_port, pub_port);
+inline void probe_subscribe_unsubscribe(SubscriptionProbe& p) {
   Received r = p.send_frame({subscribe_cmd(10, "probe1"), unsubscribe_cmd(11, "probe1")}, {10, 11});
   expect_once_in_order(r, {10, 11});
   EXPECT_TRUE(is_subscribe_result(r.by_id[10]));
@@ -177,8 +177,7 @@ inline void probe_subscribe_unsubscribe(std::uint16_t sub_port, std::uint16_t pu
 
 // Probe 2: subscribe, unsubscribe, subscribe in one frame. All three are
 // answered, in order (no 105); the client ends subscribed.
-inline void probe_subscribe_unsubscribe_subscribe(std::uint16_t sub_port, std::uint16_t pub_port) {
-  SubscriptionProbe p(sub_port, pub_port);
+inline void probe_subscribe_unsubscribe_subscribe(SubscriptionProbe& p) {
   Received r = p.send_frame(
       {subscribe_cmd(10, "probe2"), unsubscribe_cmd(11, "probe2"), subscribe_cmd(12, "probe2")},
       {10, 11, 12});
@@ -192,9 +191,7 @@ inline void probe_subscribe_unsubscribe_subscribe(std::uint16_t sub_port, std::u
 
 // Probe 3: with an active subscription, unsubscribe, subscribe, unsubscribe
 // in one frame. All three answered, in order; the client ends unsubscribed.
-inline void probe_active_unsubscribe_subscribe_unsubscribe(std::uint16_t sub_port,
-                                                           std::uint16_t pub_port) {
-  SubscriptionProbe p(sub_port, pub_port);
+inline void probe_active_unsubscribe_subscribe_unsubscribe(SubscriptionProbe& p) {
   auto first = subscribe(p.sub(), 10, "probe3");
   ASSERT_TRUE(json_has(first, "/result/epoch")) << first;
   Received r = p.send_frame(
@@ -210,11 +207,11 @@ inline void probe_active_unsubscribe_subscribe_unsubscribe(std::uint16_t sub_por
 
 // A burst: `pairs` fresh rooms, each subscribed and unsubscribed in the same
 // frame (2 x pairs commands). Every command answered once, each room's two
-// in order; nothing stays subscribed or registered. The daemon needs
+// in order; nothing stays subscribed (the metrics of the subscriber's node,
+// on `metrics_port`) or registered. The subscriber's node needs
 // client.max_subscriptions >= pairs.
-inline void probe_burst_over_fresh_rooms(std::uint16_t sub_port, std::uint16_t pub_port,
-                                         std::uint16_t metrics_port, int pairs = 500) {
-  SubscriptionProbe p(sub_port, pub_port);
+inline void probe_burst_over_fresh_rooms(SubscriptionProbe& p, std::uint16_t metrics_port,
+                                         int pairs = 500) {
   std::vector<std::string> lines;
   std::set<std::uint32_t> ids;
   for (int i = 0; i < pairs; ++i) {

@@ -11,22 +11,28 @@ namespace {
 
 TEST(GatewaySubscriptions, SubscribeThenUnsubscribeInOneFrame) {
   Daemon d;
-  probe_subscribe_unsubscribe(d.port, d.port);
+  SubscriptionProbe p(d.port, d.port);
+  probe_subscribe_unsubscribe(p);
 }
 
 TEST(GatewaySubscriptions, SubscribeUnsubscribeSubscribeInOneFrameEndsSubscribed) {
   Daemon d;
-  probe_subscribe_unsubscribe_subscribe(d.port, d.port);
+  SubscriptionProbe p(d.port, d.port);
+  probe_subscribe_unsubscribe_subscribe(p);
+  EXPECT_TRUE(eventually_metric(d.port, "herald_subscriptions", 2));  // probe2 and the control
 }
 
 TEST(GatewaySubscriptions, UnsubscribeSubscribeUnsubscribeAfterAnActiveSubscription) {
   Daemon d;
-  probe_active_unsubscribe_subscribe_unsubscribe(d.port, d.port);
+  SubscriptionProbe p(d.port, d.port);
+  probe_active_unsubscribe_subscribe_unsubscribe(p);
+  EXPECT_TRUE(eventually_metric(d.port, "herald_subscriptions", 1));  // the control room
 }
 
 TEST(GatewaySubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered) {
   Daemon d({"--client.max_subscriptions", "1000"});
-  probe_burst_over_fresh_rooms(d.port, d.port, d.port);
+  SubscriptionProbe p(d.port, d.port);
+  probe_burst_over_fresh_rooms(p, d.port);
 }
 
 // Over client.max_pending_per_room, a command on a room whose subscribe is
