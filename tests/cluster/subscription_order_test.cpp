@@ -49,5 +49,15 @@ TEST(ClusterSubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered)
   }
 }
 
+TEST(ClusterSubscriptions, ADisconnectWhileSubscribingUndoesEveryRegistration) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  SubscriptionProbe p(a.port, b.port);
+  probe_disconnect_while_subscribing(p, a.port, a.port);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(channel_subscribers(redis, "gone-" + std::to_string(i)), 0) << i;
+  }
+}
+
 }  // namespace
 }  // namespace herald::test

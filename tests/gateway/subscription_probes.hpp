@@ -247,4 +247,36 @@ inline void probe_burst_over_fresh_rooms(SubscriptionProbe& p, std::uint16_t met
   }
 }
 
+// A client that subscribes to `rooms` fresh rooms in one frame (each also
+// unsubscribed and subscribed again, so commands wait behind the subscribes)
+// and disconnects at once, while the subscribes are in flight: whatever the
+// broker answers late is undone. Once its node has closed it, and the
+// broker's answers have had time to land, nothing is left joined on the
+// node (port `metrics_port`) nor registered with the broker (presence).
+inline void probe_disconnect_while_subscribing(SubscriptionProbe& p, std::uint16_t sub_port,
+                                               std::uint16_t metrics_port, int rooms = 50) {
+  auto metric = [&](const char* series) {
+    return metric_value(http_get("127.0.0.1", metrics_port, "/metrics").body, series);
+  };
+  const double connections = metric("herald_ws_connections");
+  const double subscriptions = metric("herald_subscriptions");
+  {
+    auto doomed = connect_as(sub_port, "doomed");
+    std::string frame;
+    for (int i = 0; i < rooms; ++i) {
+      const std::string room = "gone-" + std::to_string(i);
+      const auto id = static_cast<std::uint32_t>(10 + 3 * i);
+      frame += subscribe_cmd(id, room) + "\n" + unsubscribe_cmd(id + 1, room) + "\n" +
+               subscribe_cmd(id + 2, room) + "\n";
+    }
+    doomed->send(frame);
+  }  // closed at once
+  EXPECT_TRUE(eventually_metric(metrics_port, "herald_ws_connections", connections));
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));  // late answers land
+  EXPECT_EQ(metric("herald_subscriptions"), subscriptions);
+  for (int i = 0; i < rooms; ++i) {
+    if (!p.presence_becomes("gone-" + std::to_string(i), 0)) break;  // one failure says it
+  }
+}
+
 }  // namespace herald::test

@@ -35,6 +35,12 @@ TEST(GatewaySubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered)
   probe_burst_over_fresh_rooms(p, d.port);
 }
 
+TEST(GatewaySubscriptions, ADisconnectWhileSubscribingUndoesEveryRegistration) {
+  Daemon d;
+  SubscriptionProbe p(d.port, d.port);
+  probe_disconnect_while_subscribing(p, d.port, d.port);
+}
+
 // Over client.max_pending_per_room, a command on a room whose subscribe is
 // in flight is refused at once (106, naming the setting); the others are
 // answered in order and the refused one changes nothing.
