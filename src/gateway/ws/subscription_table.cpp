@@ -69,7 +69,7 @@ void SubscriptionTable::answered(const std::string& room, bool ok, Effects& fx) 
     return;
   }
   const std::uint32_t id = e.in_flight_id;
-  std::deque<Queued> queue;
+  std::vector<Queued> queue;
   queue.swap(e.queue);
   if (ok) {
     e.state = State::active;
@@ -84,9 +84,8 @@ void SubscriptionTable::answered(const std::string& room, bool ok, Effects& fx) 
   // goes to the broker makes the room pending again, and apply() queues the
   // rest behind it in order (never over the limit: fewer remain than were
   // queued).
-  while (!queue.empty() && !closed_) {
-    Queued cmd = std::move(queue.front());
-    queue.pop_front();
+  for (Queued& cmd : queue) {
+    if (closed_) return;
     apply(std::move(cmd), room, fx);
   }
 }

@@ -83,10 +83,10 @@
 #pragma once
 
 #include <cstdint>
-#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 #include "gateway/protocol/codes.hpp"
 #include "gateway/protocol/command.hpp"
@@ -156,13 +156,13 @@ class SubscriptionTable {
   struct Entry {
     State state = State::pending;
     std::uint32_t in_flight_id = 0;  // pending: the subscribe the broker is answering
-    std::deque<Queued> queue;        // pending: commands waiting for that answer
+    // pending: commands waiting for that answer, oldest first (a vector: no
+    // allocation until one waits; at most max_pending_per_room)
+    std::vector<Queued> queue;
   };
 
   // One command, applied to the room's current state.
   void apply(Queued cmd, const std::string& room, Effects& fx);
-  // True (and the command queued or refused) when the room is pending.
-  bool queue_if_pending(Queued& cmd, const std::string& room, Effects& fx);
 
   std::unordered_map<std::string, Entry> rooms_;
   std::size_t counted_ = 0;  // entries pending or active
