@@ -54,24 +54,27 @@
 // events of the new state, and once one of them sends a broker subscribe the
 // rest stay queued behind it, in order):
 //
-//   state       event                  new state            actions, in order
-//   ----------  ---------------------  -------------------  -------------------------------------
-//   none        subscribe, n < S       pending([])          broker_subscribe
-//   none        subscribe, n = S       none                 reply_error 106
-//   (client.max_subscriptions) none        unsubscribe            none                 reply_error
-//   110 not_subscribed none        disconnect             none                 - pending(q)
-//   subscribe, |q| < P     pending(q+cmd)       - pending(q)  unsubscribe, |q| < P   pending(q+cmd)
-//   - pending(q)  either, |q| = P        pending(q)           reply_error 106
-//   (client.max_pending_per_room) pending(q)  answer ok              active, replay q     join_hub,
-//   reply_subscribed pending(q)  answer error           none, replay q       reply_broker_error
-//   pending(q)  disconnect             orphaned             - (q dropped: nobody left to answer)
-//   active      subscribe              active               reply_error 105 already_subscribed
-//   active      unsubscribe            none                 leave_hub, broker_unsubscribe,
-//                                                           reply_unsubscribed
-//   active      disconnect             none                 leave_hub, broker_unsubscribe
-//   orphaned    answer ok              none                 broker_unsubscribe (no reply)
-//   orphaned    answer error           none                 - (nothing was registered)
-//   orphaned    disconnect             orphaned             -
+// clang-format off
+//   state       event                 new state         actions, in order
+//   ----------  --------------------  ----------------  ------------------------------------------
+//   none        subscribe, n < S      pending([])       broker_subscribe
+//   none        subscribe, n = S      none              reply_error 106 (client.max_subscriptions)
+//   none        unsubscribe           none              reply_error 110 not_subscribed
+//   none        disconnect            none              -
+//   pending(q)  subscribe, |q| < P    pending(q+cmd)    -
+//   pending(q)  unsubscribe, |q| < P  pending(q+cmd)    -
+//   pending(q)  either, |q| = P       pending(q)        reply_error 106 (max_pending_per_room)
+//   pending(q)  answer ok             active, replay q  join_hub, reply_subscribed
+//   pending(q)  answer error          none, replay q    reply_broker_error
+//   pending(q)  disconnect            orphaned          - (q dropped: nobody left to answer)
+//   active      subscribe             active            reply_error 105 already_subscribed
+//   active      unsubscribe           none              leave_hub, broker_unsubscribe,
+//                                                       reply_unsubscribed
+//   active      disconnect            none              leave_hub, broker_unsubscribe
+//   orphaned    answer ok             none              broker_unsubscribe (no reply)
+//   orphaned    answer error          none              - (nothing was registered)
+//   orphaned    disconnect            orphaned          -
+// clang-format on
 //
 // After disconnect the connection is closed: commands are ignored (there is
 // nobody to answer). An answer for a room with no subscribe in flight cannot
