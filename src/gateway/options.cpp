@@ -81,6 +81,9 @@ void register_options(config::Schema& s, Options& o) {
              "Outbound backlog per client; over it the client is closed as a slow consumer (3002)");
   s.add_int("client.max_subscriptions", o.client.max_subscriptions, 1, 1'000'000,
             "Rooms one connection may subscribe to at once");
+  s.add_int("client.max_pending_per_room", o.client.max_pending_per_room, 1, 10'000,
+            "Subscribe/unsubscribe commands on one room waiting for its subscribe's answer; "
+            "more get error 106");
   s.add_int("client.publish_rate", o.client.publish_rate, 1, 1'000'000,
             "Publishes per second per connection (burst of the same size); more get error 111");
   s.add_duration("client.handshake_timeout", o.client.handshake_timeout, milliseconds(100),

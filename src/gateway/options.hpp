@@ -25,6 +25,9 @@ struct ClientLimits {
   std::uint64_t max_message_bytes = 64 * 1024;  // one incoming frame
   std::uint64_t max_queue_bytes = 1024 * 1024;  // outbound backlog before slow-consumer close
   std::uint32_t max_subscriptions = 128;
+  // Commands on one room held while its subscribe is with the broker
+  // (answered in order when it answers; one more gets 106).
+  std::uint32_t max_pending_per_room = 16;
   std::uint32_t publish_rate = 50;  // publishes per second (token bucket, burst = rate)
   std::chrono::milliseconds handshake_timeout{10'000};  // WebSocket upgrade
   std::chrono::milliseconds connect_timeout{10'000};    // until the connect command

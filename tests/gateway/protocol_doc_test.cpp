@@ -134,12 +134,26 @@ TEST(ProtocolDoc, EveryExampleRunsAsWritten) {
     std::map<char, std::unique_ptr<WsClient>> clients;
     std::deque<std::string> http_replies;
     Vars vars;
+    // "a>" starts a frame of client a and "a+" adds a line to it; it is sent
+    // when any other step comes (or the example ends), so commands can share
+    // one frame.
+    std::map<char, std::string> unsent;
+    auto send_unsent = [&] {
+      for (auto& [c, frame] : unsent) clients[c]->send(substitute(frame, vars));
+      unsent.clear();
+    };
     for (const std::string& step : ex.steps) {
       ASSERT_GE(step.size(), 3u) << step;
       char who = step[0];
       char dir = step[1];
       std::string body = step.substr(3);
       std::optional<std::string> got;
+      if (dir == '+') {
+        ASSERT_TRUE(unsent.count(who)) << "no frame of '" << who << "' to continue: " << step;
+        unsent[who] += "\n" + body;
+        continue;
+      }
+      send_unsent();
       if (who == 'h') {
         // "h> POST /api/... {body}" calls the server API (dev mode: no key);
         // "h< {...}" is the reply's body.
@@ -165,7 +179,7 @@ TEST(ProtocolDoc, EveryExampleRunsAsWritten) {
         auto& c = clients[who];
         if (!c) c = std::make_unique<WsClient>("127.0.0.1", d.port);
         if (dir == '>') {
-          c->send(substitute(body, vars));
+          unsent[who] = body;
           continue;
         }
         got = c->next(5s);
@@ -179,6 +193,7 @@ TEST(ProtocolDoc, EveryExampleRunsAsWritten) {
       std::string why;
       EXPECT_TRUE(match(want, have, vars, why, "")) << step << "\n got: " << *got << "\n " << why;
     }
+    send_unsent();
   }
 }
 

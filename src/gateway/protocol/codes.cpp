@@ -14,7 +14,8 @@ constexpr std::array<ErrorInfo, 15> kErrors{{
     {ErrorCode::unknown_command, "unknown_command", "no such command"},
     {ErrorCode::already_subscribed, "already_subscribed", "this connection is subscribed already"},
     {ErrorCode::limit_exceeded, "limit_exceeded",
-     "client.max_subscriptions or the room's max_subscribers reached"},
+     "client.max_subscriptions, client.max_pending_per_room or the room's max_subscribers "
+     "reached"},
     {ErrorCode::bad_request, "bad_request", "a field is missing or has the wrong type"},
     {ErrorCode::not_available, "not_available", "the namespace has history or presence turned off"},
     {ErrorCode::token_expired, "token_expired", "the token's exp is in the past"},

@@ -378,74 +378,81 @@ bool WsSession::check_room(std::uint32_t id, const std::string& room) {
   return true;
 }
 
+// The SubscriptionTable decides; this carries its decisions out on the
+// session. `answer` is the broker's answer being handled, when there is one.
+struct WsSession::SubscriptionEffects final : SubscriptionTable::Effects {
+  explicit SubscriptionEffects(WsSession& session, const SubscribeResult* broker_answer = nullptr)
+      : s(session), answer(broker_answer) {}
+
+  void broker_subscribe(std::uint32_t /*id*/, const std::string& room,
+                        SubscriptionTable::Since since) override {
+    SubscribeRequest req{room, std::move(since), s.client_id_, s.user_, s.info_json_};
+    s.state_.broker->subscribe(s.shard_, std::move(req),
+                               [self = s.shared_from_this(), room](const SubscribeResult& r) {
+                                 SubscriptionEffects fx(*self, &r);
+                                 self->subscriptions_.answered(room, !r.error, fx);
+                               });
+  }
+  void broker_unsubscribe(const std::string& room) override {
+    // After the server stopped its shards, the broker must not be called
+    // (its io_contexts are being torn down); nothing remains to undo then.
+    if (s.state_.stopped.load(std::memory_order_relaxed)) return;
+    s.state_.broker->unsubscribe(s.shard_, room, s.client_id_);
+  }
+  void join_hub(const std::string& room) override {
+    s.join_hub(room);
+    s.state_.gw.subscriptions->add(1);
+    if (s.room_list_ && answer) {
+      s.room_list_->add_room(room);
+      const std::uint64_t now = unix_now_ms();
+      for (const FramePtr& p : answer->publications) s.room_list_->on_publication(p, now);
+    }
+  }
+  void leave_hub(const std::string& room) override {
+    s.leave_hub(room);
+    s.state_.gw.subscriptions->sub(1);
+    if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
+  }
+  void reply_subscribed(std::uint32_t id, const std::string& /*room*/) override {
+    if (answer) s.reply(id, protocol::subscribe_result(*answer));
+  }
+  void reply_broker_error(std::uint32_t id, const std::string& /*room*/) override {
+    if (answer && answer->error) s.reply_error(id, answer->error->code, answer->error->message);
+  }
+  void reply_unsubscribed(std::uint32_t id, const std::string& /*room*/) override {
+    s.reply(id, "{}");
+  }
+  void reply_error(std::uint32_t id, ErrorCode code, std::string message) override {
+    s.reply_error(id, code, message);
+  }
+
+  WsSession& s;
+  const SubscribeResult* answer;
+};
+
 void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
   if (!check_room(id, cmd.room)) return;
-  if (subscriptions_.contains(cmd.room)) {
-    return reply_error(id, ErrorCode::already_subscribed,
-                       "already subscribed to '" + cmd.room + "'");
-  }
-  if (subscriptions_.size() >= state_.options.client.max_subscriptions) {
-    return reply_error(id, ErrorCode::limit_exceeded,
-                       "client.max_subscriptions (" +
-                           std::to_string(state_.options.client.max_subscriptions) + ") reached");
-  }
-  subscriptions_.emplace(cmd.room, SubState::pending);
-  SubscribeRequest req{cmd.room, std::move(cmd.since), client_id_, user_, info_json_};
-  state_.broker->subscribe(
-      shard_, std::move(req), [self = shared_from_this(), id, room = cmd.room](SubscribeResult r) {
-        auto it = self->subscriptions_.find(room);
-        const bool wanted =
-            it != self->subscriptions_.end() && it->second == SubState::pending && !self->finished_;
-        if (r.error) {
-          // Nothing was registered; forget the entry whatever its state.
-          if (it != self->subscriptions_.end()) self->subscriptions_.erase(it);
-          if (!self->finished_) self->reply_error(id, r.error->code, r.error->message);
-          return;
-        }
-        if (!wanted) {
-          // Cancelled by unsubscribe or disconnect while the broker worked:
-          // undo the registration it made.
-          if (it != self->subscriptions_.end()) self->subscriptions_.erase(it);
-          self->state_.broker->unsubscribe(self->shard_, room, self->client_id_);
-          return;
-        }
-        it->second = SubState::active;
-        self->shard_state_.hub.join(room, self.get());
-        self->state_.gw.subscriptions->add(1);
-        if (self->room_list_) {
-          self->room_list_->add_room(room);
-          const std::uint64_t now = unix_now_ms();
-          for (const FramePtr& p : r.publications) {
-            self->room_list_->on_publication(p, now);
-          }
-        }
-        self->reply(id, protocol::subscribe_result(r));
-      });
+  SubscriptionEffects fx(*this);
+  subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx);
 }
 
 void WsSession::on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd) {
-  auto it = subscriptions_.find(cmd.room);
-  if (it == subscriptions_.end() || it->second == SubState::cancelled) {
-    return reply_error(id, ErrorCode::not_subscribed, "not subscribed to '" + cmd.room + "'");
-  }
-  if (it->second == SubState::pending) {
-    it->second = SubState::cancelled;  // the subscribe callback undoes it
-  } else {
-    shard_state_.hub.leave(cmd.room, this);
-    subscriptions_.erase(it);
-    state_.gw.subscriptions->sub(1);
-    state_.broker->unsubscribe(shard_, cmd.room, client_id_);
-    if (room_list_) room_list_->remove_room(cmd.room);
-  }
-  reply(id, "{}");
+  SubscriptionEffects fx(*this);
+  subscriptions_.unsubscribe(id, cmd.room, fx);
+}
+
+void WsSession::join_hub(const std::string& room) {
+  shard_state_.hub.join(room, this);
+}
+
+void WsSession::leave_hub(const std::string& room) {
+  shard_state_.hub.leave(room, this);
 }
 
 void WsSession::on_rooms_watch(std::uint32_t id, const protocol::RoomsWatchCmd& cmd) {
   if (!room_list_) {
     room_list_ = std::make_unique<RoomListFeed>(user_);
-    for (const auto& [room, st] : subscriptions_) {
-      if (st == SubState::active) room_list_->add_room(room);
-    }
+    subscriptions_.for_each_active([this](const std::string& room) { room_list_->add_room(room); });
   }
   room_list_->watch(cmd);
   reply(id, "{}");  // the Reset follows in the same flush
@@ -464,8 +471,7 @@ void WsSession::on_rooms_page(std::uint32_t id, const protocol::RoomsPageCmd& cm
 }
 
 bool WsSession::is_active_subscription(std::uint32_t id, const std::string& room) {
-  const auto it = subscriptions_.find(room);
-  if (it == subscriptions_.end() || it->second != SubState::active) {
+  if (!subscriptions_.is_active(room)) {
     reply_error(id, ErrorCode::not_subscribed, "not subscribed to '" + room + "'");
     return false;
   }
@@ -718,18 +724,10 @@ void WsSession::finish() {
   state_kind_ = State::closed;
   connect_timer_.cancel();
   idle_timer_.cancel();
-  // After the server stopped its shards, the broker must not be called
-  // (its io_contexts are being torn down); nothing remains to undo then.
-  const bool broker_alive = !state_.stopped.load(std::memory_order_relaxed);
-  for (auto& [room, sub] : subscriptions_) {
-    if (sub != SubState::active) continue;  // pending ones are undone by their callback
-    shard_state_.hub.leave(room, this);
-    state_.gw.subscriptions->sub(1);
-    if (broker_alive) state_.broker->unsubscribe(shard_, room, client_id_);
-  }
-  // Pending entries stay (marked) so their callbacks know to undo.
-  std::erase_if(subscriptions_, [](const auto& kv) { return kv.second == SubState::active; });
-  for (auto& [room, sub] : subscriptions_) sub = SubState::cancelled;
+  // Leave every subscribed room; a subscribe in flight is undone by its
+  // answer (ws/subscription_table.hpp).
+  SubscriptionEffects fx(*this);
+  subscriptions_.disconnect(fx);
   // Whatever was not written is dropped; the queue's destructor settles
   // the shard's byte gauge.
   out_.drop_queued();

@@ -29,7 +29,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "gateway/auth/token.hpp"
@@ -41,6 +40,7 @@
 #include "gateway/ws/frame_reader.hpp"
 #include "gateway/ws/handler_memory.hpp"
 #include "gateway/ws/outbound_queue.hpp"
+#include "gateway/ws/subscription_table.hpp"
 
 namespace herald::gateway {
 
@@ -70,7 +70,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
 
  private:
   enum class State : std::uint8_t { handshake, awaiting_connect, connected, closing, closed };
-  enum class SubState : std::uint8_t { pending, active, cancelled };
+  // Carries out the SubscriptionTable's decisions (defined in the .cpp).
+  struct SubscriptionEffects;
 
   void on_handshake(boost::beast::error_code ec);
   void read();
@@ -92,6 +93,10 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd);
   // Replies not_subscribed and returns false unless `room` is subscribed.
   bool is_active_subscription(std::uint32_t id, const std::string& room);
+  // This shard's local subscribers of `room` (the hub): add or remove this
+  // session. Called only by SubscriptionEffects.
+  void join_hub(const std::string& room);
+  void leave_hub(const std::string& room);
   // Checks name and permission; on failure replies and returns false.
   bool check_room(std::uint32_t id, const std::string& room);
   bool take_publish_token();
@@ -149,7 +154,10 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   std::string user_;
   std::string info_json_;
   std::optional<auth::Claims> claims_;
-  std::unordered_map<std::string, SubState> subscriptions_;
+  // Per room: none, pending (with the commands waiting for the broker's
+  // answer), active (ws/subscription_table.hpp).
+  SubscriptionTable subscriptions_{state_.options.client.max_subscriptions,
+                                   state_.options.client.max_pending_per_room};
   // The live room list, from the first rooms.watch on (null before: a
   // client that does not watch pays nothing for it).
   std::unique_ptr<RoomListFeed> room_list_;

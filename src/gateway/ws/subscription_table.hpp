@@ -1,0 +1,177 @@
+// SubscriptionTable: the subscription states of one connection, room by room,
+// as an explicit state machine. Pure: no asio, no broker, no clock. It decides;
+// WsSession carries its decisions out through the Effects it is handed (ask
+// the broker to subscribe, reply, join the hub, leave it, tell the broker to
+// unsubscribe), and tells it the broker's answers.
+//
+// Why this shape
+//
+// 1. One registration per connection and room. The broker keys a
+//    subscription by (room, connection): presence by client id, subscriber
+//    counts per shard. So there is at most ONE broker subscribe in flight per
+//    room, and a broker unsubscribe is sent only for a registration whose
+//    answer came back successful (or it would undo nothing, or undo the
+//    wrong one).
+// 2. A command on a room whose subscribe is in flight cannot be decided yet:
+//    whether a subscribe is "already subscribed", or an unsubscribe has
+//    anything to undo, depends on the answer. Such commands wait in a queue
+//    of that room and are replayed, oldest first, when the answer comes,
+//    exactly as if they arrived then. Every command is therefore either
+//    answered on arrival or queued and answered on replay, once; replies of
+//    one room come in command order; and after the last answer the room is
+//    in the state a synchronous broker would have left it in: what the last
+//    command asked for. (The old code had one "cancelled" bit per room: it
+//    could not remember a subscribe after an unsubscribe, so that subscribe
+//    was refused or never answered, and the client ended unsubscribed.)
+//    The queue is per room, not per connection: a slow room never holds
+//    back commands on the others.
+// 3. Recovery. The broker orders a subscribe's answer between the
+//    deliveries its result includes and the later ones (broker.hpp); a
+//    session sees each publication once only if it joins the hub exactly
+//    when that answer runs. join_hub is emitted only by the answer of the
+//    room's one subscribe in flight, in the same call as its reply.
+// 4. Bounded. A room's queue holds at most `max_pending_per_room` commands
+//    (client.max_pending_per_room); one more is answered at once with 106
+//    limit_exceeded naming the setting (the one reply that overtakes the
+//    room's queued ones). client.max_subscriptions counts rooms that are
+//    pending or active: a pending room holds a registration to be.
+// 5. Pure, so that every interleaving of commands and broker answers can be
+//    driven by a test with a scripted broker (subscription_table_test.cpp
+//    checks thousands of random ones against a sequential model); the
+//    probes that found the bugs were such interleavings.
+//
+// States of a room (a room in `none` has no entry):
+//
+//   none         no registration, nothing in flight
+//   pending(q)   a broker subscribe in flight (it carries its command's id);
+//                q: the commands that arrived since, oldest first, |q| <= P
+//   active       registered with the broker and joined to the hub
+//   orphaned     the connection closed while a subscribe was in flight: its
+//                answer is awaited only to undo the registration
+//
+// Transitions (P = max_pending_per_room, S = max_subscriptions, n = rooms
+// pending or active; "replay q": q's commands are fed back, oldest first, as
+// events of the new state, and once one of them sends a broker subscribe the
+// rest stay queued behind it, in order):
+//
+// clang-format off
+//   state       event                 new state         actions, in order
+//   ----------  --------------------  ----------------  ------------------------------------------
+//   none        subscribe, n < S      pending([])       broker_subscribe
+//   none        subscribe, n = S      none              reply_error 106 (client.max_subscriptions)
+//   none        unsubscribe           none              reply_error 110 not_subscribed
+//   none        disconnect            none              -
+//   pending(q)  subscribe, |q| < P    pending(q+cmd)    -
+//   pending(q)  unsubscribe, |q| < P  pending(q+cmd)    -
+//   pending(q)  either, |q| = P       pending(q)        reply_error 106 (max_pending_per_room)
+//   pending(q)  answer ok             active, replay q  join_hub, reply_subscribed
+//   pending(q)  answer error          none, replay q    reply_broker_error
+//   pending(q)  disconnect            orphaned          - (q dropped: nobody left to answer)
+//   active      subscribe             active            reply_error 105 already_subscribed
+//   active      unsubscribe           none              leave_hub, broker_unsubscribe,
+//                                                       reply_unsubscribed
+//   active      disconnect            none              leave_hub, broker_unsubscribe
+//   orphaned    answer ok             none              broker_unsubscribe (no reply)
+//   orphaned    answer error          none              - (nothing was registered)
+//   orphaned    disconnect            orphaned          -
+// clang-format on
+//
+// After disconnect the connection is closed: commands are ignored (there is
+// nobody to answer). An answer for a room with no subscribe in flight cannot
+// happen (one in flight per room) and is ignored.
+//
+// Effects are called synchronously from the event that causes them and must
+// not call back into the table. Single-threaded: it lives on the
+// connection's shard.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "gateway/protocol/codes.hpp"
+#include "gateway/protocol/command.hpp"
+
+namespace herald::gateway {
+
+class SubscriptionTable {
+ public:
+  using Since = std::optional<protocol::StreamPosition>;
+
+  // What the connection does for the table. Called in the order of the
+  // transition table above.
+  class Effects {
+   public:
+    // Ask the broker to subscribe; its answer comes back through answered().
+    virtual void broker_subscribe(std::uint32_t id, const std::string& room, Since since) = 0;
+    // Undo one successful broker subscribe.
+    virtual void broker_unsubscribe(const std::string& room) = 0;
+    // Join / leave the shard's local subscribers of `room` (the hub).
+    virtual void join_hub(const std::string& room) = 0;
+    virtual void leave_hub(const std::string& room) = 0;
+    // Reply to subscribe `id` with the broker's answer being handled: its
+    // result, or its error.
+    virtual void reply_subscribed(std::uint32_t id, const std::string& room) = 0;
+    virtual void reply_broker_error(std::uint32_t id, const std::string& room) = 0;
+    // Reply to unsubscribe `id`: done.
+    virtual void reply_unsubscribed(std::uint32_t id, const std::string& room) = 0;
+    // Reply to command `id` with an error the table decided.
+    virtual void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string message) = 0;
+
+   protected:
+    ~Effects() = default;
+  };
+
+  SubscriptionTable(std::uint32_t max_subscriptions, std::uint32_t max_pending_per_room)
+      : max_subscriptions_(max_subscriptions), max_pending_per_room_(max_pending_per_room) {}
+
+  // The client's commands (room names already checked).
+  void subscribe(std::uint32_t id, const std::string& room, Since since, Effects& fx);
+  void unsubscribe(std::uint32_t id, const std::string& room, Effects& fx);
+  // The broker's answer to the subscribe in flight for `room`.
+  void answered(const std::string& room, bool ok, Effects& fx);
+  // The connection is gone: leave every active room; pending ones become
+  // orphaned; later commands are ignored. Idempotent.
+  void disconnect(Effects& fx);
+
+  [[nodiscard]] bool is_active(const std::string& room) const;
+  // Rooms pending or active: what client.max_subscriptions counts.
+  [[nodiscard]] std::size_t counted() const { return counted_; }
+  // Commands queued behind `room`'s subscribe in flight.
+  [[nodiscard]] std::size_t queued(const std::string& room) const;
+
+  template <typename F>
+  void for_each_active(F&& f) const {
+    for (const auto& [room, entry] : rooms_) {
+      if (entry.state == State::active) f(room);
+    }
+  }
+
+ private:
+  enum class State : std::uint8_t { pending, active, orphaned };
+  struct Queued {
+    std::uint32_t id;
+    bool subscribe;  // else unsubscribe
+    Since since;
+  };
+  struct Entry {
+    State state = State::pending;
+    std::uint32_t in_flight_id = 0;  // pending: the subscribe the broker is answering
+    // pending: commands waiting for that answer, oldest first (a vector: no
+    // allocation until one waits; at most max_pending_per_room)
+    std::vector<Queued> queue;
+  };
+
+  // One command, applied to the room's current state.
+  void apply(Queued cmd, const std::string& room, Effects& fx);
+
+  std::unordered_map<std::string, Entry> rooms_;
+  std::size_t counted_ = 0;  // entries pending or active
+  std::uint32_t max_subscriptions_;
+  std::uint32_t max_pending_per_room_;
+  bool closed_ = false;
+};
+
+}  // namespace herald::gateway

@@ -1,0 +1,63 @@
+// The subscription probes (tests/gateway/subscription_probes.hpp) in cluster
+// mode: two heraldd nodes over one real redis-server, the subscriber on one
+// and the publisher on the other. A subscribe is a Redis round trip here
+// (and the node's channel subscription), so the commands that arrive while
+// it is in flight are the common case, not a race.
+#include "cluster_support.hpp"
+#include "gateway/subscription_probes.hpp"
+
+namespace herald::test {
+namespace {
+
+// Subscribers this room's channel has in Redis (nodes, not clients).
+std::int64_t channel_subscribers(RedisServer& redis, const std::string& room) {
+  return redis.command({"PUBSUB", "NUMSUB", "herald:{" + room + "}:c"}).elements.at(1).integer;
+}
+
+TEST(ClusterSubscriptions, SubscribeThenUnsubscribeInOneFrame) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  SubscriptionProbe p(a.port, b.port);
+  probe_subscribe_unsubscribe(p);
+  EXPECT_TRUE(eventually([&] { return channel_subscribers(redis, "probe1") == 0; }));
+}
+
+TEST(ClusterSubscriptions, SubscribeUnsubscribeSubscribeInOneFrameEndsSubscribed) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  SubscriptionProbe p(a.port, b.port);
+  probe_subscribe_unsubscribe_subscribe(p);
+  EXPECT_EQ(channel_subscribers(redis, "probe2"), 1);  // node a, for its subscriber
+}
+
+TEST(ClusterSubscriptions, UnsubscribeSubscribeUnsubscribeAfterAnActiveSubscription) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  SubscriptionProbe p(a.port, b.port);
+  probe_active_unsubscribe_subscribe_unsubscribe(p);
+  EXPECT_TRUE(eventually([&] { return channel_subscribers(redis, "probe3") == 0; }));
+}
+
+TEST(ClusterSubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port(), {"--client.max_subscriptions", "1000"})),
+      b(cluster_flags(redis.port()));
+  SubscriptionProbe p(a.port, b.port);
+  probe_burst_over_fresh_rooms(p, a.port);
+  for (const char* room : {"burst-0", "burst-250", "burst-499"}) {
+    EXPECT_TRUE(eventually([&] { return channel_subscribers(redis, room) == 0; })) << room;
+  }
+}
+
+TEST(ClusterSubscriptions, ADisconnectWhileSubscribingUndoesEveryRegistration) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  SubscriptionProbe p(a.port, b.port);
+  probe_disconnect_while_subscribing(p, a.port, a.port);
+  for (int i = 0; i < 50; ++i) {
+    EXPECT_EQ(channel_subscribers(redis, "gone-" + std::to_string(i)), 0) << i;
+  }
+}
+
+}  // namespace
+}  // namespace herald::test
