@@ -8,7 +8,9 @@ set(HERALD_SANITIZE "" CACHE STRING "Sanitizers: '', 'address,undefined' or 'thr
 # asio's io_uring backend (liburing) in place of epoll for every socket. It
 # changes the io_context's implementation, so every target must agree: a
 # global switch, off by default and experimental (G2 in docs/benchmarks.md
-# measures both and lists what still fails on this build).
+# measured it and lists what failed on this build). Since the gateway writes
+# with its own non-blocking sendmsg (src/gateway/ws/write_cork.hpp), the
+# switch no longer touches the write path: only reads, waits and timers.
 option(HERALD_IO_URING "Build asio with its io_uring backend instead of epoll" OFF)
 if(HERALD_IO_URING)
   add_compile_definitions(BOOST_ASIO_HAS_IO_URING=1 BOOST_ASIO_DISABLE_EPOLL=1)

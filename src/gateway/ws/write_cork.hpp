@@ -20,8 +20,9 @@
 // publications travel while the fan-out is written, and the next drain
 // carries them all at once (uWebSockets gets the same order because a
 // socket's own replies leave at the end of its read handler, before the
-// pub/sub drain). Measured on G2, 1 room x 10,000, window 8: messages per
-// write 2.1-2.6 with one list, see docs/benchmarks.md for the two lists.
+// pub/sub drain). Measured on G2, 1 room x 10,000, window 8, alternating:
+// one list 3.98 messages per write, replies first 7.94, and 1.6-1.9x the
+// deliveries per CPU-second (docs/benchmarks.md, G2 notes).
 //
 // With client.write_delay > 0 the drain waits that long instead, trading
 // latency for larger batches.
