@@ -16,6 +16,7 @@
 #include <optional>
 #include <string>
 
+#include "support/ws_client_frame.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -23,27 +24,13 @@ namespace {
 
 namespace asio = boost::asio;
 
-// A masked client frame (RFC 6455 5.2), with the length in its shortest form.
+// A client frame from its first byte (FIN, RSV, opcode) and payload.
 std::string client_frame(std::uint8_t first_byte, const std::string& payload, bool masked = true) {
-  std::string out(1, static_cast<char>(first_byte));
-  const std::uint64_t n = payload.size();
-  const char mask_bit = masked ? static_cast<char>(0x80) : 0;
-  if (n < 126) {
-    out += static_cast<char>(mask_bit | static_cast<char>(n));
-  } else if (n <= 0xffff) {
-    out += static_cast<char>(mask_bit | 126);
-    out += static_cast<char>(n >> 8);
-    out += static_cast<char>(n & 0xff);
-  } else {
-    out += static_cast<char>(mask_bit | 127);
-    for (int i = 7; i >= 0; --i) out += static_cast<char>((n >> (8 * i)) & 0xff);
-  }
-  const char key[4] = {0x12, 0x34, 0x56, 0x78};
-  if (masked) out.append(key, 4);
-  for (std::size_t i = 0; i < n; ++i) {
-    out += masked ? static_cast<char>(payload[i] ^ key[i & 3]) : payload[i];
-  }
-  return out;
+  return encode({.opcode = static_cast<std::uint8_t>(first_byte & 0x0f),
+                 .payload = payload,
+                 .fin = (first_byte & 0x80) != 0,
+                 .masked = masked,
+                 .rsv = static_cast<std::uint8_t>((first_byte >> 4) & 0x7)});
 }
 
 struct ServerFrame {
