@@ -8,7 +8,7 @@
 // (pinned at 0 per recipient by tests/gateway/fanout_alloc_test.cpp).
 // HandlerAllocator gives those operations fixed slots inside their owner
 // instead, the technique of asio's "allocation" example. Owners: each
-// session (its read, which is always outstanding, and its wait for a full
+// connection (its read, which is always outstanding, and its wait for a full
 // socket to drain) and each shard's cork (its drain's post or timer).
 //
 // Invariants: an owner has at most one operation per slot in flight, and
@@ -16,11 +16,11 @@
 // two slots (a small one and a large one) are free whenever an operation
 // starts in steady state; when one is taken, or a block is larger than the
 // slot, the allocator falls back to operator new. Lifetime: each handler
-// holds a shared_ptr to its session (the cork outlives its posts: the pool
-// is destroyed before the shard state), and asio frees the memory while a
-// moved copy of the handler is alive, so the slots outlive every block
-// taken from them. Single-threaded: all of an owner's operations run on
-// its shard.
+// holds a shared_ptr to the connection's session, which owns the
+// connection (the cork outlives its posts: the pool is destroyed before
+// the shard state), and asio frees the memory while a moved copy of the
+// handler is alive, so the slots outlive every block taken from them.
+// Single-threaded: all of an owner's operations run on its shard.
 #pragma once
 
 #include <cstddef>
@@ -59,7 +59,7 @@ class HandlerMemory {
 
  private:
   // Sized for GCC 12 and Boost 1.81 (measured: a post 56 bytes, a socket
-  // read or wait 240), small because every session holds two of these;
+  // read or wait 240), small because every connection holds two of these;
   // gateway_fanout_test fails if a later toolchain outgrows the slots.
   static constexpr std::size_t kSmallBytes = 128;
   static constexpr std::size_t kLargeBytes = 384;

@@ -3,7 +3,7 @@
 #include <boost/asio/bind_allocator.hpp>
 #include <boost/asio/post.hpp>
 
-#include "gateway/ws/ws_session.hpp"
+#include "gateway/ws/ws_connection.hpp"
 
 namespace herald::gateway {
 namespace asio = boost::asio;
@@ -15,15 +15,15 @@ void WriteCork::stop() {
   timer_.reset();  // a pending wait is cancelled; its handler never runs a drain
 }
 
-std::size_t WriteCork::add(WsSession* session, bool replied) {
+std::size_t WriteCork::add(WsConnection* connection, bool replied) {
   if (!scheduled_) schedule();
-  std::vector<WsSession*>& list = replied ? replied_ : pushed_;
-  list.push_back(session);
+  std::vector<WsConnection*>& list = replied ? replied_ : pushed_;
+  list.push_back(connection);
   return list.size() | (replied ? kRepliedBit : 0);
 }
 
 void WriteCork::cancel(std::size_t slot) {
-  std::vector<WsSession*>& list = is_replied(slot) ? replied_ : pushed_;
+  std::vector<WsConnection*>& list = is_replied(slot) ? replied_ : pushed_;
   const std::size_t index = slot & ~kRepliedBit;
   if (index != 0 && index <= list.size()) list[index - 1] = nullptr;
 }
@@ -52,11 +52,11 @@ void WriteCork::drain() {
   drain_list(pushed_, draining_);
 }
 
-void WriteCork::drain_list(std::vector<WsSession*>& list, std::vector<WsSession*>& spare) {
+void WriteCork::drain_list(std::vector<WsConnection*>& list, std::vector<WsConnection*>& spare) {
   // Connections added by the flushes below (none today) go to the next
   // drain, which add() schedules.
   spare.swap(list);
-  for (WsSession* s : spare) {
+  for (WsConnection* s : spare) {
     if (s == nullptr) continue;  // destroyed since it was added
     s->corked_flush();
   }

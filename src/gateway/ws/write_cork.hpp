@@ -9,7 +9,7 @@
 // commands) runs first and adds to the same connections, and the drain then
 // flushes each of them once. One post per shard per turn instead of one per
 // connection, and no asynchronous write at all while the kernel takes the
-// bytes (WsSession::flush writes with a non-blocking sendmsg). Under load
+// bytes (WsConnection::flush writes with a non-blocking sendmsg). Under load
 // the batching grows by itself: the longer a drain takes, the more
 // publications queue behind it and ride in the next one.
 //
@@ -28,7 +28,7 @@
 // latency for larger batches.
 //
 // Lifetime: the cork holds raw pointers. A connection that is added keeps a
-// slot number and cancels it when it is destroyed (WsSession's destructor),
+// slot number and cancels it when it is destroyed (WsConnection's destructor),
 // and the drain clears each slot before it calls flush(), so no dangling
 // pointer is ever called. A connection is in at most one list. Single-
 // threaded: the shard's thread only.
@@ -46,7 +46,7 @@
 
 namespace herald::gateway {
 
-class WsSession;
+class WsConnection;
 
 class WriteCork {
  public:
@@ -54,10 +54,10 @@ class WriteCork {
   WriteCork(const WriteCork&) = delete;
   WriteCork& operator=(const WriteCork&) = delete;
 
-  // Queues `session` for the next drain, among the replied-to ones first
+  // Queues `connection` for the next drain, among the replied-to ones first
   // when `replied`; returns its slot (never 0).
-  [[nodiscard]] std::size_t add(WsSession* session, bool replied);
-  // Forgets the session in `slot` (a slot add() returned and the drain has
+  [[nodiscard]] std::size_t add(WsConnection* connection, bool replied);
+  // Forgets the connection in `slot` (a slot add() returned and the drain has
   // not reached yet).
   void cancel(std::size_t slot);
   // The slot is in the replied-to list.
@@ -65,7 +65,7 @@ class WriteCork {
 
   // Cancels a pending drain and destroys the timer. The owner calls it
   // before the shard's io_context goes: the timer may not outlive the
-  // io_context, while the cork must outlive the sessions it lists, which
+  // io_context, while the cork must outlive the connections it lists, which
   // the io_context's pending handlers can hold until it is destroyed.
   void stop();
 
@@ -77,14 +77,14 @@ class WriteCork {
 
   void schedule();
   void drain();
-  void drain_list(std::vector<WsSession*>& list, std::vector<WsSession*>& spare);
+  void drain_list(std::vector<WsConnection*>& list, std::vector<WsConnection*>& spare);
 
   boost::asio::io_context& ctx_;
   std::chrono::nanoseconds delay_;
   std::unique_ptr<boost::asio::steady_timer> timer_;  // null after stop()
-  std::vector<WsSession*> replied_;                   // flushed first
-  std::vector<WsSession*> pushed_;                    // then these
-  std::vector<WsSession*> draining_;  // swapped with a list while it drains: all keep capacity
+  std::vector<WsConnection*> replied_;                // flushed first
+  std::vector<WsConnection*> pushed_;                 // then these
+  std::vector<WsConnection*> draining_;  // swapped with a list while it drains: all keep capacity
   bool scheduled_ = false;
   std::uint64_t drains_ = 0;
   HandlerMemory memory_;  // the drain's post or timer wait

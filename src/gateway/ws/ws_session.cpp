@@ -1,11 +1,5 @@
 #include "gateway/ws/ws_session.hpp"
 
-#include <boost/asio/bind_allocator.hpp>
-#include <boost/beast/websocket/error.hpp>
-#include <sys/socket.h>
-
-#include <array>
-#include <cerrno>
 #include <random>
 
 #include "core/json.hpp"
@@ -14,31 +8,13 @@
 #include "gateway/protocol/results.hpp"
 #include "gateway/rooms/room_name.hpp"
 #include "gateway/shard_pool.hpp"
-#include "gateway/ws/frame_header.hpp"
 
 namespace herald::gateway {
 namespace beast = boost::beast;
-namespace websocket = beast::websocket;
-namespace asio = boost::asio;
 using protocol::DisconnectCode;
 using protocol::ErrorCode;
 
 namespace {
-
-// Read buffer: starts small (most clients send little: 10,000 idle
-// subscribers hold 10,000 of these), doubles while reads fill it (up to
-// kBusyReadBytes), and grows to fit the frame being read, which the frame
-// reader bounds at client.max_message_bytes. A busy publisher must get its
-// whole backlog in one read: its publications then reach the hub in one
-// loop turn and leave in one write per subscriber (with 512 bytes a window
-// of 8 publications was read 3 at a time, and each subscriber got 3 writes).
-constexpr std::size_t kInitialReadBytes = 512;
-constexpr std::size_t kBusyReadBytes = 64 * 1024;
-// iovecs per sendmsg: a message of up to ~127 frames per call (header,
-// then a text and a separator each); more continue in the next call.
-constexpr std::size_t kMaxIovecs = 256;
-constexpr std::uint16_t kCloseNormal = 1000;
-constexpr std::uint16_t kCloseNoStatus = 1005;
 
 std::string random_client_id() {
   thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -67,15 +43,11 @@ std::uint64_t unix_now_ms() {
 }  // namespace
 
 WsSession::WsSession(beast::tcp_stream&& stream, detail::ServerState& state, unsigned shard)
-    : handshake_(std::make_unique<websocket::stream<beast::tcp_stream>>(std::move(stream))),
-      socket_(handshake_->get_executor()),
-      state_(state),
+    : state_(state),
       shard_state_(*state.shards[shard]),
       shard_(shard),
-      reader_(state.options.client.max_message_bytes),
-      idle_timer_(handshake_->get_executor()),
-      out_(state.shards[shard]->queued_bytes),
-      connect_timer_(handshake_->get_executor()) {
+      connect_timer_(stream.get_executor()),
+      connection_(std::move(stream), state, *state.shards[shard], *this) {
   shard_state_.ws_sessions.insert(this);
   state_.gw.ws_connections->add(1);
   publish_tokens_ = state_.options.client.publish_rate;
@@ -84,40 +56,16 @@ WsSession::WsSession(beast::tcp_stream&& stream, detail::ServerState& state, uns
 
 WsSession::~WsSession() {
   finish();
-  shard_state_.cork.cancel(cork_slot_);
   shard_state_.ws_sessions.erase(this);
   state_.gw.ws_connections->sub(1);
   state_.connections.fetch_sub(1, std::memory_order_relaxed);
 }
 
 void WsSession::start(const HttpRequest& request) {
-  const ClientLimits& limits = state_.options.client;
-  // Beast's handshake has its own timeout; the TCP stream's must not fire.
-  beast::get_lowest_layer(*handshake_).expires_never();
-  websocket::stream_base::timeout timeouts{};
-  timeouts.handshake_timeout = limits.handshake_timeout;
-  timeouts.idle_timeout = websocket::stream_base::none();
-  timeouts.keep_alive_pings = false;
-  handshake_->set_option(timeouts);
-  handshake_->set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
-  handshake_->async_accept(
-      request, [self = shared_from_this()](beast::error_code ec) { self->on_handshake(ec); });
+  connection_.start(request, weak_from_this());
 }
 
-void WsSession::on_handshake(beast::error_code ec) {
-  if (ec) {
-    log::debug("websocket handshake failed", {{"error", ec.message()}});
-    handshake_.reset();
-    return finish();
-  }
-  // The 101 is written: from here on the socket and its framing are ours.
-  // Nothing was read past the request (Beast's accept with a request reads
-  // nothing), so no bytes are left behind in the stream.
-  socket_ = handshake_->next_layer().release_socket();
-  handshake_.reset();
-  beast::error_code ignored;
-  socket_.non_blocking(true, ignored);
+void WsSession::on_open() {
   state_kind_ = State::awaiting_connect;
   connect_timer_.expires_after(state_.options.client.connect_timeout);
   connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
@@ -125,133 +73,38 @@ void WsSession::on_handshake(beast::error_code ec) {
     if (!e && s && s->state_kind_ == State::awaiting_connect)
       s->disconnect(DisconnectCode::connect_timeout);
   });
-  // Keep-alive: ping a silent client at half the idle timeout, close it
-  // when the other half passes in silence too.
-  idle_timer_.expires_after(state_.options.client.idle_timeout / 2);
-  idle_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-    auto s = weak.lock();
-    if (!e && s) s->on_idle_tick();
-  });
-  in_.resize(kInitialReadBytes);
-  read();
 }
 
-void WsSession::on_idle_tick() {
-  if (finished_) return;
-  if (heard_) {
-    heard_ = false;
-    ping_sent_ = false;
-  } else if (!ping_sent_ && !close_queued_) {
-    ping_sent_ = true;
-    out_.push_control(ws::control_frame(ws::Opcode::ping, {}));
-    schedule_flush();
-  } else {
-    log::debug("websocket idle timeout", {{"client", client_id_}});
-    return close_socket();
-  }
-  idle_timer_.expires_after(state_.options.client.idle_timeout / 2);
-  idle_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-    auto s = weak.lock();
-    if (!e && s) s->on_idle_tick();
+void WsSession::on_text(std::string_view message) {
+  protocol::for_each_line(message, [this](std::string_view line) {
+    if (state_kind_ != State::closing && state_kind_ != State::closed) handle_line(line);
   });
 }
 
-void WsSession::read() {
-  if (in_.size() - in_size_ < kInitialReadBytes / 2) in_.resize(in_.size() * 2);
-  socket_.async_read_some(
-      asio::buffer(in_.data() + in_size_, in_.size() - in_size_),
-      asio::bind_allocator(HandlerAllocator<int>(read_memory_),
-                           [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-                             self->on_read(ec, n);
-                           }));
+void WsSession::on_binary() {
+  if (state_kind_ != State::closing && state_kind_ != State::closed) {
+    disconnect(DisconnectCode::bad_request);
+  }
 }
 
-void WsSession::on_read(beast::error_code ec, std::size_t bytes) {
-  if (ec) {
-    // Closed by the peer (EOF without a close frame), by us, or reset.
-    if (ec != asio::error::eof && ec != asio::error::operation_aborted)
-      log::debug("websocket read ended", {{"client", client_id_}, {"error", ec.message()}});
-    close_socket();
-    return finish();
+void WsSession::before_write() {
+  if (room_list_ && state_kind_ == State::connected) {
+    // Everything the room list saw since the last write, as one diff batch
+    // after the publications that caused it.
+    std::string diffs = room_list_->drain();
+    if (!diffs.empty()) connection_.enqueue(make_frame(std::move(diffs)), false);
   }
-  heard_ = true;
-  const bool filled = in_size_ + bytes == in_.size();
-  in_size_ += bytes;
-  std::size_t pos = 0;
-  bool reading = true;
-  while (reading) {
-    const ws::ReadResult r = reader_.next(std::span<char>(in_.data() + pos, in_size_ - pos));
-    if (r.event == ws::ReadEvent::need_more) break;
-    pos += r.consumed;
-    reading = on_frame(r);
-  }
-  if (!reading) {
-    // A close was received or the input refused: nothing more is read. The
-    // socket closes when our close frame is out (perhaps already).
-    reader_stopped_ = true;
-    if (!socket_.is_open()) finish();
-    return;
-  }
-  // Keep the unparsed tail at the front, and make room for all of a large
-  // frame at once (its size is known from its header).
-  std::copy(in_.begin() + static_cast<std::ptrdiff_t>(pos),
-            in_.begin() + static_cast<std::ptrdiff_t>(in_size_), in_.begin());
-  in_size_ -= pos;
-  const std::size_t need = ws::FrameReader::frame_size(std::span<const char>(in_.data(), in_size_));
-  if (need > in_.size()) in_.resize(need);
-  if (filled && in_.size() < kBusyReadBytes) in_.resize(in_.size() * 2);
-  read();
 }
 
-bool WsSession::on_frame(const ws::ReadResult& r) {
-  switch (r.event) {
-    case ws::ReadEvent::text:
-      if (state_kind_ == State::closing || state_kind_ == State::closed) return true;
-      protocol::for_each_line(r.payload, [this](std::string_view line) {
-        if (state_kind_ != State::closing && state_kind_ != State::closed) handle_line(line);
-      });
-      return true;
-    case ws::ReadEvent::binary:
-      if (state_kind_ != State::closing && state_kind_ != State::closed) {
-        disconnect(DisconnectCode::bad_request);
-      }
-      return true;
-    case ws::ReadEvent::ping:
-      if (close_frame_) return true;  // closing: no more frames but our close
-      if (out_.control_bytes() + r.payload.size() > state_.options.client.max_queue_bytes) {
-        // Pings sent faster than their pongs are read: a slow consumer too
-        // (the pongs would otherwise pile up without bound).
-        state_.gw.slow_consumers->inc();
-        close_now(DisconnectCode::slow_consumer);
-        return true;
-      }
-      out_.push_control(ws::control_frame(ws::Opcode::pong, r.payload));
-      schedule_flush();
-      return true;
-    case ws::ReadEvent::pong:
-    case ws::ReadEvent::fragment:
-    case ws::ReadEvent::need_more:
-      return true;
-    case ws::ReadEvent::close:
-      close_received_ = true;
-      if (close_written_) {
-        close_socket();  // the handshake is complete
-      } else if (!close_queued_) {
-        // Echo the peer's code (RFC 6455 5.5.1); what was queued is dropped:
-        // the peer will not read it.
-        state_kind_ = State::closing;
-        out_.drop_queued();
-        send_close(r.close_code == kCloseNoStatus ? kCloseNormal : r.close_code, {});
-      }
-      return false;
-    case ws::ReadEvent::error:
-      log::debug("websocket protocol error", {{"client", client_id_}, {"error", r.payload}});
-      state_kind_ = State::closing;
-      out_.drop_queued();
-      if (!close_queued_) send_close(r.close_code, r.payload);
-      return false;
-  }
-  return true;
+void WsSession::on_overflow() {
+  state_.gw.slow_consumers->inc();
+  log::info("slow consumer disconnected (pongs not read)",
+            {{"client", client_id_}, {"user", user_}});
+  close_now(DisconnectCode::slow_consumer);
+}
+
+void WsSession::on_closed() {
+  finish();
 }
 
 void WsSession::handle_line(std::string_view line) {
@@ -564,19 +417,19 @@ void WsSession::reply_error(std::uint32_t id, ErrorCode code, std::string_view m
 
 void WsSession::enqueue(const FramePtr& frame, bool replied) {
   if (state_kind_ == State::closing || state_kind_ == State::closed) return;
-  if (out_.backlog_bytes() + ws::OutboundQueue::weight(*frame) >
+  if (connection_.backlog_bytes() + ws::OutboundQueue::weight(*frame) >
       static_cast<std::int64_t>(state_.options.client.max_queue_bytes)) {
     // A slow consumer: drop what it has not taken and close it, telling it
     // to reconnect and recover from its last offset. Never blocks the
     // publisher or the other subscribers of this shard, and never leaves
     // the hub here (the hub may be iterating: hub.hpp).
     state_.gw.slow_consumers->inc();
-    log::info("slow consumer disconnected",
-              {{"client", client_id_}, {"user", user_}, {"backlog_bytes", out_.backlog_bytes()}});
+    log::info(
+        "slow consumer disconnected",
+        {{"client", client_id_}, {"user", user_}, {"backlog_bytes", connection_.backlog_bytes()}});
     return close_now(DisconnectCode::slow_consumer);
   }
-  out_.push(frame);
-  schedule_flush(replied);
+  connection_.enqueue(frame, replied);
 }
 
 void WsSession::deliver(const FramePtr& frame) {
@@ -587,135 +440,20 @@ void WsSession::deliver(const FramePtr& frame) {
   }
 }
 
-void WsSession::schedule_flush(bool replied) {
-  if (finished_) return;
-  if (cork_slot_ != 0) {
-    if (!replied || WriteCork::is_replied(cork_slot_)) return;
-    shard_state_.cork.cancel(cork_slot_);  // moves up to the replied-to list
-  }
-  cork_slot_ = shard_state_.cork.add(this, replied);
-}
-
-void WsSession::corked_flush() {
-  cork_slot_ = 0;
-  flush();
-}
-
-void WsSession::flush() {
-  if (finished_ || state_kind_ == State::handshake) return;
-  if (room_list_ && state_kind_ == State::connected) {
-    // Everything the room list saw since the last flush, as one diff batch
-    // after the publications that caused it.
-    std::string diffs = room_list_->drain();
-    if (!diffs.empty()) out_.push(make_frame(std::move(diffs)));
-  }
-  if (!waiting_writable_) write_now();
-}
-
-void WsSession::write_now() {
-  std::array<iovec, kMaxIovecs> iov{};
-  for (;;) {
-    const std::size_t n = out_.gather(iov);
-    if (n == 0) {
-      if (close_frame_ && !close_queued_) {
-        // Data done: our close frame goes last.
-        out_.push_control(ws::close_frame(close_frame_->first, close_frame_->second));
-        close_queued_ = true;
-        continue;
-      }
-      if (close_queued_ && !close_written_) on_close_written();
-      return;
-    }
-    std::size_t offered = 0;
-    for (std::size_t i = 0; i < n; ++i) offered += iov[i].iov_len;
-    msghdr msg{};
-    msg.msg_iov = iov.data();
-    msg.msg_iovlen = n;
-    const ssize_t sent = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (sent < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-      log::debug("websocket write failed",
-                 {{"client", client_id_}, {"error", std::generic_category().message(errno)}});
-      close_socket();
-      return finish();
-    }
-    // Safety: sendmsg returned a byte count, not an error, so it is >= 0.
-    const auto written = static_cast<std::size_t>(sent);
-    const ws::OutboundQueue::Written w = out_.consume(written);
-    state_.gw.write_batches->inc();
-    state_.gw.bytes_out->inc(written);
-    if (w.frames != 0) state_.gw.messages_out->inc(w.frames);
-    if (w.oldest_published != 0) {
-      state_.gw.publish_to_write->observe(
-          static_cast<double>(steady_now_ns() - w.oldest_published) / 1e9);
-    }
-    if (written < offered) break;  // the kernel is full: wait rather than ask again
-  }
-  // What is left waits until the socket can take more.
-  waiting_writable_ = true;
-  socket_.async_wait(asio::socket_base::wait_write,
-                     asio::bind_allocator(HandlerAllocator<int>(write_memory_),
-                                          [self = shared_from_this()](beast::error_code ec) {
-                                            self->on_writable(ec);
-                                          }));
-}
-
-void WsSession::on_writable(beast::error_code ec) {
-  waiting_writable_ = false;
-  if (ec || finished_) return;  // the read side sees the error and finishes
-  flush();
-}
-
-void WsSession::send_close(std::uint16_t code, std::string_view reason) {
-  if (close_frame_) return;
-  close_frame_.emplace(code, std::string(reason));
-  // Written now, not at the cork's drain: the read loop may have stopped,
-  // and then nothing else holds the session until the write is done.
-  if (!waiting_writable_) write_now();
-}
-
-void WsSession::on_close_written() {
-  close_written_ = true;
-  if (close_received_ || reader_stopped_) return close_socket();
-  // Wait for the peer's close frame (the read loop goes on), a bounded time.
-  idle_timer_.expires_after(state_.options.client.handshake_timeout);
-  idle_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-    auto s = weak.lock();
-    if (!e && s) s->close_socket();
-  });
-}
-
 void WsSession::disconnect(DisconnectCode code) {
-  if (state_kind_ == State::closing || state_kind_ == State::closed || close_after_flush_) return;
+  if (state_kind_ == State::closing || state_kind_ == State::closed) return;
   // The push goes out with whatever is queued, then the close frame.
   enqueue(make_frame(protocol::encode_disconnect(code)));
-  close_after_flush_ = code;
   state_kind_ = State::closing;
-  close_frame_.emplace(static_cast<std::uint16_t>(code),
-                       std::string(protocol::disconnect_reason(code)));
-  schedule_flush();
+  connection_.close_after_queue(static_cast<std::uint16_t>(code),
+                                protocol::disconnect_reason(code));
 }
 
 void WsSession::close_now(DisconnectCode code) {
-  if (state_kind_ == State::closed || close_frame_) return;
+  if (state_kind_ == State::closing || state_kind_ == State::closed) return;
   state_kind_ = State::closing;
-  close_after_flush_ = code;
-  // The rest of a message already started still goes out (the stream would
-  // be corrupt otherwise); nothing queued after it does.
-  out_.drop_queued();
-  close_frame_.emplace(static_cast<std::uint16_t>(code),
-                       std::string(protocol::disconnect_reason(code)));
-  schedule_flush();
-}
-
-void WsSession::close_socket() {
-  if (!socket_.is_open()) return;
-  beast::error_code ignored;
-  socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-  socket_.close(ignored);  // a pending read completes and calls finish()
-  idle_timer_.cancel();
-  if (reader_stopped_) finish();
+  connection_.close_dropping_queue(static_cast<std::uint16_t>(code),
+                                   protocol::disconnect_reason(code));
 }
 
 void WsSession::finish() {
@@ -723,14 +461,11 @@ void WsSession::finish() {
   finished_ = true;
   state_kind_ = State::closed;
   connect_timer_.cancel();
-  idle_timer_.cancel();
   // Leave every subscribed room; a subscribe in flight is undone by its
   // answer (ws/subscription_table.hpp).
   SubscriptionEffects fx(*this);
   subscriptions_.disconnect(fx);
-  // Whatever was not written is dropped; the queue's destructor settles
-  // the shard's byte gauge.
-  out_.drop_queued();
+  connection_.release();
 }
 
 }  // namespace herald::gateway

@@ -1,30 +1,17 @@
-// One WebSocket client connection: the protocol state machine (connect,
-// subscriptions, commands) on top of its own RFC 6455 framing.
+// One WebSocket client's protocol session: connect, subscriptions,
+// commands, replies and pushes, and when to disconnect with which code.
 // Lives on one shard; every member function runs on that shard's thread.
 //
-// Beast performs the opening handshake; then the session owns the TCP
-// socket. Reading: ws/frame_reader.hpp turns the bytes into messages and
-// control frames. Writing: replies and pushes are FramePtrs appended to the
-// OutboundQueue (ws/outbound_queue.hpp) and the session joins the shard's
-// cork (ws/write_cork.hpp); when the cork drains, flush() hands everything
-// queued to ONE non-blocking sendmsg, as one WebSocket message whose lines
-// are the shared frames' own bytes. Only what the kernel does not take
-// waits, for the socket to become writable; new frames join the queue
-// meanwhile, so a slow socket gets larger writes by itself. The queue is
-// bounded in bytes (client.max_queue_bytes, counting what is queued and not
-// yet written); a client over it is a slow consumer and is closed with 3002
-// (reconnect and recover).
-//
-// Closing follows RFC 6455 §7: our close frame goes after everything
-// queued before it; then we wait (client.handshake_timeout) for the peer's
-// close before closing the socket. A peer's close is echoed. A protocol
-// error closes with 1002/1007/1009 as the frame reader says.
+// The bytes are its WsConnection's (ws/ws_connection.hpp): the socket, the
+// RFC 6455 framing, the outbound queue and the close handshake. The session
+// decides what to send and when to close; the connection decides how. The
+// queue is bounded here, as protocol policy: a client whose backlog would
+// pass client.max_queue_bytes (or whose pongs would) is a slow consumer and
+// is closed with 3002 (reconnect and recover).
 #pragma once
 
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
-#include <boost/beast/websocket/stream.hpp>
 
 #include <memory>
 #include <optional>
@@ -37,14 +24,13 @@
 #include "gateway/http_router.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/rooms/room_list_feed.hpp"
-#include "gateway/ws/frame_reader.hpp"
-#include "gateway/ws/handler_memory.hpp"
-#include "gateway/ws/outbound_queue.hpp"
 #include "gateway/ws/subscription_table.hpp"
+#include "gateway/ws/ws_connection.hpp"
 
 namespace herald::gateway {
 
-class WsSession : public std::enable_shared_from_this<WsSession> {
+class WsSession final : public std::enable_shared_from_this<WsSession>,
+                        private WsConnection::Owner {
  public:
   WsSession(boost::beast::tcp_stream&& stream, detail::ServerState& state, unsigned shard);
   ~WsSession();
@@ -63,8 +49,6 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   // Sends a disconnect push (unless the queue is being dropped), then a
   // close frame with the code, and ends the connection.
   void disconnect(protocol::DisconnectCode code);
-  // Called by the shard's cork (ws/write_cork.hpp) when it drains.
-  void corked_flush();
 
   [[nodiscard]] const std::string& user() const { return user_; }
 
@@ -73,12 +57,14 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   // Carries out the SubscriptionTable's decisions (defined in the .cpp).
   struct SubscriptionEffects;
 
-  void on_handshake(boost::beast::error_code ec);
-  void read();
-  void on_read(boost::beast::error_code ec, std::size_t bytes);
-  // Acts on one event of the frame reader; false: stop reading input.
-  bool on_frame(const ws::ReadResult& r);
-  void on_idle_tick();
+  // WsConnection::Owner.
+  void on_open() override;
+  void on_text(std::string_view message) override;
+  void on_binary() override;
+  void before_write() override;
+  void on_overflow() override;
+  void on_closed() override;
+
   void handle_line(std::string_view line);
   void handle(protocol::Command& cmd);
   void on_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
@@ -104,50 +90,17 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   void reply(std::uint32_t id, std::string_view result_json);
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message);
 
-  // Joins the shard's cork, once per drain; among the replied-to
-  // connections, flushed first, when `replied` (write_cork.hpp says why).
-  void schedule_flush(bool replied = false);
-  void flush();
-  // Writes what the queue holds until it is empty or the kernel is full.
-  void write_now();
-  void on_writable(boost::beast::error_code ec);
-  // Everything, our close frame last, is written.
-  void on_close_written();
-  // Queues our close frame (code and reason) after what is queued.
-  void send_close(std::uint16_t code, std::string_view reason);
+  // Closes at once with `code`, dropping what no write has started.
   void close_now(protocol::DisconnectCode code);
-  void close_socket();
   void finish();  // leave every room, release shard state; idempotent
 
-  // The opening handshake only; null once the socket is ours.
-  std::unique_ptr<boost::beast::websocket::stream<boost::beast::tcp_stream>> handshake_;
-  boost::asio::ip::tcp::socket socket_;
   detail::ServerState& state_;
   detail::ShardState& shard_state_;
   unsigned shard_;
   State state_kind_ = State::handshake;
-
-  // Inbound: bytes read and not yet parsed, [0, in_size_) of in_.
-  std::vector<char> in_;
-  std::size_t in_size_ = 0;
-  ws::FrameReader reader_;
-  HandlerMemory read_memory_;    // the read, always outstanding
-  bool heard_ = false;           // anything read since the last idle tick
-  bool ping_sent_ = false;       // an idle tick pinged; the next one closes
-  bool reader_stopped_ = false;  // no read outstanding: a close was received or refused input
-  boost::asio::steady_timer idle_timer_;
-
-  // Outbound.
-  ws::OutboundQueue out_;
-  std::size_t cork_slot_ = 0;  // 0: not in the shard's cork
-  bool waiting_writable_ = false;
-  std::optional<protocol::DisconnectCode> close_after_flush_;
-  std::optional<std::pair<std::uint16_t, std::string>> close_frame_;  // ours, once decided
-  bool close_queued_ = false;                                         // our close frame is in out_
-  bool close_written_ = false;                                        // ... and written
-  bool close_received_ = false;  // the peer's close frame arrived
-  HandlerMemory write_memory_;   // the writable wait
   boost::asio::steady_timer connect_timer_;
+  WsConnection
+      connection_;  // after connect_timer_: takes the stream that timer's executor is read from
 
   // Identity and subscriptions.
   std::string client_id_;

@@ -1,0 +1,342 @@
+#include "gateway/ws/ws_connection.hpp"
+
+#include <boost/asio/bind_allocator.hpp>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <system_error>
+
+#include "core/log.hpp"
+#include "gateway/ws/frame_header.hpp"
+
+namespace herald::gateway {
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+namespace asio = boost::asio;
+
+namespace {
+
+// Read buffer: starts small (most clients send little: 10,000 idle
+// subscribers hold 10,000 of these), doubles while reads fill it (up to
+// kBusyReadBytes), and grows to fit the frame being read, which the frame
+// reader bounds at client.max_message_bytes. A busy publisher must get its
+// whole backlog in one read: its publications then reach the hub in one
+// loop turn and leave in one write per subscriber (with 512 bytes a window
+// of 8 publications was read 3 at a time, and each subscriber got 3 writes).
+constexpr std::size_t kInitialReadBytes = 512;
+constexpr std::size_t kBusyReadBytes = 64 * 1024;
+// iovecs per sendmsg: a message of up to ~127 frames per call (header,
+// then a text and a separator each); more continue in the next call.
+constexpr std::size_t kMaxIovecs = 256;
+constexpr std::uint16_t kCloseNormal = 1000;
+constexpr std::uint16_t kCloseNoStatus = 1005;
+
+}  // namespace
+
+WsConnection::WsConnection(beast::tcp_stream&& stream, detail::ServerState& state,
+                           detail::ShardState& shard, Owner& owner)
+    : handshake_(std::make_unique<websocket::stream<beast::tcp_stream>>(std::move(stream))),
+      socket_(handshake_->get_executor()),
+      state_(state),
+      shard_(shard),
+      owner_(owner),
+      reader_(state.options.client.max_message_bytes),
+      idle_timer_(handshake_->get_executor()),
+      out_(shard.queued_bytes) {}
+
+WsConnection::~WsConnection() {
+  shard_.cork.cancel(cork_slot_);
+}
+
+void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_alive) {
+  keep_alive_ = std::move(keep_alive);
+  const ClientLimits& limits = state_.options.client;
+  // Beast's handshake has its own timeout; the TCP stream's must not fire.
+  beast::get_lowest_layer(*handshake_).expires_never();
+  websocket::stream_base::timeout timeouts{};
+  timeouts.handshake_timeout = limits.handshake_timeout;
+  timeouts.idle_timeout = websocket::stream_base::none();
+  timeouts.keep_alive_pings = false;
+  handshake_->set_option(timeouts);
+  handshake_->set_option(websocket::stream_base::decorator(
+      [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
+  handshake_->async_accept(
+      request, [this, self = keep_alive_.lock()](beast::error_code ec) { on_handshake(ec); });
+}
+
+void WsConnection::on_handshake(beast::error_code ec) {
+  if (ec) {
+    log::debug("websocket handshake failed", {{"error", ec.message()}});
+    handshake_.reset();
+    return closed();
+  }
+  // The 101 is written: from here on the socket and its framing are ours.
+  // Nothing was read past the request (Beast's accept with a request reads
+  // nothing, and RFC 6455 4.1 has the client wait for the 101 before it
+  // sends a frame), so no bytes are left behind in the stream.
+  socket_ = handshake_->next_layer().release_socket();
+  handshake_.reset();
+  beast::error_code ignored;
+  socket_.non_blocking(true, ignored);
+  open_ = true;
+  // Keep-alive: ping a silent client at half the idle timeout, close it
+  // when the other half passes in silence too.
+  arm_idle_timer(state_.options.client.idle_timeout / 2);
+  in_.resize(kInitialReadBytes);
+  owner_.on_open();
+  read();
+}
+
+void WsConnection::arm_idle_timer(std::chrono::milliseconds after) {
+  idle_timer_.expires_after(after);
+  idle_timer_.async_wait([this, weak = keep_alive_](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s) on_idle_tick();
+  });
+}
+
+void WsConnection::on_idle_tick() {
+  if (released_) return;
+  if (close_written_) return close_socket();  // the peer's close never came
+  if (heard_) {
+    heard_ = false;
+    ping_sent_ = false;
+  } else if (!ping_sent_ && !close_frame_) {
+    ping_sent_ = true;
+    out_.push_control(ws::control_frame(ws::Opcode::ping, {}));
+    schedule_flush(false);
+  } else {
+    log::debug("websocket idle timeout");
+    return close_socket();
+  }
+  arm_idle_timer(state_.options.client.idle_timeout / 2);
+}
+
+void WsConnection::read() {
+  if (in_.size() - in_size_ < kInitialReadBytes / 2) in_.resize(in_.size() * 2);
+  socket_.async_read_some(
+      asio::buffer(in_.data() + in_size_, in_.size() - in_size_),
+      asio::bind_allocator(HandlerAllocator<int>(read_memory_),
+                           [this, self = keep_alive_.lock()](beast::error_code ec, std::size_t n) {
+                             on_read(ec, n);
+                           }));
+}
+
+void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
+  if (ec) {
+    // Closed by the peer (EOF without a close frame), by us, or reset.
+    if (ec != asio::error::eof && ec != asio::error::operation_aborted)
+      log::debug("websocket read ended", {{"error", ec.message()}});
+    reader_stopped_ = true;
+    close_socket();
+    return closed();
+  }
+  heard_ = true;
+  const bool filled = in_size_ + bytes == in_.size();
+  in_size_ += bytes;
+  std::size_t pos = 0;
+  bool reading = true;
+  while (reading) {
+    const ws::ReadResult r = reader_.next(std::span<char>(in_.data() + pos, in_size_ - pos));
+    if (r.event == ws::ReadEvent::need_more) break;
+    pos += r.consumed;
+    reading = on_frame(r);
+  }
+  if (!reading) {
+    // A close was received or the input refused: nothing more is read. The
+    // socket closes when our close frame is out (perhaps already).
+    reader_stopped_ = true;
+    if (!socket_.is_open()) closed();
+    return;
+  }
+  // Keep the unparsed tail at the front, and make room for all of a large
+  // frame at once (its size is known from its header).
+  std::copy(in_.begin() + static_cast<std::ptrdiff_t>(pos),
+            in_.begin() + static_cast<std::ptrdiff_t>(in_size_), in_.begin());
+  in_size_ -= pos;
+  const std::size_t need = ws::FrameReader::frame_size(std::span<const char>(in_.data(), in_size_));
+  if (need > in_.size()) in_.resize(need);
+  if (filled && in_.size() < kBusyReadBytes) in_.resize(in_.size() * 2);
+  read();
+}
+
+bool WsConnection::on_frame(const ws::ReadResult& r) {
+  switch (r.event) {
+    case ws::ReadEvent::text:
+      if (!close_frame_ && !released_) owner_.on_text(r.payload);
+      return true;
+    case ws::ReadEvent::binary:
+      if (!close_frame_ && !released_) owner_.on_binary();
+      return true;
+    case ws::ReadEvent::ping:
+      if (close_frame_) return true;  // closing: no more frames but our close
+      if (out_.control_bytes() + r.payload.size() > state_.options.client.max_queue_bytes) {
+        // Pings sent faster than their pongs are read: a slow consumer too
+        // (the pongs would otherwise pile up without bound).
+        owner_.on_overflow();
+        return true;
+      }
+      out_.push_control(ws::control_frame(ws::Opcode::pong, r.payload));
+      schedule_flush(false);
+      return true;
+    case ws::ReadEvent::pong:
+    case ws::ReadEvent::fragment:
+    case ws::ReadEvent::need_more:
+      return true;
+    case ws::ReadEvent::close:
+      close_received_ = true;
+      if (close_written_) {
+        close_socket();  // the handshake is complete
+      } else if (!close_queued_) {
+        // Echo the peer's code (RFC 6455 5.5.1); what was queued is dropped:
+        // the peer will not read it.
+        out_.drop_queued();
+        send_close(r.close_code == kCloseNoStatus ? kCloseNormal : r.close_code, {});
+      }
+      return false;
+    case ws::ReadEvent::error:
+      log::debug("websocket protocol error", {{"error", r.payload}});
+      out_.drop_queued();
+      if (!close_queued_) send_close(r.close_code, r.payload);
+      return false;
+  }
+  return true;
+}
+
+void WsConnection::enqueue(const FramePtr& frame, bool replied) {
+  if (close_frame_ || released_) return;
+  out_.push(frame);
+  schedule_flush(replied);
+}
+
+void WsConnection::schedule_flush(bool replied) {
+  if (released_) return;
+  if (cork_slot_ != 0) {
+    if (!replied || WriteCork::is_replied(cork_slot_)) return;
+    shard_.cork.cancel(cork_slot_);  // moves up to the replied-to list
+  }
+  cork_slot_ = shard_.cork.add(this, replied);
+}
+
+void WsConnection::corked_flush() {
+  cork_slot_ = 0;
+  flush();
+}
+
+void WsConnection::flush() {
+  if (released_ || !open_) return;
+  owner_.before_write();
+  if (!waiting_writable_) write_now();
+}
+
+void WsConnection::write_now() {
+  std::array<iovec, kMaxIovecs> iov{};
+  for (;;) {
+    const std::size_t n = out_.gather(iov);
+    if (n == 0) {
+      if (close_frame_ && !close_queued_) {
+        // Data done: our close frame goes last.
+        out_.push_control(ws::close_frame(close_frame_->first, close_frame_->second));
+        close_queued_ = true;
+        continue;
+      }
+      if (close_queued_ && !close_written_) on_close_written();
+      return;
+    }
+    std::size_t offered = 0;
+    for (std::size_t i = 0; i < n; ++i) offered += iov[i].iov_len;
+    msghdr msg{};
+    msg.msg_iov = iov.data();
+    msg.msg_iovlen = n;
+    const ssize_t sent = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent < 0) {
+      if (errno == EINTR) continue;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
+      log::debug("websocket write failed", {{"error", std::generic_category().message(errno)}});
+      return close_socket();  // the read fails and tells the owner
+    }
+    // Safety: sendmsg returned a byte count, not an error, so it is >= 0.
+    const auto written = static_cast<std::size_t>(sent);
+    const ws::OutboundQueue::Written w = out_.consume(written);
+    state_.gw.write_batches->inc();
+    state_.gw.bytes_out->inc(written);
+    if (w.frames != 0) state_.gw.messages_out->inc(w.frames);
+    if (w.oldest_published != 0) {
+      state_.gw.publish_to_write->observe(
+          static_cast<double>(steady_now_ns() - w.oldest_published) / 1e9);
+    }
+    if (written < offered) break;  // the kernel is full: wait rather than ask again
+  }
+  // What is left waits until the socket can take more.
+  waiting_writable_ = true;
+  socket_.async_wait(asio::socket_base::wait_write,
+                     asio::bind_allocator(HandlerAllocator<int>(write_memory_),
+                                          [this, self = keep_alive_.lock()](beast::error_code ec) {
+                                            on_writable(ec);
+                                          }));
+}
+
+void WsConnection::on_writable(beast::error_code ec) {
+  waiting_writable_ = false;
+  if (ec || released_) return;  // the read side sees the error and tells the owner
+  flush();
+}
+
+void WsConnection::close_after_queue(std::uint16_t code, std::string_view reason) {
+  if (close_frame_) return;
+  close_frame_.emplace(code, std::string(reason));
+  schedule_flush(false);
+}
+
+void WsConnection::close_dropping_queue(std::uint16_t code, std::string_view reason) {
+  if (close_frame_) return;
+  // The rest of a message already started still goes out (the stream would
+  // be corrupt otherwise); nothing queued after it does.
+  out_.drop_queued();
+  close_frame_.emplace(code, std::string(reason));
+  schedule_flush(false);
+}
+
+void WsConnection::send_close(std::uint16_t code, std::string_view reason) {
+  if (close_frame_) return;
+  close_frame_.emplace(code, std::string(reason));
+  // Written now, not at the cork's drain: the read loop has stopped, and
+  // the write must not wait for a drain that the owner's end could cancel.
+  if (!waiting_writable_) write_now();
+}
+
+void WsConnection::on_close_written() {
+  close_written_ = true;
+  if (close_received_ || reader_stopped_) return close_socket();
+  // Wait for the peer's close frame (the read loop goes on), a bounded
+  // time: the next idle tick after it closes the socket.
+  arm_idle_timer(state_.options.client.handshake_timeout);
+}
+
+void WsConnection::release() {
+  released_ = true;
+  idle_timer_.cancel();
+  // Whatever was not written is dropped; the queue's destructor settles
+  // the shard's byte gauge.
+  out_.drop_queued();
+}
+
+void WsConnection::close_socket() {
+  if (socket_.is_open()) {
+    beast::error_code ignored;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);  // a pending read completes and tells the owner
+    idle_timer_.cancel();
+  }
+  if (reader_stopped_) closed();
+}
+
+void WsConnection::closed() {
+  if (closed_) return;
+  closed_ = true;
+  owner_.on_closed();
+}
+
+}  // namespace herald::gateway
