@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <limits>
+
 namespace herald::gateway::auth {
 namespace {
 
@@ -46,6 +49,26 @@ TEST(Token, MatchesAnIndependentImplementation) {
   Claims c;
   c.user = "alice";
   EXPECT_EQ(sign_hs256(c, "s3cret"), token);
+}
+
+TEST(Token, TimeToExpiryCannotOverflowATimer) {
+  using std::chrono::seconds;
+  gateway::auth::Claims c;
+  c.user = "u";
+  EXPECT_FALSE(c.time_to_expiry(1'000).has_value());
+  c.expires_at = 1'060;
+  EXPECT_EQ(c.time_to_expiry(1'000), seconds(60));
+  EXPECT_EQ(c.time_to_expiry(2'000), seconds(0));
+  // The year 9999, a common "never": clamped, and the clamp fits a
+  // steady_clock time point from now (nanoseconds in 64 bits).
+  c.expires_at = 253402300799;
+  const auto wait = c.time_to_expiry(1'764'547'200);
+  ASSERT_TRUE(wait.has_value());
+  EXPECT_EQ(*wait, gateway::auth::Claims::kLongestWait);
+  const auto deadline = std::chrono::steady_clock::now() + *wait;
+  EXPECT_GT(deadline, std::chrono::steady_clock::now());
+  c.expires_at = std::numeric_limits<std::int64_t>::max();
+  EXPECT_EQ(c.time_to_expiry(0), gateway::auth::Claims::kLongestWait);
 }
 
 TEST(Token, RefusesWhatItShould) {

@@ -121,6 +121,20 @@ TEST(GatewayLimits, TokensAreVerified) {
           R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(brief, secret) + "\"}}");
   EXPECT_EQ(soon.wait_closed(6s).value_or(CloseInfo{}).code, 3003);
 
+  // An exp in the year 9999 (a common "never") connects and stays: its
+  // expiry timer once overflowed steady_clock's nanoseconds (undefined
+  // behaviour, seen as an immediate 3003 and a reconnect loop).
+  gateway::auth::Claims never = ok;
+  never.expires_at = 253402300799;
+  WsClient forever("127.0.0.1", d.port);
+  auto fr = request(
+      forever, 1,
+      R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(never, secret) + "\"}}");
+  EXPECT_EQ(json_uint(fr.value_or(""), "/result/expires"), 253402300799u) << fr.value_or("");
+  std::this_thread::sleep_for(300ms);
+  expect_alive(forever, 2);
+  EXPECT_FALSE(forever.closed()) << "closed with " << forever.closed()->code;
+
   expect_alive(*bystander, 10);
 }
 

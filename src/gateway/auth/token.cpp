@@ -6,6 +6,7 @@
 #include <openssl/pem.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <stdexcept>
@@ -84,6 +85,15 @@ TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key
 
 TokenVerifier::~TokenVerifier() {
   EVP_PKEY_free(static_cast<EVP_PKEY*>(rsa_key_));
+}
+
+std::optional<std::chrono::seconds> Claims::time_to_expiry(std::int64_t now) const {
+  if (!expires_at) return std::nullopt;
+  if (*expires_at <= now) return std::chrono::seconds(0);
+  // Both are seconds in int64 and now >= 0, so the difference cannot
+  // overflow; the clamp keeps the timer's nanoseconds in range.
+  const std::int64_t left = *expires_at - now;
+  return std::chrono::seconds(std::min<std::int64_t>(left, kLongestWait.count()));
 }
 
 bool Claims::allows(std::string_view room) const {

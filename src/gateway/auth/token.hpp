@@ -10,6 +10,7 @@
 //          "ns:*" or an exact room (optional; absent means every room)
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -27,6 +28,13 @@ struct Claims {
 
   // Whether the claims allow `room` (always, when there is no rooms claim).
   [[nodiscard]] bool allows(std::string_view room) const;
+  // How long from `now` (Unix seconds) until expires_at, for the timer that
+  // enforces it: 0 when past, and at most kLongestWait. A timer counts
+  // steady_clock nanoseconds in 64 bits (about 292 years), so an exp far in
+  // the future (253402300799, the year 9999, a common "never") would
+  // overflow it; such a token simply outlives the clamp. Null without exp.
+  [[nodiscard]] std::optional<std::chrono::seconds> time_to_expiry(std::int64_t now) const;
+  static constexpr std::chrono::seconds kLongestWait{std::chrono::hours(24 * 365 * 100)};
 };
 
 enum class TokenError : std::uint8_t {

@@ -209,7 +209,7 @@ void WsSession::on_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
     result += ",\"expires\":" + std::to_string(*claims_->expires_at);
     // Enforce the expiry while connected: the client must reconnect with a
     // fresh token.
-    connect_timer_.expires_after(std::chrono::seconds(*claims_->expires_at - unix_now()));
+    connect_timer_.expires_after(*claims_->time_to_expiry(unix_now()));
     connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
       auto s = weak.lock();
       if (!e && s) s->disconnect(DisconnectCode::token_expired);
