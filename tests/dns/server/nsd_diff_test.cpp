@@ -75,7 +75,15 @@ struct Nsd {
          << "  logfile: \"" << (dir / "nsd.log").string() << "\"\n"
          << "remote-control:\n  control-enable: no\n";
     if (!zones.empty()) {
-      conf << zones;
+      // "@DIR@" in a zone block is this NSD's own directory: a secondary's
+      // zone file goes there, not into the source tree's zonesdir, so no
+      // run (nor a killed one) leaves a newer serial behind for the next.
+      std::string blocks = zones;
+      for (std::size_t at = blocks.find("@DIR@"); at != std::string::npos;
+           at = blocks.find("@DIR@", at)) {
+        blocks.replace(at, 5, dir.string());
+      }
+      conf << blocks;
     } else {
       for (const char* z : kZoneNames) {
         conf << "zone:\n  name: \"" << z << "\"\n  zonefile: \"" << z << ".zone\"\n";
@@ -358,7 +366,7 @@ TEST(NsdSecondary, TransfersFromHeralddAndAnswersTheSame) {
   ASSERT_NE(herald.port, 0);
   std::string zones;
   for (const char* z : {"example.com", "signed.example"}) {
-    zones += std::string("zone:\n  name: \"") + z + "\"\n  zonefile: \"" + z +
+    zones += std::string("zone:\n  name: \"") + z + "\"\n  zonefile: \"@DIR@/" + z +
              ".secondary\"\n  request-xfr: AXFR 127.0.0.1@" + std::to_string(herald.port) +
              " NOKEY\n  allow-notify: 127.0.0.1 NOKEY\n";
   }
@@ -411,7 +419,7 @@ TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
       {}, std::regex(R"(dns listening addr=127\.0\.0\.1:(\d+))"));
   ASSERT_NE(herald.port, 0);
   std::string conf =
-      "zone:\n  name: \"n.test\"\n  zonefile: \"n.test.secondary\"\n"
+      "zone:\n  name: \"n.test\"\n  zonefile: \"@DIR@/n.test.secondary\"\n"
       "  request-xfr: AXFR 127.0.0.1@" +
       std::to_string(herald.port) + " NOKEY\n  allow-notify: 127.0.0.1 NOKEY\n";
   Nsd nsd(conf, "notify", nsd_port);
