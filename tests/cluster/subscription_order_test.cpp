@@ -14,46 +14,58 @@ std::int64_t channel_subscribers(RedisServer& redis, const std::string& room) {
   return redis.command({"PUBSUB", "NUMSUB", "herald:{" + room + "}:c"}).elements.at(1).integer;
 }
 
-TEST(ClusterSubscriptions, SubscribeThenUnsubscribeInOneFrame) {
+// A Redis, two nodes on it, and a probe whose subscriber is on a and
+// publisher on b. `a_flags` are extra flags for node a.
+struct TwoNodes {
+  explicit TwoNodes(std::vector<std::string> a_flags = {})
+      : a(cluster_flags(redis.port(), std::move(a_flags))),
+        b(cluster_flags(redis.port())),
+        probe(a.port, b.port) {}
   RedisServer redis;
-  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
-  SubscriptionProbe p(a.port, b.port);
+  Daemon a;
+  Daemon b;
+  SubscriptionProbe probe;
+};
+
+TEST(ClusterSubscriptions, SubscribeThenUnsubscribeInOneFrame) {
+  TwoNodes n;
+  RedisServer& redis = n.redis;
+  SubscriptionProbe& p = n.probe;
   probe_subscribe_unsubscribe(p);
   EXPECT_TRUE(eventually([&] { return channel_subscribers(redis, "probe1") == 0; }));
 }
 
 TEST(ClusterSubscriptions, SubscribeUnsubscribeSubscribeInOneFrameEndsSubscribed) {
-  RedisServer redis;
-  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
-  SubscriptionProbe p(a.port, b.port);
+  TwoNodes n;
+  RedisServer& redis = n.redis;
+  SubscriptionProbe& p = n.probe;
   probe_subscribe_unsubscribe_subscribe(p);
   EXPECT_EQ(channel_subscribers(redis, "probe2"), 1);  // node a, for its subscriber
 }
 
 TEST(ClusterSubscriptions, UnsubscribeSubscribeUnsubscribeAfterAnActiveSubscription) {
-  RedisServer redis;
-  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
-  SubscriptionProbe p(a.port, b.port);
+  TwoNodes n;
+  RedisServer& redis = n.redis;
+  SubscriptionProbe& p = n.probe;
   probe_active_unsubscribe_subscribe_unsubscribe(p);
   EXPECT_TRUE(eventually([&] { return channel_subscribers(redis, "probe3") == 0; }));
 }
 
 TEST(ClusterSubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered) {
-  RedisServer redis;
-  Daemon a(cluster_flags(redis.port(), {"--client.max_subscriptions", "1000"})),
-      b(cluster_flags(redis.port()));
-  SubscriptionProbe p(a.port, b.port);
-  probe_burst_over_fresh_rooms(p, a.port);
+  TwoNodes n({"--client.max_subscriptions", "1000"});
+  RedisServer& redis = n.redis;
+  SubscriptionProbe& p = n.probe;
+  probe_burst_over_fresh_rooms(p, n.a.port);
   for (const char* room : {"burst-0", "burst-250", "burst-499"}) {
     EXPECT_TRUE(eventually([&] { return channel_subscribers(redis, room) == 0; })) << room;
   }
 }
 
 TEST(ClusterSubscriptions, ADisconnectWhileSubscribingUndoesEveryRegistration) {
-  RedisServer redis;
-  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
-  SubscriptionProbe p(a.port, b.port);
-  probe_disconnect_while_subscribing(p, a.port, a.port);
+  TwoNodes n;
+  RedisServer& redis = n.redis;
+  SubscriptionProbe& p = n.probe;
+  probe_disconnect_while_subscribing(p, n.a.port, n.a.port);
   for (int i = 0; i < 50; ++i) {
     EXPECT_EQ(channel_subscribers(redis, "gone-" + std::to_string(i)), 0) << i;
   }

@@ -170,5 +170,23 @@ TEST(OutboundQueue, DropKeepsTheOpenMessageWhole) {
   EXPECT_EQ(wire, std::string("irst\nsecond"));  // the rest of the first message only
 }
 
+TEST(OutboundQueue, DropTakesUnstartedControlFramesButFinishesAStartedOne) {
+  using gateway::ws::control_frame;
+  using gateway::ws::Opcode;
+  std::atomic<std::int64_t> gauge{0};
+  OutboundQueue q(gauge);
+  q.push_control(control_frame(Opcode::pong, "a"));
+  q.drop_queued();  // a closing connection owes no pong it has not started
+  EXPECT_TRUE(q.empty());
+  const std::string pong = control_frame(Opcode::pong, "b");
+  q.push_control(pong);
+  std::array<iovec, 8> iov{};
+  ASSERT_EQ(q.gather(iov), 1u);
+  q.consume(1);     // the socket took one byte of it
+  q.drop_queued();  // the rest must still go, or the stream is corrupt
+  EXPECT_EQ(drain(q), pong.substr(1));
+  EXPECT_TRUE(q.empty());
+}
+
 }  // namespace
 }  // namespace herald::test

@@ -30,7 +30,6 @@ void WriteCork::cancel(std::size_t slot) {
 
 void WriteCork::schedule() {
   scheduled_ = true;
-  auto handler = asio::bind_allocator(HandlerAllocator<int>(memory_), [this] { drain(); });
   if (delay_.count() > 0) {
     if (!timer_) return;  // stopped: the shard is going away
     timer_->expires_after(delay_);
@@ -41,13 +40,13 @@ void WriteCork::schedule() {
   } else {
     // To the io_context's own executor, not a type-erased one: through
     // any_io_executor a post allocates twice more.
-    asio::post(ctx_.get_executor(), std::move(handler));
+    asio::post(ctx_.get_executor(),
+               asio::bind_allocator(HandlerAllocator<int>(memory_), [this] { drain(); }));
   }
 }
 
 void WriteCork::drain() {
   scheduled_ = false;
-  ++drains_;
   drain_list(replied_, draining_);
   drain_list(pushed_, draining_);
 }

@@ -69,9 +69,6 @@ class WriteCork {
   // the io_context's pending handlers can hold until it is destroyed.
   void stop();
 
-  // Drains run so far (a structural count: flushes per drain = batching).
-  [[nodiscard]] std::uint64_t drains() const { return drains_; }
-
  private:
   static constexpr std::size_t kRepliedBit = std::size_t{1} << 63;
 
@@ -86,7 +83,6 @@ class WriteCork {
   std::vector<WsConnection*> pushed_;                 // then these
   std::vector<WsConnection*> draining_;  // swapped with a list while it drains: all keep capacity
   bool scheduled_ = false;
-  std::uint64_t drains_ = 0;
   HandlerMemory memory_;  // the drain's post or timer wait
 };
 

@@ -97,9 +97,19 @@ void WsSession::before_write() {
 }
 
 void WsSession::on_overflow() {
+  close_slow_consumer("pongs not read");
+}
+
+void WsSession::close_slow_consumer(std::string_view what) {
+  // Drop what it has not taken and close it, telling it to reconnect and
+  // recover from its last offset. Never blocks the publisher or the other
+  // subscribers of this shard, and never leaves the hub here (the hub may
+  // be iterating: hub.hpp).
   state_.gw.slow_consumers->inc();
-  log::info("slow consumer disconnected (pongs not read)",
-            {{"client", client_id_}, {"user", user_}});
+  log::info("slow consumer disconnected", {{"client", client_id_},
+                                           {"user", user_},
+                                           {"owed", what},
+                                           {"backlog_bytes", connection_.backlog_bytes()}});
   close_now(DisconnectCode::slow_consumer);
 }
 
@@ -419,15 +429,7 @@ void WsSession::enqueue(const FramePtr& frame, bool replied) {
   if (state_kind_ == State::closing || state_kind_ == State::closed) return;
   if (connection_.backlog_bytes() + ws::OutboundQueue::weight(*frame) >
       static_cast<std::int64_t>(state_.options.client.max_queue_bytes)) {
-    // A slow consumer: drop what it has not taken and close it, telling it
-    // to reconnect and recover from its last offset. Never blocks the
-    // publisher or the other subscribers of this shard, and never leaves
-    // the hub here (the hub may be iterating: hub.hpp).
-    state_.gw.slow_consumers->inc();
-    log::info(
-        "slow consumer disconnected",
-        {{"client", client_id_}, {"user", user_}, {"backlog_bytes", connection_.backlog_bytes()}});
-    return close_now(DisconnectCode::slow_consumer);
+    return close_slow_consumer("pushes and replies");
   }
   connection_.enqueue(frame, replied);
 }

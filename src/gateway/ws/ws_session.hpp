@@ -92,6 +92,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
 
   // Closes at once with `code`, dropping what no write has started.
   void close_now(protocol::DisconnectCode code);
+  // Over client.max_queue_bytes: 3002, counted and logged; `what` was owed.
+  void close_slow_consumer(std::string_view what);
   void finish();  // leave every room, release shard state; idempotent
 
   detail::ServerState& state_;
