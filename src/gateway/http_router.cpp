@@ -22,6 +22,9 @@ HttpResponse make_text_response(http::status status, std::string body,
   HttpResponse res{status, version};
   res.set(http::field::server, "herald");
   res.set(http::field::content_type, content_type);
+  // Every body is what its type says: a browser must not guess otherwise
+  // (a JSON error echoing user text must never run as HTML).
+  res.set("X-Content-Type-Options", "nosniff");
   res.body() = std::move(body);
   res.prepare_payload();
   return res;

@@ -47,9 +47,10 @@ void HttpSession::on_read(beast::error_code ec) {
       ec == boost::asio::error::eof) {
     return close();
   }
-  // From here on the request was refused mid-stream: the client may still be
-  // sending. Close lingering (see linger_then_close) so it reads our answer.
-  linger_ = true;
+  // An error from here on refuses the request mid-stream: the client may
+  // still be sending. Close lingering (see linger_then_close) so it reads
+  // our answer. A request read whole keeps the connection alive.
+  linger_ = static_cast<bool>(ec);
   if (ec == http::error::header_limit) {
     send(make_error_response(http::status::request_header_fields_too_large, "header_too_large",
                              "request headers exceed http.max_header_bytes (" +
@@ -78,6 +79,19 @@ void HttpSession::on_read(beast::error_code ec) {
     return close();
   }
   HttpRequest request = parser_->release();
+  if (auto refusal =
+          state_.origin_policy.refusal(request[http::field::origin], request[http::field::host])) {
+    // Refused before anything reads the request: no upgrade, no route. The
+    // connection stays usable unless it asked for an upgrade (whose client
+    // expects the socket to change hands or close).
+    log::debug("request refused by the origin policy",
+               {{"shard", shard_}, {"why", refusal->message}});
+    send(make_error_response(http::status::forbidden, refusal->code, refusal->message,
+                             request.version()),
+         request.keep_alive() && !beast::websocket::is_upgrade(request) &&
+             !state_.draining.load(std::memory_order_relaxed));
+    return;
+  }
   if (beast::websocket::is_upgrade(request)) {
     std::string_view path = request.target().substr(0, request.target().find('?'));
     if (path != "/ws") {

@@ -2,12 +2,10 @@
 
 #include <thread>
 
+#include "gateway/origin_policy.hpp"
+
 namespace herald::gateway {
 namespace {
-
-bool is_loopback(const std::string& host) {
-  return host == "localhost" || host == "::1" || host.starts_with("127.");
-}
 
 void register_room_options(config::Schema& s, const std::string& prefix, RoomOptions& o) {
   using std::chrono::milliseconds;
@@ -53,7 +51,8 @@ const RoomOptions& Options::room_options(std::string_view room) const {
 bool Options::dev_mode() const {
   if (auth.dev_mode == "on") return true;
   if (auth.dev_mode == "off") return false;
-  return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() && is_loopback(listen.host);
+  return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() &&
+         is_loopback_host(listen.host);
 }
 
 void register_options(config::Schema& s, Options& o) {
@@ -64,6 +63,10 @@ void register_options(config::Schema& s, Options& o) {
             "Shards (threads with their own event loop); 0 means one per core");
   s.add_int("server.max_connections", o.max_connections, 1, 10'000'000,
             "Connections held at once; more are answered 503 and closed");
+  s.add_string("server.allowed_origins", o.allowed_origins,
+               "Web origins (scheme://host[:port], comma-separated, or *) whose pages may open "
+               "WebSockets and call the API, besides the server's own; others get 403",
+               16 * 1024);
   s.add_duration("server.shutdown_timeout", o.shutdown_timeout, milliseconds(0),
                  milliseconds(600'000),
                  "On SIGTERM/SIGINT: how long to let open requests finish before exiting");
@@ -115,6 +118,8 @@ void register_options(config::Schema& s, Options& o) {
   s.add_string("api.key", o.api.key,
                "Key for the HTTP server API (Authorization: apikey KEY); empty: API only in dev "
                "mode");
+  s.add_bool("metrics.require_key", o.metrics.require_key,
+             "/metrics asks for api.key (Authorization: apikey KEY) like the server API");
   s.add_bool("web.enabled", o.web.enabled,
              "Serve the web app (chat demo and room list) at / from the binary");
 

@@ -110,10 +110,17 @@ struct ApiOptions {
   std::string key;  // "Authorization: apikey <key>" on /api/*; empty: dev mode only
 };
 
+struct MetricsOptions {
+  bool require_key = false;  // /metrics asks for api.key like /api/*
+};
+
 struct Options {
   config::Endpoint listen{"127.0.0.1", 8080};
   unsigned threads = 0;  // 0: one shard per core
   std::uint32_t max_connections = 100'000;
+  // Web origins whose pages may connect and call the API, besides the
+  // server's own (gateway/origin_policy.hpp); "*" allows any.
+  std::string allowed_origins;
   std::chrono::milliseconds shutdown_timeout{10'000};
   HttpLimits http;
   ClientLimits client;
@@ -121,6 +128,7 @@ struct Options {
   std::map<std::string, RoomOptions, std::less<>> namespaces;
   AuthOptions auth;
   ApiOptions api;
+  MetricsOptions metrics;
   WebOptions web;
   ClusterOptions cluster;
 

@@ -157,10 +157,18 @@ Server::Server(Options options, metrics::Registry& registry)
     }
     return make_text_response(http::status::ok, "ok\n", "text/plain", req.version());
   });
-  st.router.add(http::verb::get, "/metrics", [&registry](const HttpRequest& req) {
-    return make_text_response(http::status::ok, registry.render(),
-                              "text/plain; version=0.0.4; charset=utf-8", req.version());
-  });
+  if (impl_->options.metrics.require_key && impl_->options.api.key.empty()) {
+    throw std::runtime_error(
+        "metrics.require_key is on but api.key is empty: set api.key (HERALD_API_KEY), which "
+        "/metrics will then ask for");
+  }
+  st.router.add_async(
+      http::verb::get, "/metrics",
+      [&registry, &st](const HttpRequest& req, unsigned, HttpRouter::Respond respond) {
+        if (st.options.metrics.require_key && !api_authorized(st, req, respond)) return;
+        respond(make_text_response(http::status::ok, registry.render(),
+                                   "text/plain; version=0.0.4; charset=utf-8", req.version()));
+      });
   register_api(st.router, st);
   if (impl_->options.web.enabled) {
     // The web app, from memory (web/assets.hpp); index.html also at "/".
@@ -169,6 +177,16 @@ Server::Server(Options options, metrics::Registry& registry)
         auto res = make_text_response(http::status::ok, std::string(a.body), a.content_type,
                                       req.version());
         res.set(http::field::cache_control, "no-cache");
+        // The app loads only its own files and talks only to this server
+        // ('self' covers ws: and wss: to the same host); no inline script
+        // or style exists, so none is allowed, and no other site may frame
+        // it (clickjacking).
+        res.set("Content-Security-Policy",
+                "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
+                "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
+                "frame-ancestors 'none'");
+        res.set(http::field::x_frame_options, "DENY");
+        res.set("Referrer-Policy", "no-referrer");
         return res;
       };
       st.router.add(http::verb::get, std::string(a.path), serve);
@@ -254,6 +272,14 @@ void Server::start() {
   if (ec) fail("non_blocking");
   m.accept_retry = std::make_unique<asio::steady_timer>(ctx);
   m.started = true;
+  if (m.state.dev_mode) {
+    log::warn(
+        "dev mode is on: clients connect as any user they name, with no token, and "
+        "/api/* answers without a key; only this machine (loopback hosts and origins, "
+        "and server.allowed_origins) is served. Set auth.hmac_secret or "
+        "auth.rsa_public_key_file, or auth.dev_mode = off, to turn it off",
+        {{"listen", want.to_string()}});
+  }
   m.broker->start();
   if (auto* cluster = dynamic_cast<RedisBroker*>(m.broker.get())) {
     // One connect timeout for Redis before serving, so the first clients

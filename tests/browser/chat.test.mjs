@@ -88,6 +88,7 @@ test('two users chat; the room list moves the room to the top with an unread cou
 test('a banned word arrives masked; a rejected message is not sent', async () => {
   const add = await fetch(`${base}/api/keywords/demo/add`, {
     method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ keywords: [
       { keyword: 'heck', action: 'mask', category: 'mild' },
       { keyword: 'scam', action: 'reject', category: 'fraud' },

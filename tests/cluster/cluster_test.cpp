@@ -525,7 +525,7 @@ moderation = "banned"
 
   const std::string add = R"({"keywords":[{"keyword":"darn","action":"mask"}]})";
   const std::string req =
-      "POST /api/keywords/banned/add HTTP/1.1\r\nHost: x\r\nConnection: "
+      "POST /api/keywords/banned/add HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: "
       "close\r\nContent-Type: application/json\r\nContent-Length: " +
       std::to_string(add.size()) + "\r\n\r\n" + add;
   const std::string reply = raw_exchange("127.0.0.1", a.port, req);

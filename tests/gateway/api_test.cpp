@@ -10,7 +10,7 @@ using ::testing::HasSubstr;
 std::string post(std::uint16_t port, const std::string& path, const std::string& body,
                  const std::string& key = "k3y") {
   std::string req =
-      "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+      "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
       (key.empty() ? "" : "Authorization: apikey " + key + "\r\n") +
       "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
       "\r\n\r\n" + body;

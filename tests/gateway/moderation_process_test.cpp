@@ -12,10 +12,11 @@ namespace {
 using ::testing::HasSubstr;
 
 std::string post(std::uint16_t port, const std::string& path, const std::string& body) {
-  std::string req = "POST " + path +
-                    " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: apikey k3y\r\n"
-                    "Content-Type: application/json\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\n\r\n" + body;
+  std::string req =
+      "POST " + path +
+      " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nAuthorization: apikey k3y\r\n"
+      "Content-Type: application/json\r\nContent-Length: " +
+      std::to_string(body.size()) + "\r\n\r\n" + body;
   return raw_exchange("127.0.0.1", port, req);
 }
 

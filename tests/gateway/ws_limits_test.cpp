@@ -175,7 +175,7 @@ TEST(GatewayLimits, CloseHandshakeIsBoundedByHandshakeTimeout) {
   boost::asio::ip::tcp::socket raw(ctx);
   raw.connect({boost::asio::ip::make_address("127.0.0.1"), d.port});
   const std::string upgrade =
-      "GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+      "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
       "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
   boost::asio::write(raw, boost::asio::buffer(upgrade));
   auto ws_connections = [&] {

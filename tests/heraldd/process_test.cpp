@@ -48,7 +48,7 @@ TEST(HeralddProcess, UnknownPathAndMethodGetJsonErrors) {
                           "\n");
   std::string reply =
       test::raw_exchange("127.0.0.1", d.port,
-                         "POST /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                         "POST /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n"
                          "Connection: close\r\n\r\n");
   EXPECT_THAT(reply, HasSubstr("405 Method Not Allowed"));
   EXPECT_THAT(reply, HasSubstr("Allow: GET"));
@@ -58,7 +58,7 @@ TEST(HeralddProcess, OversizeHeaderGets431AndServerKeepsServing) {
   Daemon d({"--http.max_header_bytes", "2KiB"});
   ASSERT_NE(d.port, 0);
   std::string big =
-      "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n";
+      "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + std::string(4000, 'a') + "\r\n\r\n";
   std::string reply = test::raw_exchange("127.0.0.1", d.port, big);
   EXPECT_THAT(reply, HasSubstr("431 Request Header Fields Too Large"));
   EXPECT_THAT(reply, HasSubstr("http.max_header_bytes"));
@@ -78,7 +78,7 @@ TEST(HeralddProcess, OversizeBodyGets413) {
   Daemon d({"--http.max_body_bytes", "100"});
   ASSERT_NE(d.port, 0);
   std::string req =
-      "GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n" + std::string(1000, 'b');
+      "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n" + std::string(1000, 'b');
   EXPECT_THAT(test::raw_exchange("127.0.0.1", d.port, req), HasSubstr("413 Payload Too Large"));
 }
 

@@ -22,7 +22,7 @@ struct Reply {
 Reply call(std::uint16_t port, const std::string& method, const std::string& path,
            const std::string& body = "") {
   std::string req = method + " " + path +
-                    " HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: "
+                    " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: "
                     "application/json\r\nContent-Length: " +
                     std::to_string(body.size()) + "\r\n\r\n" + body;
   std::string raw = raw_exchange("127.0.0.1", port, req);

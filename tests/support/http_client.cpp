@@ -19,13 +19,21 @@ using asio::ip::tcp;
 
 HttpReply http_get(const std::string& host, std::uint16_t port, const std::string& target,
                    std::chrono::milliseconds timeout) {
+  return http_request(host, port, HttpCall{"GET", target, {}, {}}, timeout);
+}
+
+HttpReply http_request(const std::string& host, std::uint16_t port, const HttpCall& call,
+                       std::chrono::milliseconds timeout) {
   asio::io_context ctx;
   beast::tcp_stream stream(ctx);
   stream.expires_after(timeout);
   stream.connect(tcp::endpoint(asio::ip::make_address(host), port));
-  http::request<http::empty_body> req{http::verb::get, target, 11};
+  http::request<http::string_body> req{http::string_to_verb(call.method), call.target, 11};
   req.set(http::field::host, host);
   req.set(http::field::user_agent, "herald-test");
+  for (const auto& [name, value] : call.headers) req.set(name, value);
+  req.body() = call.body;
+  if (!call.body.empty() || req.method() == http::verb::post) req.prepare_payload();
   http::write(stream, req);
   beast::flat_buffer buffer;
   http::response<http::string_body> res;

@@ -18,6 +18,17 @@ struct HttpReply {
 HttpReply http_get(const std::string& host, std::uint16_t port, const std::string& target,
                    std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
+// One request with any method, headers and body (Content-Length is set from
+// the body; Host is `host` unless `headers` names one).
+struct HttpCall {
+  std::string method = "GET";
+  std::string target = "/";
+  std::map<std::string, std::string> headers;
+  std::string body;
+};
+HttpReply http_request(const std::string& host, std::uint16_t port, const HttpCall& call,
+                       std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
 // Sends raw bytes, then reads until the server closes or the time runs out;
 // returns what came back. For requests a proper client would refuse to send.
 std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,

@@ -24,16 +24,25 @@ struct WsClient::Impl {
   beast::error_code read_ec;
 };
 
-WsClient::WsClient(const std::string& host, std::uint16_t port, const std::string& path)
+WsClient::WsClient(const std::string& host, std::uint16_t port, const std::string& path,
+                   const std::string& origin)
     : impl_(std::make_unique<Impl>()) {
   auto& ws = impl_->ws;
   beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(10));
   beast::get_lowest_layer(ws).connect(asio::ip::tcp::endpoint(asio::ip::make_address(host), port));
+  if (!origin.empty()) {
+    ws.set_option(websocket::stream_base::decorator(
+        [origin](websocket::request_type& req) { req.set(beast::http::field::origin, origin); }));
+  }
   beast::error_code ec;
+  websocket::response_type res;
   // Sync handshake: bounded by the connect above only in the sense that the
   // server answers at once; the server's handshake timeout bounds it too.
-  ws.handshake(host + ":" + std::to_string(port), path, ec);
-  if (ec) throw std::runtime_error("websocket handshake failed: " + ec.message());
+  ws.handshake(res, host + ":" + std::to_string(port), path, ec);
+  if (ec) {
+    throw std::runtime_error("websocket handshake failed: " + ec.message() + " (HTTP " +
+                             std::to_string(res.result_int()) + " " + res.body() + ")");
+  }
   beast::get_lowest_layer(ws).expires_never();
   ws.read_message_max(64 * 1024 * 1024);
 }

@@ -19,8 +19,11 @@ struct CloseInfo {
 
 class WsClient {
  public:
-  // Connects and upgrades; throws std::runtime_error naming the failure.
-  WsClient(const std::string& host, std::uint16_t port, const std::string& path = "/ws");
+  // Connects and upgrades, sending `origin` as the Origin header when not
+  // empty (as a browser page would); throws std::runtime_error naming the
+  // failure, with the server's status and body when it refused the upgrade.
+  WsClient(const std::string& host, std::uint16_t port, const std::string& path = "/ws",
+           const std::string& origin = "");
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;

@@ -1,6 +1,7 @@
 #include "gateway/api/http_api.hpp"
 
 #include <boost/asio/post.hpp>
+#include <boost/beast/core/string.hpp>
 #include <openssl/crypto.h>
 #include <simdjson.h>
 
@@ -80,7 +81,7 @@ struct Body {
 template <class F>
 HttpRouter::AsyncHandler api(detail::ServerState& state, F handler) {
   return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
-    if (!api_authorized(state, req, respond)) return;
+    if (!admit_api_request(state, req, respond)) return;
     auto body = std::make_shared<Body>();
     if (!body->parse(req.body())) return respond(bad_request(body->error));
     handler(body, shard, std::move(respond));
@@ -120,6 +121,29 @@ bool api_authorized(const detail::ServerState& state, const HttpRequest& req, Re
   return ok;
 }
 
+bool admit_api_request(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+  if (req.method() == http::verb::post) {
+    // A plain HTML form can POST across origins without a preflight, but
+    // only as urlencoded, multipart or text/plain, and it always says which.
+    // Requiring JSON (or no body at all) keeps forms out even where a
+    // browser sends no Origin.
+    std::string_view type = req[http::field::content_type];
+    type = type.substr(0, type.find(';'));
+    while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+    const bool ok =
+        type.empty() ? req.body().empty() : boost::beast::iequals(type, "application/json");
+    if (!ok) {
+      respond(make_error_response(
+          http::status::unsupported_media_type, "unsupported_media_type",
+          type.empty() ? "a request body needs the header Content-Type: application/json"
+                       : "Content-Type is '" + std::string(type) +
+                             "'; the API reads JSON: send Content-Type: application/json"));
+      return false;
+    }
+  }
+  return api_authorized(state, req, respond);
+}
+
 HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
                                      HttpRouter::Respond respond) {
   auto held = std::make_shared<HttpRouter::Respond>(std::move(respond));
@@ -136,7 +160,7 @@ void register_api_action(HttpRouter& router, detail::ServerState& state, std::st
   router.add_async(http::verb::post, std::move(path),
                    [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
                                                         Respond respond) {
-                     if (!api_authorized(state, req, respond)) return;
+                     if (!admit_api_request(state, req, respond)) return;
                      action(req.body(), [respond = respond_on_shard(
                                              state, shard, std::move(respond))](const ApiReply& r) {
                        respond(r.status == http::status::ok

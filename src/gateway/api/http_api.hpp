@@ -14,10 +14,18 @@ namespace herald::gateway {
 
 void register_api(HttpRouter& router, detail::ServerState& state);
 
-// The API key check every /api/* route makes: true when the request may
-// proceed; otherwise it has answered 401 (wrong key) or 403 (API off).
+// The API key check (of /api/* through admit_api_request, and of /metrics
+// with metrics.require_key): true when the request may proceed; otherwise
+// it has answered 401 (wrong key) or 403 (API off).
 bool api_authorized(const detail::ServerState& state, const HttpRequest& req,
                     HttpRouter::Respond& respond);
+
+// What every /api/* route checks before reading the request: a POST's body
+// is JSON (Content-Type: application/json, or no body and no type; else
+// 415), then the API key (api_authorized). True when the request may
+// proceed; otherwise it has answered.
+bool admit_api_request(const detail::ServerState& state, const HttpRequest& req,
+                       HttpRouter::Respond& respond);
 
 // `respond` made callable from any thread: the answer is posted to `shard`,
 // where `respond` runs and is then cleared. Invariant: an HTTP session is

@@ -59,7 +59,7 @@ std::string_view verdict(const std::vector<kw::Hit>& hits) {
 template <class F>
 HttpRouter::AsyncHandler guarded(detail::ServerState& state, F handler) {
   return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
-    if (!api_authorized(state, req, respond)) return;
+    if (!admit_api_request(state, req, respond)) return;
     handler(req, std::string(path_segment(req.target(), kDictSegment)),
             respond_on_shard(state, shard, std::move(respond)));
   };

@@ -22,6 +22,7 @@
 #include "gateway/http_router.hpp"
 #include "gateway/hub.hpp"
 #include "gateway/options.hpp"
+#include "gateway/origin_policy.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/ws/write_cork.hpp"
 
@@ -60,11 +61,13 @@ struct GatewayMetrics {
 };
 
 struct ServerState {
-  ServerState(const Options& o, metrics::Registry& r) : options(o), registry(r) {}
+  ServerState(const Options& o, metrics::Registry& r)
+      : options(o), registry(r), origin_policy(o.allowed_origins, o.dev_mode()) {}
 
   const Options& options;
   metrics::Registry& registry;
-  HttpRouter router;  // filled before start(), read-only afterwards
+  HttpRouter router;           // filled before start(), read-only afterwards
+  OriginPolicy origin_policy;  // checked on every request before routing
   std::vector<std::unique_ptr<ShardState>> shards;
   Broker* broker = nullptr;
   ShardPool* pool = nullptr;                      // for work that must visit every shard

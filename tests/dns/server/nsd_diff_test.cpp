@@ -458,7 +458,7 @@ TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
   write_zone(3, "192.0.2.12");
   std::string reply = herald::test::raw_exchange(
       "127.0.0.1", static_cast<std::uint16_t>(std::stoi(m[1])),
-      "POST /api/dns/reload HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: "
+      "POST /api/dns/reload HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: "
       "0\r\n\r\n",
       60s);
   EXPECT_NE(reply.find(R"({"result":{"zones":1,"failed":0,"changed":1,"errors":[]}})"),

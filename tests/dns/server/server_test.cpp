@@ -464,7 +464,7 @@ struct ApiReply {
 };
 
 ApiReply api_post(std::uint16_t port, const std::string& path, const std::string& key = "") {
-  std::string req = "POST " + path + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n";
+  std::string req = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
   if (!key.empty()) req += "Authorization: apikey " + key + "\r\n";
   req += "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
   // A reload of a few zones; bounded far above what it takes.
