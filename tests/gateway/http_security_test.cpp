@@ -53,7 +53,7 @@ TEST(HttpSecurity, AnotherSitesWebSocketIsRefusedInDevMode) {
   // The pages that must keep working: the server's own web app, a local
   // dev server on another port, and a client that is no browser.
   for (const std::string& origin : {"http://127.0.0.1:" + std::to_string(d.port),
-                                   std::string("http://localhost:5173"), std::string()}) {
+                                    std::string("http://localhost:5173"), std::string()}) {
     WsClient c("127.0.0.1", d.port, "/ws", origin);
     auto reply = request(c, 1, R"({"id":1,"connect":{"user":"alice"}})");
     EXPECT_TRUE(reply && json_has(*reply, "/result/client")) << origin;

@@ -16,6 +16,13 @@ TEST(RoomName, ValidAndInvalid) {
   EXPECT_TRUE(room_name_error("has space"));
   EXPECT_TRUE(room_name_error("quote\""));
   EXPECT_TRUE(room_name_error("caf\xc3\xa9"));
+  // Room names become parts of Redis keys and channels: nothing that could
+  // steer a key elsewhere gets through (a Redis Cluster hash tag, a glob,
+  // a line break, a NUL).
+  for (const char* injection : {"a{b}", "x}{", "room*", "room?", "[ab]", "a\r\nDEL x", "a b"}) {
+    EXPECT_TRUE(room_name_error(injection)) << injection;
+  }
+  EXPECT_TRUE(room_name_error(std::string("a\0b", 3)));
   EXPECT_EQ(*room_name_error("ab cd"),
             "room name has a character that is not allowed at byte 2 (allowed: letters, digits "
             "and _-.:@/=+~!)");

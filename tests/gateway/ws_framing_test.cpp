@@ -144,6 +144,8 @@ TEST(GatewayFraming, ViolationsCloseWithTheirCodeAndOthersCarryOn) {
       {"text not UTF-8", client_frame(0x81, "\xff\xfe"), 1007},
       {"message over client.max_message_bytes", client_frame(0x81, std::string(1025, 'a')), 1009},
       {"close code 1005 on the wire", client_frame(0x88, std::string("\x03\xed", 2)), 1002},
+      // Well-formed, but the protocol is JSON text: a bad request (3500).
+      {"binary message", client_frame(0x82, kConnect), 3500},
   };
   for (const Violation& v : violations) {
     RawClient c(d.port);

@@ -77,8 +77,8 @@ TEST(HeralddProcess, MalformedRequestGets400) {
 TEST(HeralddProcess, OversizeBodyGets413) {
   Daemon d({"--http.max_body_bytes", "100"});
   ASSERT_NE(d.port, 0);
-  std::string req =
-      "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n" + std::string(1000, 'b');
+  std::string req = "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\n" +
+                    std::string(1000, 'b');
   EXPECT_THAT(test::raw_exchange("127.0.0.1", d.port, req), HasSubstr("413 Payload Too Large"));
 }
 
