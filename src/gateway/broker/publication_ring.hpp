@@ -50,7 +50,8 @@ class PublicationRing {
     if (size_ == slots_.size() && slots_.size() < capacity_) {
       // Every slot is in use but the capacity allows more: straighten the
       // ring so that it starts at slot 0, then grow at the end (the vector
-      // doubles, amortized O(1) per push).
+      // doubles, amortized O(1) per push). Safety (the cast): head_ <=
+      // slots_.size(), which a vector keeps below PTRDIFF_MAX.
       std::rotate(slots_.begin(), slots_.begin() + static_cast<std::ptrdiff_t>(head_),
                   slots_.end());
       head_ = 0;

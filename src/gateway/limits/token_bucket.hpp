@@ -25,10 +25,7 @@ class TokenBucket {
   // Takes one token if there is one.
   [[nodiscard]] bool take(std::int64_t now_ns) {
     if (now_ns > at_ns_) {
-      // Safety: a difference of steady nanoseconds (non-negative here) as a
-      // double: exact below 2^53 ns (104 days), close enough above.
-      const double elapsed_s = static_cast<double>(now_ns - at_ns_) / 1e9;
-      tokens_ = std::min<double>(burst_, tokens_ + rate_ * elapsed_s);
+      tokens_ = tokens_at(now_ns);
       at_ns_ = now_ns;
     }
     if (tokens_ < 1.0) return false;
@@ -38,12 +35,7 @@ class TokenBucket {
 
   // Whether the bucket would be full at `now_ns`: a full bucket is the same
   // as a new one, so its owner may forget it.
-  [[nodiscard]] bool full(std::int64_t now_ns) const {
-    if (now_ns <= at_ns_) return tokens_ >= burst_;
-    // Safety: as in take().
-    const double elapsed_s = static_cast<double>(now_ns - at_ns_) / 1e9;
-    return tokens_ + rate_ * elapsed_s >= burst_;
-  }
+  [[nodiscard]] bool full(std::int64_t now_ns) const { return tokens_at(now_ns) >= burst_; }
 
   [[nodiscard]] std::uint32_t rate() const { return rate_; }
   [[nodiscard]] std::uint32_t burst() const { return burst_; }
@@ -53,6 +45,15 @@ class TokenBucket {
   std::uint32_t burst_;
   double tokens_;  // fractional: refills accrue between takes
   std::int64_t at_ns_;
+
+  // The tokens held at `now_ns` (a clock that went back adds none).
+  [[nodiscard]] double tokens_at(std::int64_t now_ns) const {
+    if (now_ns <= at_ns_) return tokens_;
+    // Safety: a difference of steady nanoseconds, positive here, as a
+    // double: exact below 2^53 ns (104 days), close enough above.
+    const double elapsed_s = static_cast<double>(now_ns - at_ns_) / 1e9;
+    return std::min<double>(burst_, tokens_ + rate_ * elapsed_s);
+  }
 };
 
 }  // namespace herald::gateway
