@@ -92,6 +92,15 @@ TEST(RoomBudget, TheCapRefusesTheNextRoomAndHistoryOpensNone) {
   EXPECT_THAT(refused.value_or(""), HasSubstr("rooms.max_rooms"));
   auto pub = request(*c, 21, R"({"id":21,"publish":{"room":"room-4","data":1}})");
   EXPECT_EQ(json_uint(pub.value_or(""), "/error/code"), 115u) << pub.value_or("");
+  // The server API's publish too (dev mode: no key), as a 503.
+  const std::string body = R"({"room":"room-5","data":1})";
+  const std::string api = raw_exchange(
+      "127.0.0.1", d.port,
+      "POST /api/publish HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+      "Content-Length: " +
+          std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
+  EXPECT_THAT(api, HasSubstr("503 Service Unavailable"));
+  EXPECT_THAT(api, HasSubstr("too_many_rooms"));
   // history and presence of rooms that do not exist open nothing, even with
   // the largest history_size (the ring was allocated up front: 32 MB each).
   std::vector<std::string> reads;
@@ -103,7 +112,7 @@ TEST(RoomBudget, TheCapRefusesTheNextRoomAndHistoryOpensNone) {
   auto replies = send_and_collect(*c, reads, 100);
   for (const auto& [rid, reply] : replies) EXPECT_TRUE(json_has(reply, "/result")) << reply;
   EXPECT_EQ(metric(d.port, "herald_rooms"), 3);
-  EXPECT_EQ(metric(d.port, "herald_rooms_refused_total"), 2);
+  EXPECT_EQ(metric(d.port, "herald_rooms_refused_total"), 3);
   // Rooms that exist go on: a publish in one is accepted.
   auto ok = publish(*c, 22, "room-0", "1");
   EXPECT_TRUE(json_has(ok, "/result/offset")) << ok;
