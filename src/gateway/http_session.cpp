@@ -12,9 +12,9 @@ namespace herald::gateway {
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, detail::ServerState& state,
-                         unsigned shard)
-    : stream_(std::move(socket)), state_(state), shard_(shard) {
+HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, ConnectionsPerIp::Lease lease,
+                         detail::ServerState& state, unsigned shard)
+    : stream_(std::move(socket)), state_(state), shard_(shard), lease_(std::move(lease)) {
   state_.shards[shard_]->http_sessions.insert(this);
 }
 
@@ -110,7 +110,7 @@ void HttpSession::on_read(beast::error_code ec) {
     // session ends when the last reference to it goes (now).
     upgraded_ = true;
     stream_.expires_never();
-    auto ws = std::make_shared<WsSession>(std::move(stream_), state_, shard_);
+    auto ws = std::make_shared<WsSession>(std::move(stream_), std::move(lease_), state_, shard_);
     ws->start(std::move(request));
     return;
   }

@@ -14,12 +14,16 @@
 
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_router.hpp"
+#include "gateway/limits/connections_per_ip.hpp"
 
 namespace herald::gateway {
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(boost::asio::ip::tcp::socket&& socket, detail::ServerState& state, unsigned shard);
+  // `lease`: the connection's slot of server.max_connections_per_ip, held
+  // until it closes (or handed to its WsSession on upgrade).
+  HttpSession(boost::asio::ip::tcp::socket&& socket, ConnectionsPerIp::Lease lease,
+              detail::ServerState& state, unsigned shard);
   ~HttpSession();
   HttpSession(const HttpSession&) = delete;
   HttpSession& operator=(const HttpSession&) = delete;
@@ -50,6 +54,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   bool reading_ = false;
   bool linger_ = false;
   bool upgraded_ = false;  // the socket now belongs to a WsSession
+  ConnectionsPerIp::Lease lease_;
 };
 
 }  // namespace herald::gateway

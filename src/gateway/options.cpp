@@ -17,6 +17,9 @@ void register_room_options(config::Schema& s, const std::string& prefix, RoomOpt
   s.add_bool(key("publish"), o.publish, "Clients may publish (the server API always may)");
   s.add_bool(key("presence"), o.presence, "presence and presence_stats are answered");
   s.add_bool(key("join_leave"), o.join_leave, "Subscribers get join and leave pushes");
+  s.add_int(key("join_leave_rate"), o.join_leave_rate, 1, 1'000'000,
+            "join and leave pushes a room sends per second (burst the same) on each node; more "
+            "are dropped and counted (herald_join_leave_dropped_total)");
   s.add_int(key("max_subscribers"), o.max_subscribers, 0, 100'000'000,
             "Subscribers a room holds at once (0: no limit)");
   s.add_size(key("max_publication_bytes"), o.max_publication_bytes, 1, 16 * 1024 * 1024,
@@ -67,6 +70,12 @@ void register_options(config::Schema& s, Options& o) {
                "Web origins (scheme://host[:port], comma-separated, or *) whose pages may open "
                "WebSockets and call the API, besides the server's own; others get 403",
                16 * 1024);
+  s.add_int("server.max_connections_per_ip", o.max_connections_per_ip, 1, 10'000'000,
+            "Connections held at once from one client address (IPv6: one /64); more are "
+            "answered 503 and closed");
+  s.add_bool("server.per_ip_exempt_loopback", o.per_ip_exempt_loopback,
+             "Loopback clients (127.0.0.0/8, ::1: a local reverse proxy, local load tests) are "
+             "not counted by server.max_connections_per_ip");
   s.add_duration("server.shutdown_timeout", o.shutdown_timeout, milliseconds(0),
                  milliseconds(600'000),
                  "On SIGTERM/SIGINT: how long to let open requests finish before exiting");
@@ -89,6 +98,12 @@ void register_options(config::Schema& s, Options& o) {
             "more get error 106");
   s.add_int("client.publish_rate", o.client.publish_rate, 1, 1'000'000,
             "Publishes per second per connection (burst of the same size); more get error 111");
+  s.add_int("client.command_rate", o.client.command_rate, 1, 1'000'000,
+            "Commands other than connect and publish per second per connection; more get "
+            "error 111");
+  s.add_int("client.command_burst", o.client.command_burst, 1, 1'000'000,
+            "Commands (as client.command_rate counts them) a connection may send at once before "
+            "the rate applies");
   s.add_duration("client.handshake_timeout", o.client.handshake_timeout, milliseconds(100),
                  milliseconds(600'000), "Time allowed for the WebSocket upgrade");
   s.add_duration("client.connect_timeout", o.client.connect_timeout, milliseconds(100),
@@ -101,6 +116,9 @@ void register_options(config::Schema& s, Options& o) {
       "client.write_delay", o.client.write_delay, milliseconds(0), milliseconds(1000),
       "Hold outbound messages this long to batch them into one write (0: next loop turn)");
 
+  s.add_int("rooms.max_rooms", o.max_rooms, 1, 100'000'000,
+            "Rooms one node holds at once (memory: with subscribers or unexpired history; "
+            "cluster: with local subscribers); a command that would open one more gets error 115");
   register_room_options(s, "rooms.", o.rooms);
   s.add_table_map("namespaces", [&o](const std::string& name, config::Schema& keys) {
     // A namespace starts from the [rooms] values, then its table overrides.

@@ -29,6 +29,13 @@ struct ClientLimits {
   // (answered in order when it answers; one more gets 106).
   std::uint32_t max_pending_per_room = 16;
   std::uint32_t publish_rate = 50;  // publishes per second (token bucket, burst = rate)
+  // Every other command after connect (subscribe, history, presence, ping,
+  // ...): a token bucket of command_rate a second holding command_burst, so
+  // a client may resubscribe its rooms at once on reconnect but not keep
+  // its broker busy (each such command is a Redis round trip in cluster
+  // mode).
+  std::uint32_t command_rate = 100;
+  std::uint32_t command_burst = 1000;
   std::chrono::milliseconds handshake_timeout{10'000};  // WebSocket upgrade
   std::chrono::milliseconds connect_timeout{10'000};    // until the connect command
   std::chrono::milliseconds idle_timeout{30'000};       // pings at half, close at full
@@ -46,11 +53,15 @@ struct ModerationOptions {
 // What a room allows. [rooms] sets the defaults; [namespaces.NAME] overrides
 // them for rooms named "NAME:...".
 struct RoomOptions {
-  std::uint32_t history_size = 100;                 // publications kept per room (0: none)
-  std::chrono::milliseconds history_ttl{300'000};   // how long they are kept
-  bool publish = true;                              // clients may publish (the API always may)
-  bool presence = true;                             // presence and presence_stats answer
-  bool join_leave = false;                          // push join/leave to subscribers
+  std::uint32_t history_size = 100;                // publications kept per room (0: none)
+  std::chrono::milliseconds history_ttl{300'000};  // how long they are kept
+  bool publish = true;                             // clients may publish (the API always may)
+  bool presence = true;                            // presence and presence_stats answer
+  bool join_leave = false;                         // push join/leave to subscribers
+  // join and leave pushes a room sends per second (burst the same), on
+  // each node; more are dropped (counted), so one client churning
+  // subscribe/unsubscribe cannot multiply its commands by the room's size.
+  std::uint32_t join_leave_rate = 20;
   std::uint32_t max_subscribers = 0;                // 0: no limit
   std::uint64_t max_publication_bytes = 16 * 1024;  // a publication's data
   ModerationOptions moderation;
@@ -121,6 +132,13 @@ struct Options {
   // Web origins whose pages may connect and call the API, besides the
   // server's own (gateway/origin_policy.hpp); "*" allows any.
   std::string allowed_origins;
+  // Connections per client address (IPv6: per /64); loopback is exempt
+  // while per_ip_exempt_loopback (limits/connections_per_ip.hpp says why).
+  std::uint32_t max_connections_per_ip = 256;
+  bool per_ip_exempt_loopback = true;
+  // Rooms this node holds at once (limits/room_budget.hpp); one more is
+  // refused with 115.
+  std::uint32_t max_rooms = 100'000;
   std::chrono::milliseconds shutdown_timeout{10'000};
   HttpLimits http;
   ClientLimits client;

@@ -62,7 +62,8 @@ struct Server::Impl {
   static constexpr int kAcceptBatch = 256;
   void accept();
   void admit(tcp::socket socket, ShardPool::Shard& target);
-  void reject(tcp::socket socket, asio::io_context& ctx);
+  // Writes `response` (a whole HTTP response) and closes the socket.
+  void reject(tcp::socket socket, asio::io_context& ctx, const std::string& response);
 };
 
 Server::Server(Options options, metrics::Registry& registry)
@@ -144,6 +145,8 @@ Server::Server(Options options, metrics::Registry& registry)
   st.accepted = &registry.counter("herald_connections_accepted_total", "Connections accepted");
   st.rejected_limit = &registry.counter("herald_connections_rejected_total",
                                         "Connections refused, by reason", {{"reason", "limit"}});
+  st.rejected_per_ip = &registry.counter("herald_connections_rejected_total",
+                                         "Connections refused, by reason", {{"reason", "per_ip"}});
   registry.callback("herald_connections", "Connections open now", [&st] {
     return static_cast<double>(st.connections.load(std::memory_order_relaxed));
   });
@@ -313,19 +316,53 @@ void Server::start() {
   m.pool.start();
 }
 
-// Hands an accepted socket to its shard (or turns it away at the limit).
+namespace {
+
+// A 503 with Herald's error body, then close: what a connection over a
+// connection limit gets (a browser's WebSocket sees a failed handshake).
+std::string refusal_response(std::string_view code, std::string_view message) {
+  std::string body = R"({"error":{"code":")";
+  body += code;
+  body += R"(","message":")";
+  body += message;
+  body += "\"}}\n";
+  return "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
+         "Content-Type: application/json\r\nContent-Length: " +
+         std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+}  // namespace
+
+// Hands an accepted socket to its shard (or turns it away at a limit).
 void Server::Impl::admit(tcp::socket socket, ShardPool::Shard& target) {
+  static const std::string kTooMany =
+      refusal_response("too_many_connections", "server.max_connections reached; retry later");
+  static const std::string kTooManyFromIp =
+      refusal_response("too_many_connections_per_ip",
+                       "server.max_connections_per_ip reached for this address; retry later");
   state.accepted->inc();
   std::size_t open = state.connections.fetch_add(1, std::memory_order_relaxed) + 1;
   if (open > options.max_connections) {
     state.rejected_limit->inc();
-    reject(std::move(socket), target.ctx);
+    reject(std::move(socket), target.ctx, kTooMany);
     return;
   }
-  boost::system::error_code ignored;
-  socket.set_option(tcp::no_delay(true), ignored);
-  asio::post(target.ctx, [this, &target, s = std::move(socket)]() mutable {
-    std::make_shared<HttpSession>(std::move(s), state, target.index)->start();
+  boost::system::error_code ec;
+  const tcp::endpoint peer = socket.remote_endpoint(ec);
+  if (ec) {  // gone already (reset before we looked): nothing to serve
+    socket.close(ec);
+    state.connections.fetch_sub(1, std::memory_order_relaxed);
+    return;
+  }
+  std::optional<ConnectionsPerIp::Lease> lease = state.per_ip.try_acquire(peer.address());
+  if (!lease) {
+    state.rejected_per_ip->inc();
+    reject(std::move(socket), target.ctx, kTooManyFromIp);
+    return;
+  }
+  socket.set_option(tcp::no_delay(true), ec);
+  asio::post(target.ctx, [this, &target, s = std::move(socket), l = std::move(*lease)]() mutable {
+    std::make_shared<HttpSession>(std::move(s), std::move(l), state, target.index)->start();
   });
 }
 
@@ -364,21 +401,12 @@ void Server::Impl::accept() {
                          });
 }
 
-void Server::Impl::reject(tcp::socket socket, asio::io_context& ctx) {
-  // Over the connection limit: a short 503 and close, written on the shard
-  // that owns the socket. The connection still counts until it is closed.
-  static const std::string kResponse = [] {
-    std::string body =
-        R"({"error":{"code":"too_many_connections","message":"server.max_connections reached; )"
-        R"(retry later"}})"
-        "\n";
-    return "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nContent-Type: "
-           "application/json\r\nContent-Length: " +
-           std::to_string(body.size()) + "\r\n\r\n" + body;
-  }();
+void Server::Impl::reject(tcp::socket socket, asio::io_context& ctx, const std::string& response) {
+  // Written on the shard that owns the socket. The connection still counts
+  // until it is closed. `response` is one of admit()'s statics.
   auto s = std::make_shared<tcp::socket>(std::move(socket));
-  asio::post(ctx, [this, s] {
-    asio::async_write(*s, asio::buffer(kResponse),
+  asio::post(ctx, [this, s, &response] {
+    asio::async_write(*s, asio::buffer(response),
                       [this, s](boost::system::error_code, std::size_t) {
                         boost::system::error_code ignored;
                         s->shutdown(tcp::socket::shutdown_both, ignored);

@@ -52,7 +52,7 @@ TEST(ClusterSubscriptions, UnsubscribeSubscribeUnsubscribeAfterAnActiveSubscript
 }
 
 TEST(ClusterSubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered) {
-  TwoNodes n({"--client.max_subscriptions", "1000"});
+  TwoNodes n({"--client.max_subscriptions", "1000", "--client.command_burst", "2000"});
   RedisServer& redis = n.redis;
   SubscriptionProbe& p = n.probe;
   probe_burst_over_fresh_rooms(p, n.a.port);

@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <deque>
+#include <random>
+
 #include "gateway/broker/publication_ring.hpp"
 
 namespace herald::gateway {
@@ -48,6 +51,51 @@ TEST(PublicationRing, ZeroCapacityKeepsNothing) {
   r.push(pub(1));
   EXPECT_TRUE(r.empty());
   EXPECT_EQ(r.first_after(0), 0u);
+}
+
+TEST(PublicationRing, AllocatesNothingUntilUsedAndGivesItBackWhenEmptied) {
+  PublicationRing r(1'000'000);  // rooms.history_size at its maximum
+  EXPECT_EQ(r.allocated(), 0u);
+  r.expire(0);
+  EXPECT_EQ(r.allocated(), 0u);
+  for (std::uint64_t o = 1; o <= 5; ++o) r.push(pub(o, 10));
+  EXPECT_LE(r.allocated(), 8u);  // grown with use, not to the capacity
+  r.expire(10);
+  EXPECT_TRUE(r.empty());
+  EXPECT_EQ(r.allocated(), 0u);
+}
+
+// The growing ring against the obvious model (a deque trimmed to the
+// capacity), over random pushes and expiries, after every step.
+TEST(PublicationRing, MatchesABoundedDequeOverRandomSteps) {
+  std::mt19937_64 rng(17);
+  for (std::size_t capacity : {1u, 2u, 3u, 7u, 64u}) {
+    PublicationRing r(capacity);
+    std::deque<StoredPublication> model;
+    std::uint64_t next = 1;
+    std::int64_t now = 0;
+    std::uniform_int_distribution<std::int64_t> age(0, 19);
+    for (int step = 0; step < 5000; ++step) {
+      ++now;
+      if (rng() % 4 != 0) {
+        r.push(pub(next, now));
+        model.push_back(pub(next, now));
+        ++next;
+        if (model.size() > capacity) model.pop_front();
+      } else {
+        const std::int64_t cutoff = now - age(rng);
+        r.expire(cutoff);
+        while (!model.empty() && model.front().at_ns <= cutoff) model.pop_front();
+      }
+      ASSERT_EQ(r.size(), model.size()) << "capacity " << capacity << " step " << step;
+      ASSERT_LE(r.allocated(), capacity);
+      for (std::size_t i = 0; i < model.size(); ++i)
+        ASSERT_EQ(r.at(i).offset, model[i].offset) << "capacity " << capacity << " step " << step;
+      if (!model.empty()) {
+        ASSERT_EQ(r.first_after(model.front().offset), 1u);
+      }
+    }
+  }
 }
 
 }  // namespace

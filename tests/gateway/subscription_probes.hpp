@@ -209,7 +209,8 @@ inline void probe_active_unsubscribe_subscribe_unsubscribe(SubscriptionProbe& p)
 // frame (2 x pairs commands). Every command answered once, each room's two
 // in order; nothing stays subscribed (the metrics of the subscriber's node,
 // on `metrics_port`) or registered. The subscriber's node needs
-// client.max_subscriptions >= pairs.
+// client.max_subscriptions >= pairs and client.command_burst > 2 x pairs
+// (the frame is 2 x pairs commands, after the control room's subscribe).
 inline void probe_burst_over_fresh_rooms(SubscriptionProbe& p, std::uint16_t metrics_port,
                                          int pairs = 500) {
   std::vector<std::string> lines;

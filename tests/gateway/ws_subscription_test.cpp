@@ -30,7 +30,7 @@ TEST(GatewaySubscriptions, UnsubscribeSubscribeUnsubscribeAfterAnActiveSubscript
 }
 
 TEST(GatewaySubscriptions, ABurstOfAThousandCommandsOverFreshRoomsIsAllAnswered) {
-  Daemon d({"--client.max_subscriptions", "1000"});
+  Daemon d({"--client.max_subscriptions", "1000", "--client.command_burst", "2000"});
   SubscriptionProbe p(d.port, d.port);
   probe_burst_over_fresh_rooms(p, d.port);
 }

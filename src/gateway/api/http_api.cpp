@@ -41,7 +41,8 @@ HttpResponse broker_error(const BrokerError& e) {
   if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
   if (e.code == protocol::ErrorCode::moderation_rejected)
     status = http::status::unprocessable_entity;
-  if (e.code == protocol::ErrorCode::unavailable) status = http::status::service_unavailable;
+  if (e.code == protocol::ErrorCode::unavailable || e.code == protocol::ErrorCode::too_many_rooms)
+    status = http::status::service_unavailable;
   return make_error_response(status, protocol::error_name(e.code), e.message);
 }
 

@@ -14,10 +14,14 @@ struct BrokerCounters {
                                    {{"outcome", "recovered"}})),
         not_recovered(registry.counter("herald_recoveries_total",
                                        "Subscribes with a since position, by outcome",
-                                       {{"outcome", "not_recovered"}})) {}
+                                       {{"outcome", "not_recovered"}})),
+        join_leave_dropped(registry.counter(
+            "herald_join_leave_dropped_total",
+            "join and leave pushes not sent: over their room's join_leave_rate")) {}
   metrics::Counter& publications;
   metrics::Counter& recovered;
   metrics::Counter& not_recovered;
+  metrics::Counter& join_leave_dropped;
 };
 
 }  // namespace herald::gateway

@@ -9,35 +9,53 @@
 #include <unordered_set>
 
 #include "gateway/broker/publication_ring.hpp"
+#include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::gateway {
 namespace asio = boost::asio;
 
 struct MemoryBroker::Room {
-  Room(std::string e, std::size_t history, unsigned shards)
-      : epoch(std::move(e)), ring(history), per_shard(shards, 0) {}
+  Room(std::string e, const RoomOptions& o, unsigned shards, std::int64_t now)
+      : epoch(std::move(e)),
+        ring(o.history_size),
+        per_shard(shards, 0),
+        join_leave(o.join_leave_rate, o.join_leave_rate, now) {}
   std::string epoch;
-  std::uint64_t top = 0;  // offset of the newest publication (0: none yet)
-  PublicationRing ring;
+  std::uint64_t top = 0;                 // offset of the newest publication (0: none yet)
+  PublicationRing ring;                  // allocates with its first publication
   std::vector<std::uint32_t> per_shard;  // subscriptions by shard
   std::uint32_t subscribers = 0;
   std::unordered_map<std::string, PresenceEntry> presence;  // by client id
   std::int64_t last_active_ns = 0;
+  TokenBucket join_leave;  // join and leave pushes: rooms.join_leave_rate
 };
 
 struct MemoryBroker::Home {
-  explicit Home(asio::io_context& ctx, std::uint64_t seed) : timer(ctx), rng(seed) {}
-  std::unordered_map<std::string, Room> rooms;
+  explicit Home(asio::io_context& ctx, std::uint64_t s) : timer(ctx), seed(s) {}
+  RoomMap rooms;
   asio::steady_timer timer;
-  std::mt19937_64 rng;
+  std::uint64_t seed;
+  // Moves when a room that had publications is freed (memory_broker.hpp:
+  // Epochs).
+  std::uint64_t generation = 0;
 
-  std::string new_epoch() {
+  // The epoch a room named `name` starts with now: 8 hex digits of a hash
+  // of the name, the seed and the generation.
+  [[nodiscard]] std::string epoch_for(std::string_view name) const {
     static constexpr char kHex[] = "0123456789abcdef";
-    std::uint64_t v = rng();
+    std::uint64_t v = mix(seed ^ mix(std::hash<std::string_view>{}(name) + generation));
     std::string e(8, '0');
     for (char& c : e) c = kHex[(v >>= 4) & 0xf];
     return e;
+  }
+
+ private:
+  // splitmix64's finalizer: every input bit reaches every output bit.
+  static std::uint64_t mix(std::uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
   }
 };
 
@@ -51,7 +69,11 @@ std::int64_t ttl_ns(const RoomOptions& o) {
 
 MemoryBroker::MemoryBroker(const Options& options, ShardPool& pool, Delivery deliver,
                            metrics::Registry& registry)
-    : options_(options), pool_(pool), deliver_(std::move(deliver)), counters_(registry) {
+    : options_(options),
+      pool_(pool),
+      deliver_(std::move(deliver)),
+      counters_(registry),
+      budget_(options.max_rooms, registry) {
   std::random_device rd;
   for (unsigned i = 0; i < pool_.size(); ++i) {
     homes_.push_back(std::make_unique<Home>(pool_[i].ctx, (std::uint64_t{rd()} << 32) ^ rd() ^ i));
@@ -76,11 +98,34 @@ void MemoryBroker::stop() {
   }
 }
 
-std::unordered_map<std::string, MemoryBroker::Room>::iterator MemoryBroker::room_entry(
-    Home& home, const std::string& name, const RoomOptions& options) {
+MemoryBroker::RoomMap::iterator MemoryBroker::open_room(Home& home, const std::string& name,
+                                                        const RoomOptions& options) {
   auto it = home.rooms.find(name);
   if (it != home.rooms.end()) return it;
-  return home.rooms.try_emplace(name, home.new_epoch(), options.history_size, pool_.size()).first;
+  if (!budget_.try_acquire()) return home.rooms.end();
+  return home.rooms.try_emplace(name, home.epoch_for(name), options, pool_.size(), steady_now_ns())
+      .first;
+}
+
+void MemoryBroker::free_if_empty(Home& home, RoomMap::iterator it) {
+  if (it->second.subscribers == 0 && it->second.top == 0) free_room(home, it);
+}
+
+MemoryBroker::RoomMap::iterator MemoryBroker::free_room(Home& home, RoomMap::iterator it) {
+  // A room that had publications may not come back with its epoch: a
+  // client holding a position in it would read the new stream as its own.
+  if (it->second.top != 0) ++home.generation;
+  budget_.release();
+  return home.rooms.erase(it);
+}
+
+void MemoryBroker::push_presence(Room& room, const std::string& name, bool join,
+                                 const std::string& info) {
+  if (!room.join_leave.take(steady_now_ns())) {
+    counters_.join_leave_dropped.inc();
+    return;
+  }
+  fan_out(room, name, make_frame(protocol::encode_presence_push(join, name, info)));
 }
 
 void MemoryBroker::fan_out(const Room& room, const std::string& name, const FramePtr& frame) {
@@ -99,10 +144,11 @@ void MemoryBroker::sweep(unsigned shard) {
     Room& room = it->second;
     const std::int64_t ttl = ttl_ns(options_.room_options(it->first));
     room.ring.expire(now - ttl);
-    // A room nobody watches and whose history has expired is forgotten; it
-    // comes back with a new epoch, so old positions read as unrecoverable.
+    // A room nobody watches and whose history has expired is forgotten (an
+    // empty one went when its last subscriber left); it comes back with a
+    // new epoch (free_room), so old positions read as unrecoverable.
     if (room.subscribers == 0 && room.ring.empty() && now - room.last_active_ns > ttl) {
-      it = home.rooms.erase(it);
+      it = free_room(home, it);
     } else {
       ++it;
     }
@@ -119,7 +165,12 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
     const RoomOptions& opts = options_.room_options(req.room);
-    auto it = room_entry(home, req.room, opts);
+    auto it = open_room(home, req.room, opts);
+    if (it == home.rooms.end()) {
+      PublishResult refused;
+      refused.error = budget_.refusal(req.room);
+      return reply(from, std::move(done), std::move(refused));
+    }
     Room& room = it->second;
     const std::int64_t now = steady_now_ns();
     room.last_active_ns = now;
@@ -147,9 +198,13 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
     const RoomOptions& opts = options_.room_options(req.room);
-    auto it = room_entry(home, req.room, opts);
-    Room& room = it->second;
     SubscribeResult result;
+    auto it = open_room(home, req.room, opts);
+    if (it == home.rooms.end()) {
+      result.error = budget_.refusal(req.room);
+      return reply(from, std::move(done), std::move(result));
+    }
+    Room& room = it->second;
     if (opts.max_subscribers != 0 && room.subscribers >= opts.max_subscribers) {
       result.error = BrokerError{
           protocol::ErrorCode::limit_exceeded,
@@ -181,10 +236,7 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
       if (opts.presence || opts.join_leave) {
         room.presence[req.client] = PresenceEntry{req.client, req.user, req.info_json};
       }
-      if (opts.join_leave) {
-        FramePtr join = make_frame(protocol::encode_presence_push(true, req.room, req.info_json));
-        fan_out(room, it->first, join);
-      }
+      if (opts.join_leave) push_presence(room, it->first, true, req.info_json);
     }
     reply(from, std::move(done), std::move(result));
   });
@@ -192,26 +244,23 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
 
 void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string client) {
   unsigned h = home_of(room_name);
-  asio::post(
-      pool_[h].ctx, [this, h, from, room_name = std::move(room_name), client = std::move(client)] {
-        Home& home = *homes_[h];
-        auto it = home.rooms.find(room_name);
-        if (it == home.rooms.end()) return;
-        Room& room = it->second;
-        if (room.per_shard[from] > 0) --room.per_shard[from];
-        if (room.subscribers > 0) --room.subscribers;
-        room.last_active_ns = steady_now_ns();
-        auto p = room.presence.find(client);
-        if (p != room.presence.end()) {
-          const RoomOptions& opts = options_.room_options(room_name);
-          if (opts.join_leave) {
-            FramePtr leave =
-                make_frame(protocol::encode_presence_push(false, room_name, p->second.info_json));
-            fan_out(room, room_name, leave);
-          }
-          room.presence.erase(p);
-        }
-      });
+  asio::post(pool_[h].ctx,
+             [this, h, from, room_name = std::move(room_name), client = std::move(client)] {
+               Home& home = *homes_[h];
+               auto it = home.rooms.find(room_name);
+               if (it == home.rooms.end()) return;
+               Room& room = it->second;
+               if (room.per_shard[from] > 0) --room.per_shard[from];
+               if (room.subscribers > 0) --room.subscribers;
+               room.last_active_ns = steady_now_ns();
+               auto p = room.presence.find(client);
+               if (p != room.presence.end()) {
+                 if (options_.room_options(room_name).join_leave)
+                   push_presence(room, room_name, false, p->second.info_json);
+                 room.presence.erase(p);
+               }
+               free_if_empty(home, it);
+             });
 }
 
 void MemoryBroker::history(unsigned from, HistoryRequest req,
@@ -219,32 +268,38 @@ void MemoryBroker::history(unsigned from, HistoryRequest req,
   unsigned h = home_of(req.room);
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
-    const RoomOptions& opts = options_.room_options(req.room);
-    auto it = room_entry(home, req.room, opts);
-    Room& room = it->second;
-    room.ring.expire(steady_now_ns() - ttl_ns(opts));
     HistoryResult result;
-    result.epoch = room.epoch;
-    result.offset = room.top;
+    // A room that does not exist is an empty stream with no epoch; reading
+    // it creates nothing.
+    auto it = home.rooms.find(req.room);
+    static const PublicationRing kNone(0);
+    const PublicationRing* ring = &kNone;
+    if (it != home.rooms.end()) {
+      Room& room = it->second;
+      room.ring.expire(steady_now_ns() - ttl_ns(options_.room_options(req.room)));
+      result.epoch = room.epoch;
+      result.offset = room.top;
+      ring = &room.ring;
+    }
     std::size_t begin = 0;
     if (req.since) {
-      if (req.since->epoch != room.epoch) {
+      if (req.since->epoch != result.epoch) {
         result.error = BrokerError{protocol::ErrorCode::bad_request,
                                    "history.since.epoch is not the room's current epoch '" +
-                                       room.epoch + "'; the stream was reset"};
+                                       result.epoch + "'; the stream was reset"};
       } else {
-        begin = room.ring.first_after(req.since->offset);
+        begin = ring->first_after(req.since->offset);
       }
     }
     if (!result.error) {
-      std::size_t n = room.ring.size() - begin;
+      std::size_t n = ring->size() - begin;
       if (req.limit) n = std::min<std::size_t>(n, *req.limit);
       if (req.reverse) {
         for (std::size_t i = 0; i < n; ++i)
-          result.publications.push_back(room.ring.at(room.ring.size() - 1 - i).frame);
+          result.publications.push_back(ring->at(ring->size() - 1 - i).frame);
       } else {
         for (std::size_t i = 0; i < n; ++i)
-          result.publications.push_back(room.ring.at(begin + i).frame);
+          result.publications.push_back(ring->at(begin + i).frame);
       }
     }
     reply(from, std::move(done), std::move(result));

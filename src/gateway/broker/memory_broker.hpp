@@ -17,6 +17,7 @@
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
 #include "gateway/broker/broker_counters.hpp"
+#include "gateway/limits/room_budget.hpp"
 #include "gateway/options.hpp"
 #include "gateway/shard_pool.hpp"
 
@@ -48,11 +49,17 @@ class MemoryBroker final : public Broker {
  private:
   struct Home;
   struct Room;
+  using RoomMap = std::unordered_map<std::string, Room>;
   void sweep(unsigned shard);
-  // The room's state on its home shard, created (with a new epoch) on first
-  // use. Runs on the home shard.
-  std::unordered_map<std::string, Room>::iterator room_entry(Home& home, const std::string& name,
-                                                             const RoomOptions& options);
+  // The room's state on its home shard, created on first use when the room
+  // budget allows; end() when it does not. Runs on the home shard.
+  RoomMap::iterator open_room(Home& home, const std::string& name, const RoomOptions& options);
+  // Frees `it` now if it holds nothing: no subscribers, never published to.
+  void free_if_empty(Home& home, RoomMap::iterator it);
+  // Frees a room and gives its unit of the budget back.
+  RoomMap::iterator free_room(Home& home, RoomMap::iterator it);
+  // Sends a join or leave push, within the room's join_leave_rate.
+  void push_presence(Room& room, const std::string& name, bool join, const std::string& info);
   // Posts `frame` once to every shard with subscribers of the room.
   void fan_out(const Room& room, const std::string& name, const FramePtr& frame);
   // Runs `done(result)` on shard `from`, never inline.
@@ -66,6 +73,7 @@ class MemoryBroker final : public Broker {
   Delivery deliver_;
   std::vector<std::unique_ptr<Home>> homes_;
   BrokerCounters counters_;
+  RoomBudget budget_;
 };
 
 }  // namespace herald::gateway

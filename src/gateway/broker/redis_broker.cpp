@@ -90,6 +90,7 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       presence_timer_(io_),
       rng_(std::random_device{}()),
       counters_(registry),
+      budget_(options.max_rooms, registry),
       gap_fetches_(registry.counter("herald_cluster_gap_fetches_total",
                                     "History reads to fill a gap in a room's live stream")),
       resets_(registry.counter("herald_cluster_stream_resets_total",
@@ -222,7 +223,7 @@ void RedisBroker::reply(unsigned from, std::function<void(Result)> done, Result 
   pool_.reply(from, std::move(done), std::move(result));
 }
 
-redis::Command RedisBroker::read_command(const std::string& room, std::string after,
+redis::Command RedisBroker::read_command(const std::string& room, Create create, std::string after,
                                          std::string field, std::string body, std::string join) {
   const RoomOptions& o = options_.room_options(room);
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, room);
@@ -232,7 +233,7 @@ redis::Command RedisBroker::read_command(const std::string& room, std::string af
                         keys.meta,
                         keys.history,
                         keys.presence,
-                        "1",
+                        create == Create::yes ? "1" : "0",
                         new_epoch(),
                         std::move(after),
                         ms(o.history_ttl),
@@ -252,14 +253,16 @@ std::string RedisBroker::new_epoch() {
   return e;
 }
 
-RedisBroker::Room& RedisBroker::room_state(const std::string& name) {
+RedisBroker::Room* RedisBroker::open_room(const std::string& name) {
   auto it = rooms_.find(name);
-  if (it != rooms_.end()) return it->second;
+  if (it != rooms_.end()) return &it->second;
+  if (!budget_.try_acquire()) return nullptr;
   const RoomOptions& o = options_.room_options(name);
   // The recent ring needs to cover one read's round trip of traffic; the
   // history size is the natural bound, with a floor for rooms keeping none.
+  // It allocates as publications arrive, not up front.
   const std::size_t recent = std::max<std::size_t>(o.history_size, 128);
-  return rooms_.try_emplace(name, ++next_room_id_, pool_.size(), recent).first->second;
+  return &rooms_.try_emplace(name, ++next_room_id_, pool_.size(), recent).first->second;
 }
 
 // ---- publish -------------------------------------------------------------
@@ -314,7 +317,14 @@ void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
     const RoomOptions& o = options_.room_options(req.room);
     const std::string name = req.room;
-    Room& room = room_state(name);
+    Room* opened = open_room(name);
+    if (!opened) {
+      // Nothing was sent to Redis: a refused name leaves no key there.
+      SubscribeResult result;
+      result.error = budget_.refusal(name);
+      return reply(from, std::move(done), std::move(result));
+    }
+    Room& room = *opened;
     if (o.max_subscribers != 0 && room.local >= o.max_subscribers) {
       SubscribeResult result;
       result.error = BrokerError{
@@ -397,9 +407,15 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
     body = redis_schema::presence_body(op.request.user, op.request.info_json);
     room.presence[field] = body;
   }
-  if (o.join_leave) join = protocol::encode_presence_push(true, name, op.request.info_json);
-  redis::Command cmd =
-      read_command(name, std::to_string(after), std::move(field), std::move(body), std::move(join));
+  if (o.join_leave) {
+    if (join_leave_.take(name, o.join_leave_rate, steady_now_ns())) {
+      join = protocol::encode_presence_push(true, name, op.request.info_json);
+    } else {
+      counters_.join_leave_dropped.inc();
+    }
+  }
+  redis::Command cmd = read_command(name, Create::yes, std::to_string(after), std::move(field),
+                                    std::move(body), std::move(join));
   op.seq = message_seq_;
   auto op_ptr = std::make_shared<PendingSubscribe>(std::move(op));
   execute(name, {std::move(cmd)}, [this, name, id = room.id, op_ptr](const redis::Result& r) {
@@ -518,8 +534,8 @@ void RedisBroker::catch_up(const std::string& name, Room& room) {
   if (room.fetching || stopped_) return;
   room.fetching = true;
   gap_fetches_.inc();
-  redis::Command cmd =
-      read_command(name, room.synced ? std::to_string(room.delivered) : std::string("-1"));
+  redis::Command cmd = read_command(
+      name, Create::yes, room.synced ? std::to_string(room.delivered) : std::string("-1"));
   execute(name, {std::move(cmd)}, [this, name, id = room.id, seq = message_seq_](redis::Result r) {
     auto it = rooms_.find(name);
     if (it == rooms_.end() || it->second.id != id) return;
@@ -635,6 +651,7 @@ void RedisBroker::release_if_unused(const std::string& name) {
     clients_[it->second.channel_shard]->leave(
         redis_schema::room_keys(cluster_.key_prefix, name).channel);
   rooms_.erase(it);
+  budget_.release();
 }
 
 // ---- unsubscribe, history, presence ---------------------------------------
@@ -650,7 +667,9 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
       const RoomOptions& o = options_.room_options(name);
       const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
       std::string leave;
-      if (o.join_leave) {
+      if (o.join_leave && !join_leave_.take(name, o.join_leave_rate, steady_now_ns())) {
+        counters_.join_leave_dropped.inc();
+      } else if (o.join_leave) {
         // The entry's body is "<userlen> <user><info>": parsed as a value
         // with a dummy expiry to get the info back.
         const std::string value = "0 " + entry->second;  // outlives v's views
@@ -671,8 +690,10 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
                           std::function<void(HistoryResult)> done) {
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
     const std::uint64_t after = req.since && !req.reverse ? req.since->offset : 0;
-    redis::Command cmd =
-        read_command(req.room, std::to_string(std::min<std::uint64_t>(after, INT64_MAX)));
+    // Create::no: a history of a room Redis does not have answers an empty
+    // stream (epoch "") and writes nothing.
+    redis::Command cmd = read_command(req.room, Create::no,
+                                      std::to_string(std::min<std::uint64_t>(after, INT64_MAX)));
     const std::string room = req.room;  // req moves into the handler
     execute(room, {std::move(cmd)},
             [this, from, req = std::move(req), done = std::move(done)](redis::Result r) mutable {

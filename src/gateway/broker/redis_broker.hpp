@@ -24,6 +24,14 @@
 //    says recovered=false: never a silent hole.
 //  - After every reconnect to Redis the node reads each followed room's
 //    history since its last delivered offset.
+//
+// Budgets (limits/): the rooms a node follows count against
+// rooms.max_rooms (a subscribe that would follow one more is refused with
+// 115 before anything reaches Redis); a name gets keys in Redis only from a
+// publish or a subscribe that succeeds (a refused subscribe sends nothing,
+// and history reads without creating the room's epoch); join and leave
+// pushes are sent within the room's join_leave_rate, counted per node (by
+// name, apart from the room state: limits/room_rates.hpp says why).
 #pragma once
 
 #include <boost/asio/executor_work_guard.hpp>
@@ -47,6 +55,8 @@
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/broker/shard_ring.hpp"
+#include "gateway/limits/room_budget.hpp"
+#include "gateway/limits/room_rates.hpp"
 #include "gateway/options.hpp"
 #include "gateway/shard_pool.hpp"
 #include "redis/client.hpp"
@@ -90,7 +100,9 @@ class RedisBroker final : public Broker {
   struct ReadyWait;
 
   // Everything below runs on the broker thread.
-  Room& room_state(const std::string& name);
+  // The node's state of a room, created when the room budget allows;
+  // null when it does not.
+  Room* open_room(const std::string& name);
   void join_channel(const std::string& name, Room& room);
   void on_joined(const std::string& name, std::uint64_t id, const redis::Result& r);
   void run_subscribe(const std::string& name, Room& room, PendingSubscribe op);
@@ -148,11 +160,15 @@ class RedisBroker final : public Broker {
   void on_down(std::size_t shard);
   void refresh_presence();
   std::string new_epoch();
-  // The read script's command for `room` (redis_schema::kReadScript: create
-  // the epoch if needed, publications after `after`, "-1" for none), with a
-  // presence entry and a join frame to add in the same step (empty: none).
-  redis::Command read_command(const std::string& room, std::string after, std::string field = {},
-                              std::string body = {}, std::string join = {});
+  // Whether a read gives the room an epoch when it has none (and renews
+  // its stream_ttl): subscribes and the node's own catch-up do; history
+  // only reads.
+  enum class Create : std::uint8_t { no, yes };
+  // The read script's command for `room` (redis_schema::kReadScript:
+  // publications after `after`, "-1" for none), with a presence entry and a
+  // join frame to add in the same step (empty: none).
+  redis::Command read_command(const std::string& room, Create create, std::string after,
+                              std::string field = {}, std::string body = {}, std::string join = {});
   template <class Result>
   void reply(unsigned from, std::function<void(Result)> done, Result result);
 
@@ -187,6 +203,8 @@ class RedisBroker final : public Broker {
   bool stopped_ = false;
 
   BrokerCounters counters_;
+  RoomBudget budget_;     // the rooms in rooms_
+  RoomRates join_leave_;  // join/leave pushes sent, by room (rooms.join_leave_rate)
   metrics::Counter& gap_fetches_;
   metrics::Counter& resets_;
   metrics::Counter& bad_messages_;

@@ -21,6 +21,7 @@
 #include "gateway/broker/broker.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/hub.hpp"
+#include "gateway/limits/connections_per_ip.hpp"
 #include "gateway/options.hpp"
 #include "gateway/origin_policy.hpp"
 #include "gateway/protocol/command.hpp"
@@ -62,7 +63,10 @@ struct GatewayMetrics {
 
 struct ServerState {
   ServerState(const Options& o, metrics::Registry& r)
-      : options(o), registry(r), origin_policy(o.allowed_origins, o.dev_mode()) {}
+      : options(o),
+        registry(r),
+        origin_policy(o.allowed_origins, o.dev_mode()),
+        per_ip(o.max_connections_per_ip, o.per_ip_exempt_loopback) {}
 
   const Options& options;
   metrics::Registry& registry;
@@ -77,11 +81,15 @@ struct ServerState {
   std::atomic<bool> draining{false};
   std::atomic<bool> stopped{false};  // shards stopping: no more cross-shard posts
   std::atomic<std::size_t> connections{0};
+  // server.max_connections_per_ip: asked by the acceptor, released by the
+  // sessions' leases (on their shards). Outlives every session.
+  ConnectionsPerIp per_ip;
 
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};
   metrics::Counter* accepted = nullptr;
   metrics::Counter* rejected_limit = nullptr;
+  metrics::Counter* rejected_per_ip = nullptr;
   GatewayMetrics gw;
 
   void count_response(unsigned status) {

@@ -5,7 +5,7 @@
 namespace herald::gateway::protocol {
 namespace {
 
-constexpr std::array<ErrorInfo, 15> kErrors{{
+constexpr std::array<ErrorInfo, 16> kErrors{{
     {ErrorCode::internal, "internal", "the server failed; retry later"},
     {ErrorCode::unauthorized, "unauthorized", "send a valid connect command first"},
     {ErrorCode::bad_room, "bad_room", "the room name is empty, too long or has a bad character"},
@@ -20,13 +20,16 @@ constexpr std::array<ErrorInfo, 15> kErrors{{
     {ErrorCode::not_available, "not_available", "the namespace has history or presence turned off"},
     {ErrorCode::token_expired, "token_expired", "the token's exp is in the past"},
     {ErrorCode::not_subscribed, "not_subscribed", "unsubscribe from a room not subscribed"},
-    {ErrorCode::too_many_requests, "too_many_requests", "over client.publish_rate; slow down"},
+    {ErrorCode::too_many_requests, "too_many_requests",
+     "over client.publish_rate or client.command_rate; slow down"},
     {ErrorCode::already_connected, "already_connected", "connect was sent twice"},
     {ErrorCode::moderation_rejected, "moderation_rejected",
      "the publication holds a keyword its namespace's moderation rejects"},
     {ErrorCode::unavailable, "unavailable",
      "a service the command needs (the keyword store behind moderation) cannot be reached; try "
      "again"},
+    {ErrorCode::too_many_rooms, "too_many_rooms",
+     "the node holds rooms.max_rooms rooms and the command would open one more; try later"},
 }};
 
 constexpr std::array<DisconnectInfo, 8> kDisconnects{{

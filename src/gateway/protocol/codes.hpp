@@ -29,6 +29,7 @@ enum class ErrorCode : std::uint16_t {
   already_connected = 112,
   moderation_rejected = 113,
   unavailable = 114,
+  too_many_rooms = 115,
 };
 
 enum class DisconnectCode : std::uint16_t {

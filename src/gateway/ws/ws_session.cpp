@@ -42,16 +42,20 @@ std::uint64_t unix_now_ms() {
 
 }  // namespace
 
-WsSession::WsSession(beast::tcp_stream&& stream, detail::ServerState& state, unsigned shard)
+WsSession::WsSession(beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
+                     detail::ServerState& state, unsigned shard)
     : state_(state),
       shard_state_(*state.shards[shard]),
       shard_(shard),
       connect_timer_(stream.get_executor()),
-      connection_(std::move(stream), state, *state.shards[shard], *this) {
+      connection_(std::move(stream), state, *state.shards[shard], *this),
+      publish_rate_(state.options.client.publish_rate, state.options.client.publish_rate,
+                    steady_now_ns()),
+      command_rate_(state.options.client.command_rate, state.options.client.command_burst,
+                    steady_now_ns()),
+      lease_(std::move(lease)) {
   shard_state_.ws_sessions.insert(this);
   state_.gw.ws_connections->add(1);
-  publish_tokens_ = state_.options.client.publish_rate;
-  tokens_at_ns_ = steady_now_ns();
 }
 
 WsSession::~WsSession() {
@@ -140,6 +144,12 @@ void WsSession::handle(protocol::Command& cmd) {
   if (state_kind_ != State::connected) {
     state_.gw.command_errors->inc();
     return reply_error(id, ErrorCode::unauthorized, "send connect first");
+  }
+  // publish has a rate of its own (on_publish); every other command counts
+  // against client.command_rate.
+  if (!std::holds_alternative<protocol::PublishCmd>(cmd.body) &&
+      !within_rate(id, command_rate_, "client.command_rate")) {
+    return;
   }
   std::visit(
       [&](auto& body) {
@@ -353,15 +363,15 @@ void WsSession::on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd)
   reply(id, "{}");
 }
 
-bool WsSession::take_publish_token() {
-  const double rate = state_.options.client.publish_rate;
-  const std::int64_t now = steady_now_ns();
-  publish_tokens_ =
-      std::min(rate, publish_tokens_ + rate * static_cast<double>(now - tokens_at_ns_) / 1e9);
-  tokens_at_ns_ = now;
-  if (publish_tokens_ < 1.0) return false;
-  publish_tokens_ -= 1.0;
-  return true;
+bool WsSession::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting) {
+  if (bucket.take(steady_now_ns())) return true;
+  state_.gw.command_errors->inc();
+  std::string message = "over ";
+  message += setting;
+  message +=
+      " (" + std::to_string(bucket.rate()) + "/s, burst " + std::to_string(bucket.burst()) + ")";
+  reply_error(id, ErrorCode::too_many_requests, message);
+  return false;
 }
 
 void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
@@ -378,11 +388,7 @@ void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
                            " bytes; max_publication_bytes is " +
                            std::to_string(opts.max_publication_bytes));
   }
-  if (!take_publish_token()) {
-    return reply_error(
-        id, ErrorCode::too_many_requests,
-        "over client.publish_rate (" + std::to_string(state_.options.client.publish_rate) + "/s)");
-  }
+  if (!within_rate(id, publish_rate_, "client.publish_rate")) return;
   PublishRequest req{std::move(cmd.room), std::move(cmd.data), info_json_};
   state_.broker->publish(shard_, std::move(req), [self = shared_from_this(), id](PublishResult r) {
     if (self->finished_) return;

@@ -22,6 +22,8 @@
 #include "gateway/detail/server_state.hpp"
 #include "gateway/frame.hpp"
 #include "gateway/http_router.hpp"
+#include "gateway/limits/connections_per_ip.hpp"
+#include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/rooms/room_list_feed.hpp"
 #include "gateway/ws/subscription_table.hpp"
@@ -32,7 +34,10 @@ namespace herald::gateway {
 class WsSession final : public std::enable_shared_from_this<WsSession>,
                         private WsConnection::Owner {
  public:
-  WsSession(boost::beast::tcp_stream&& stream, detail::ServerState& state, unsigned shard);
+  // `lease` is the connection's slot of server.max_connections_per_ip,
+  // held until the session ends.
+  WsSession(boost::beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
+            detail::ServerState& state, unsigned shard);
   ~WsSession();
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
@@ -85,7 +90,9 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void leave_hub(const std::string& room);
   // Checks name and permission; on failure replies and returns false.
   bool check_room(std::uint32_t id, const std::string& room);
-  bool take_publish_token();
+  // Takes a token from `bucket`; without one, replies 111 naming `setting`
+  // and returns false.
+  bool within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting);
 
   void reply(std::uint32_t id, std::string_view result_json);
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message);
@@ -117,9 +124,11 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // client that does not watch pays nothing for it).
   std::unique_ptr<RoomListFeed> room_list_;
 
-  // Publish rate: a token bucket refilled at client.publish_rate per second.
-  double publish_tokens_ = 0;
-  std::int64_t tokens_at_ns_ = 0;
+  // client.publish_rate for publish; client.command_rate for every other
+  // command after connect.
+  TokenBucket publish_rate_;
+  TokenBucket command_rate_;
+  ConnectionsPerIp::Lease lease_;
 
   bool finished_ = false;
 };
