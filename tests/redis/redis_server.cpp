@@ -37,8 +37,8 @@ std::uint16_t free_port() {
 
 RedisServer::RedisServer(bool persist) : RedisServer(persist, false) {}
 
-RedisServer::RedisServer(std::vector<std::string> args, redis::Credentials admin)
-    : persist_(false), args_(std::move(args)), admin_(std::move(admin)) {
+RedisServer::RedisServer(std::vector<std::string> args, redis::Credentials admin, bool cluster)
+    : persist_(false), cluster_(cluster), args_(std::move(args)), admin_(std::move(admin)) {
   start_fresh();
 }
 

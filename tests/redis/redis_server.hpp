@@ -31,8 +31,8 @@ class RedisServer {
   RedisServer(bool persist, bool cluster);
   // With `args` added to its command line ({"--requirepass", "pw"}, an ACL
   // user: {"--user", "alice", "on", ">pw", "~*", "&*", "+@all"}); command()
-  // authenticates as `admin` first.
-  RedisServer(std::vector<std::string> args, redis::Credentials admin);
+  // authenticates as `admin` first. `cluster` as above.
+  RedisServer(std::vector<std::string> args, redis::Credentials admin, bool cluster = false);
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
