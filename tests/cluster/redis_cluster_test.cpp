@@ -43,6 +43,12 @@ struct RedisCluster {
     if (!admin.empty()) env.push_back("REDISCLI_AUTH=" + admin.password);
     return run(argv, env, std::chrono::seconds(60));
   }
+  // Masters holding any key.
+  int masters_holding_keys() const {
+    int holding = 0;
+    for (const auto& n : nodes) holding += n->command({"DBSIZE"}).integer > 0 ? 1 : 0;
+    return holding;
+  }
   // The master serving `slot`.
   RedisServer* owner(std::uint16_t slot) const {
     auto map = gateway::parse_cluster_slots(nodes[0]->command({"CLUSTER", "SLOTS"}));
@@ -125,26 +131,9 @@ TEST(RedisClusterMode, RoomsAreRoutedByTheSlotMapOfARealRedisCluster) {
   const std::vector<std::string> extra = {"--cluster.redis.topology", "cluster"};
   Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
   Daemon b(cluster_flags(rc.nodes[1]->port(), extra));  // another seed, same map
-  constexpr int kRooms = 24;
-  auto sub = connect_as(b.port, "s");
-  for (int i = 0; i < kRooms; ++i)
-    ASSERT_TRUE(json_has(subscribe(*sub, 100 + i, "rc:" + std::to_string(i)), "/result"));
-  auto pub = connect_as(a.port, "p");
-  for (int i = 0; i < kRooms; ++i) {
-    auto r = publish(*pub, 200 + i, "rc:" + std::to_string(i), std::to_string(i));
-    ASSERT_TRUE(json_has(r, "/result")) << r;
-  }
-  std::set<std::string> got;
-  for (int i = 0; i < kRooms; ++i) {
-    auto m = next_pub(*sub);
-    ASSERT_TRUE(m);
-    got.insert(json_str(*m, "/pub/room").value_or(""));
-  }
-  EXPECT_EQ(got.size(), static_cast<std::size_t>(kRooms));
+  auto pub = expect_rooms_reach_across(a.port, b.port, "rc:", 24);
   // The rooms' keys sit on more than one master.
-  int holding = 0;
-  for (const auto& n : rc.nodes) holding += n->command({"DBSIZE"}).integer > 0 ? 1 : 0;
-  EXPECT_GE(holding, 2);
+  EXPECT_GE(rc.masters_holding_keys(), 2);
   // And a client reconnecting elsewhere still recovers.
   auto again = connect_as(a.port, "s2");
   auto r =
@@ -315,25 +304,8 @@ TEST(RedisClusterMode, AnAclUserAuthenticatesToEveryMaster) {
                                           "--cluster.redis.password", "alice-pw"};
   Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
   Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
-  constexpr int kRooms = 24;
-  auto sub = connect_as(b.port, "s");
-  for (int i = 0; i < kRooms; ++i)
-    ASSERT_TRUE(json_has(subscribe(*sub, 100 + i, "auth:" + std::to_string(i)), "/result"));
-  auto pub = connect_as(a.port, "p");
-  for (int i = 0; i < kRooms; ++i) {
-    auto r = publish(*pub, 200 + i, "auth:" + std::to_string(i), std::to_string(i));
-    ASSERT_TRUE(json_has(r, "/result")) << r;
-  }
-  std::set<std::string> got;
-  for (int i = 0; i < kRooms; ++i) {
-    auto m = next_pub(*sub);
-    ASSERT_TRUE(m);
-    got.insert(json_str(*m, "/pub/room").value_or(""));
-  }
-  EXPECT_EQ(got.size(), static_cast<std::size_t>(kRooms));
-  int holding = 0;
-  for (const auto& n : rc.nodes) holding += n->command({"DBSIZE"}).integer > 0 ? 1 : 0;
-  EXPECT_GE(holding, 2);
+  (void)expect_rooms_reach_across(a.port, b.port, "auth:", 24);
+  EXPECT_GE(rc.masters_holding_keys(), 2);
 
   auto wrong = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--cluster.mode", "redis",
                     "--cluster.redis.topology", "cluster", "--cluster.redis.address",
