@@ -20,6 +20,7 @@ struct Argv {
       lens.push_back(a.size());
     }
   }
+  // Safety: a command has a handful of arguments, far below INT_MAX.
   [[nodiscard]] int argc() const { return static_cast<int>(args.size()); }
 
   std::vector<const char*> args;

@@ -154,6 +154,8 @@ void Connection::established() {
 
 void Connection::on_auth(redisAsyncContext* ac, void* reply, void* /*privdata*/) {
   Connection* self = self_of(ac);
+  // Safety: hiredis hands each callback its parsed reply as void*; with the
+  // default reply functions it is a redisReply.
   const auto* r = static_cast<const redisReply*>(reply);
   if (r == nullptr) {
     // Freed meanwhile: by the connect timer or close(), which report it

@@ -285,8 +285,12 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
 }
 
 std::string sign_hs256(const Claims& claims, std::string_view secret) {
-  std::string input = base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." +
-                      base64url_encode(claims_json(claims));
+  return sign_hs256_payload(claims_json(claims), secret);
+}
+
+std::string sign_hs256_payload(std::string_view payload, std::string_view secret) {
+  std::string input =
+      base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url_encode(payload);
   return input + "." + base64url_encode(hmac_sha256(secret, input));
 }
 

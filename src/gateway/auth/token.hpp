@@ -97,6 +97,9 @@ class TokenVerifier {
 
 // Signs claims into a token (for tests, tools and dev mode issuance).
 [[nodiscard]] std::string sign_hs256(const Claims& claims, std::string_view secret);
+// Signs any payload text as it is (tests and fuzzing: claims of the wrong
+// type, or no JSON at all, which sign_hs256 cannot write).
+[[nodiscard]] std::string sign_hs256_payload(std::string_view payload, std::string_view secret);
 // RS256 with a PEM private key; empty on failure.
 [[nodiscard]] std::string sign_rs256(const Claims& claims, std::string_view private_key_pem);
 

@@ -120,6 +120,8 @@ SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& c
   (void)redisSetTimeout(c, tv);
   if (const std::vector<std::string> auth = credentials.auth_command(); !auth.empty()) {
     redis::Argv argv(auth);
+    // Safety: a blocking context's replies are redisReply (hiredis's default
+    // reply functions); nullptr on an I/O error.
     auto* a = static_cast<redisReply*>(
         redisCommandArgv(c, argv.argc(), argv.args.data(), argv.lens.data()));
     const bool refused = a == nullptr || a->type == REDIS_REPLY_ERROR;
