@@ -137,12 +137,15 @@ void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool 
       it->second.done = nullptr;
     }
     if (done) done(r);
-    if (!counts_for_ready) {
-      if (!r.ok()) lost(r.error);
-      return;
+    if (!r.ok()) {
+      // NOAUTH: Redis wants a password this client was not given (no AUTH
+      // was sent), as much a refusal as a wrong one. The store subscribes at
+      // every connect, so start-up sees it.
+      const bool noauth = r.error.find("NOAUTH") != std::string::npos;
+      return lost(noauth ? "redis at " + address() + " requires a password: " + r.error : r.error,
+                  noauth);
     }
-    if (!r.ok()) return lost(r.error);
-    connected_one();
+    if (counts_for_ready) connected_one();
   };
   send(*sub_, {{"SUBSCRIBE", channel}}, confirmed,
        [this, channel](const redisReply* r) { on_channel_reply(channel, r); });
@@ -328,8 +331,15 @@ void Client::send(Connection& conn, const std::vector<Command>& pipeline, Done d
     if (on_message) {
       // Subscriber mode: the first reply confirms, later ones are messages
       // ["message", channel, payload]; nullptr ends the subscription.
-      on_reply = [batch, finish, on_message](const redisReply* r) {
-        if (r == nullptr) return finish(batch, "connection lost before SUBSCRIBE was confirmed");
+      // `conn` outlives the call: a connection calls its own handlers.
+      on_reply = [batch, finish, on_message, c = &conn](const redisReply* r) {
+        if (r == nullptr) {
+          // Redis's error, when it ended the connection with one: hiredis
+          // treats an error answering SUBSCRIBE (NOAUTH) as fatal.
+          const std::string why = c->error();
+          return finish(batch, "connection lost before SUBSCRIBE was confirmed" +
+                                   (why.empty() ? std::string() : " (" + why + ")"));
+        }
         if (!batch->confirmed) {
           batch->confirmed = true;
           if (r->type == REDIS_REPLY_ERROR)

@@ -103,8 +103,9 @@ class Client {
   // Why the client is not ready (the last connection error), for messages.
   [[nodiscard]] const std::string& last_error() const { return last_error_; }
   // Set while Redis refuses this client's credentials (AUTH answered with
-  // an error, e.g. WRONGPASS): the message, which names the address and
-  // the user but never the password. Cleared once ready. The client keeps
+  // an error, e.g. WRONGPASS; or, with no password, a SUBSCRIBE answered
+  // NOAUTH): the message, which names the address and the user but never
+  // the password. Cleared once ready. The client keeps
   // retrying (an operator may fix the ACL), but start-up reports this at
   // once, as a configuration error. Any thread.
   [[nodiscard]] std::optional<std::string> refusal() const;

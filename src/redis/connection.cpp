@@ -195,6 +195,11 @@ bool Connection::command(std::span<const std::string> argv, ReplyFn fn, bool per
   return true;
 }
 
+std::string Connection::error() const {
+  if (ctx_ == nullptr || ctx_->err == 0) return {};
+  return ctx_->errstr;
+}
+
 void Connection::close() {
   connect_timer_.cancel();
   if (resolving_) {

@@ -83,6 +83,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Frees the context now: pending handlers get nullptr, on_lost is not called.
   void close();
   [[nodiscard]] bool connected() const { return ctx_ != nullptr && connected_; }
+  // hiredis's error text for this connection, while it has one (inside the
+  // nullptr replies of a connection being torn down: why it went, e.g.
+  // Redis's own error); empty otherwise.
+  [[nodiscard]] std::string error() const;
 
  private:
   Connection(boost::asio::io_context& io, std::string host, std::uint16_t port,

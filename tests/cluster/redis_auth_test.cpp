@@ -113,6 +113,12 @@ TEST(RedisAuth, AWrongKeywordStorePasswordStopsHeralddNamingTheKey) {
   EXPECT_THAT(r.output, HasSubstr("keywords.redis.password"));
   EXPECT_THAT(r.output, HasSubstr("WRONGPASS"));
   EXPECT_THAT(r.output, Not(HasSubstr("guessed-wrong")));
+  // And no password at all: Redis answers NOAUTH.
+  auto none = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--keywords.store", "redis",
+                   "--keywords.redis.address", "127.0.0.1:" + std::to_string(redis.port())});
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_THAT(none.output, HasSubstr("keywords.redis.password"));
+  EXPECT_THAT(none.output, HasSubstr("NOAUTH"));
 }
 
 }  // namespace

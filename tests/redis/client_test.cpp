@@ -258,6 +258,18 @@ TEST(RedisClient, WrongPasswordIsARefusalThatNamesTheUserNotThePassword) {
   EXPECT_NE(r.error.find("WRONGPASS"), std::string::npos) << r.error;
 }
 
+TEST(RedisClient, NoPasswordForARedisThatRequiresOneIsARefusal) {
+  RedisServer server({"--requirepass", "pw"}, {"", "pw"});
+  Harness h(options(server.port()));
+  h.client.subscribe("chan", [](std::string_view) {});
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.refusal().has_value(); })) << h.client.last_error();
+  EXPECT_NE(h.client.refusal()->find("requires a password"), std::string::npos)
+      << *h.client.refusal();
+  EXPECT_NE(h.client.refusal()->find("NOAUTH"), std::string::npos) << *h.client.refusal();
+  EXPECT_FALSE(h.client.ready());
+}
+
 TEST(RedisClient, ConnectionRefusedSaysWhereAndWhy) {
   // A port with nothing listening: take a free one from a server we stop.
   std::uint16_t port;
