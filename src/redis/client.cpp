@@ -137,14 +137,7 @@ void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool 
       it->second.done = nullptr;
     }
     if (done) done(r);
-    if (!r.ok()) {
-      // NOAUTH: Redis wants a password this client was not given (no AUTH
-      // was sent), as much a refusal as a wrong one. The store subscribes at
-      // every connect, so start-up sees it.
-      const bool noauth = r.error.find("NOAUTH") != std::string::npos;
-      return lost(noauth ? "redis at " + address() + " requires a password: " + r.error : r.error,
-                  noauth);
-    }
+    if (!r.ok()) return lost(r.error);
     if (counts_for_ready) connected_one();
   };
   send(*sub_, {{"SUBSCRIBE", channel}}, confirmed,

@@ -8,9 +8,9 @@
 // for the replies, so it counts as ONE round trip whatever the number of
 // commands; a MULTI/EXEC transaction is a pipeline. SUBSCRIBE on (re)connect
 // goes through send() too. Tests pin per-operation counts on this counter
-// (tests/redis/round_trip_claims_test.cpp). AUTH is part of connecting
-// (connection.hpp), sent on both connections at every (re)connect when
-// options.credentials has a password, and not counted.
+// (tests/redis/round_trip_claims_test.cpp). AUTH (or, without a password,
+// PING) is part of connecting (connection.hpp), sent on both connections
+// at every (re)connect, and not counted.
 //
 // Scripts: an EVALSHA of a registered Script (script.hpp) answered NOSCRIPT
 // (this server's script cache is empty: a restart, SCRIPT FLUSH) is sent
@@ -103,11 +103,9 @@ class Client {
   // Why the client is not ready (the last connection error), for messages.
   [[nodiscard]] const std::string& last_error() const { return last_error_; }
   // Set while Redis refuses this client's credentials (AUTH answered with
-  // an error, e.g. WRONGPASS; or, with no password, a SUBSCRIBE answered
-  // NOAUTH): the message, which names the address and the user but never
-  // the password. Cleared once ready. The client keeps
-  // retrying (an operator may fix the ACL), but start-up reports this at
-  // once, as a configuration error. Any thread.
+  // an error, e.g. WRONGPASS; or, with no password, NOAUTH): the message, which names the address
+  // and the user but never the password. Cleared once ready. The client keeps retrying (an operator
+  // may fix the ACL), but start-up reports this at once, as a configuration error. Any thread.
   [[nodiscard]] std::optional<std::string> refusal() const;
 
  private:

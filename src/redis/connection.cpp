@@ -139,17 +139,18 @@ void Connection::finish_connect(std::optional<std::string> error, bool refused) 
 }
 
 void Connection::established() {
-  const std::vector<std::string> auth = credentials_.auth_command();
-  if (auth.empty()) {
-    connected_ = true;
-    return finish_connect(std::nullopt);
-  }
+  // Without a password, a PING instead: a Redis that requires one answers
+  // it NOAUTH, reported now as a refusal, rather than as the first real
+  // command failing (Redis even answers an unauthenticated EVALSHA of many
+  // arguments with a protocol error and closes the connection).
+  std::vector<std::string> first = credentials_.auth_command();
+  if (first.empty()) first = {"PING"};
   // Written ahead of any command of the caller's (none can be queued: they
   // need connected()).
-  Argv argv(auth);
+  Argv argv(first);
   if (redisAsyncCommandArgv(ctx_, &Connection::on_auth, nullptr, argv.argc(), argv.args.data(),
                             argv.lens.data()) != REDIS_OK)
-    finish_connect("cannot send AUTH to " + host_ + ":" + std::to_string(port_));
+    finish_connect("cannot send " + first[0] + " to " + host_ + ":" + std::to_string(port_));
 }
 
 void Connection::on_auth(redisAsyncContext* ac, void* reply, void* /*privdata*/) {
@@ -160,15 +161,22 @@ void Connection::on_auth(redisAsyncContext* ac, void* reply, void* /*privdata*/)
   if (r == nullptr) {
     // Freed meanwhile: by the connect timer or close(), which report it
     // themselves, or by a lost connection.
-    if (!self->closing_) self->finish_connect("connection lost during AUTH");
+    if (!self->closing_) self->finish_connect("connection lost during the AUTH handshake");
     return;
   }
-  if (r->type == REDIS_REPLY_ERROR) {
-    // Redis's answer (WRONGPASS ..., or ERR ... without any password
-    // configured) names no secret; the command's arguments are not quoted.
-    std::string why = "redis at " + self->host_ + ":" + std::to_string(self->port_) +
-                      " refused AUTH as " + self->credentials_.who() + ": " +
-                      std::string(r->str, r->len);
+  const std::string_view answer =
+      r->type == REDIS_REPLY_ERROR ? std::string_view(r->str, r->len) : std::string_view();
+  const std::string where = "redis at " + self->host_ + ":" + std::to_string(self->port_);
+  // Only NOAUTH refuses the PING: any other answer (PONG; LOADING from a
+  // Redis reading its data) leaves the connection to the commands.
+  const bool refused = self->credentials_.empty() ? answer.starts_with("NOAUTH") : !answer.empty();
+  if (refused) {
+    // Redis's answer (WRONGPASS ..., NOAUTH ..., or ERR ... without any
+    // password configured) names no secret; the arguments are not quoted.
+    std::string why =
+        self->credentials_.empty()
+            ? where + " requires a password: " + std::string(answer)
+            : where + " refused AUTH as " + self->credentials_.who() + ": " + std::string(answer);
     self->closing_ = true;
     redisAsyncFree(ac);  // inside a callback hiredis frees once it returns
     return self->finish_connect(std::move(why), true);

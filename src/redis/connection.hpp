@@ -20,9 +20,11 @@
 // sends AUTH first and counts as established (connected(), the connect
 // callback's success) only once Redis accepted it, so no command of the
 // caller's can run unauthenticated and every reconnect (a fresh
-// Connection) authenticates again. AUTH is the one command not sent by
-// Client::send(), and so not counted as a round trip: it belongs to the
-// connect, like the TCP handshake. The connect timeout covers it.
+// Connection) authenticates again. Without credentials it sends PING
+// instead, so that a Redis that requires a password says so (NOAUTH) at
+// connect. That command is the one not sent by Client::send(), and so not
+// counted as a round trip: it belongs to the connect, like the TCP
+// handshake. The connect timeout covers it.
 #pragma once
 
 #include <boost/asio/io_context.hpp>

@@ -104,6 +104,18 @@ TEST(RedisAuth, AWrongClusterPasswordStopsHeralddNamingTheKey) {
   EXPECT_THAT(r.output, Not(HasSubstr("guessed-wrong")));
 }
 
+// No password for a Redis that requires one: the PING sent at connect is
+// answered NOAUTH, and start-up stops there (it used to serve, with every
+// publish failing "ERR Protocol error: unauthenticated multibulk length").
+TEST(RedisAuth, ANodeWithoutThePasswordStopsAtStart) {
+  RedisServer redis({"--requirepass", "cluster-pw-5"}, {"", "cluster-pw-5"});
+  auto r = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--cluster.mode", "redis",
+                "--cluster.redis.address", "127.0.0.1:" + std::to_string(redis.port())});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("cluster.redis.password"));
+  EXPECT_THAT(r.output, HasSubstr("requires a password: NOAUTH"));
+}
+
 TEST(RedisAuth, AWrongKeywordStorePasswordStopsHeralddNamingTheKey) {
   RedisServer redis({"--requirepass", "kw-pw-4"}, {"", "kw-pw-4"});
   auto r = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--keywords.store", "redis",

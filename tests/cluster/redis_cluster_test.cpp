@@ -315,6 +315,12 @@ TEST(RedisClusterMode, AnAclUserAuthenticatesToEveryMaster) {
   EXPECT_NE(wrong.output.find("cluster.redis.password"), std::string::npos) << wrong.output;
   EXPECT_NE(wrong.output.find("WRONGPASS"), std::string::npos) << wrong.output;
   EXPECT_EQ(wrong.output.find("not-it"), std::string::npos) << wrong.output;
+  auto none = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--cluster.mode", "redis",
+                   "--cluster.redis.topology", "cluster", "--cluster.redis.address",
+                   "127.0.0.1:" + std::to_string(rc.nodes[2]->port())});
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("cluster.redis.password: redis at"), std::string::npos) << none.output;
+  EXPECT_NE(none.output.find("NOAUTH"), std::string::npos) << none.output;
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

@@ -139,6 +139,9 @@ SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& c
   redis::Reply reply = redis::from_hiredis(r);
   if (r != nullptr) freeReplyObject(r);
   redisFree(c);
+  if (reply.is_error() && reply.str.starts_with("NOAUTH"))
+    throw std::runtime_error("cluster.redis.password: redis at " + seed.to_string() +
+                             " requires a password: " + reply.str);
   if (reply.is_error())
     throw std::runtime_error(where + ": CLUSTER SLOTS failed (" + reply.str +
                              "); is it a Redis Cluster node?");
