@@ -15,6 +15,7 @@
 #include <boost/beast/http.hpp>
 #include <simdjson.h>
 
+#include <cstdlib>
 #include <iostream>
 #include <iterator>
 
@@ -97,10 +98,21 @@ int run_redis() {
   o.redis.port = ep->port;
   o.key_prefix = a.key_prefix;
   o.channel = a.channel;
+  // The same environment variables heraldd reads for these keys, so one
+  // environment serves both; never flags, which `ps` would show.
+  if (const char* user = std::getenv("HERALD_KEYWORDS_REDIS_USERNAME"))
+    o.redis.credentials.username = user;
+  if (const char* password = std::getenv("HERALD_KEYWORDS_REDIS_PASSWORD"))
+    o.redis.credentials.password = password;
   log::init(log::Level::error, log::Format::text);  // the store's reconnect chatter stays quiet
   kw::RedisStore store(o);
-  if (!store.wait_connected(o.redis.connect_timeout + std::chrono::seconds(1)))
+  if (!store.wait_connected(o.redis.connect_timeout + std::chrono::seconds(1))) {
+    if (auto refused = store.refusal())
+      return fail(*refused +
+                  " (set HERALD_KEYWORDS_REDIS_PASSWORD, and "
+                  "HERALD_KEYWORDS_REDIS_USERNAME for an ACL user)");
     return fail("redis unavailable at " + ep->to_string());
+  }
   if (a.add->parsed()) {
     std::vector<kw::Entry> entries;
     for (const std::string& w : a.words)
@@ -263,7 +275,9 @@ void add_kw_command(CLI::App& app) {
       ->capture_default_str();
   a.command->add_option("--api-key", a.api_key, "heraldd's api.key, when it has one");
   a.command->add_option("--redis", a.redis,
-                        "Talk to this Redis (HOST:PORT) directly instead of to heraldd");
+                        "Talk to this Redis (HOST:PORT) directly instead of to heraldd; its "
+                        "password and ACL user come from HERALD_KEYWORDS_REDIS_PASSWORD and "
+                        "HERALD_KEYWORDS_REDIS_USERNAME, as for heraldd");
   a.command->add_option("--key-prefix", a.key_prefix, "With --redis: keywords.redis.key_prefix")
       ->capture_default_str();
   a.command->add_option("--channel", a.channel, "With --redis: keywords.redis.channel")

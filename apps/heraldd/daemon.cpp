@@ -39,7 +39,18 @@ int run(const Settings& settings) {
     // Give Redis one connect timeout before serving, so the first requests
     // find it ready; serve anyway if it is down (searches of dictionaries
     // not loaded yet and writes fail with 503 until it is back).
-    if (!redis->wait_connected(settings.keywords.redis.redis.connect_timeout))
+    const bool up = redis->wait_connected(settings.keywords.redis.redis.connect_timeout);
+    // Wrong credentials, unlike a Redis that is down, do not fix
+    // themselves: stop with the key to change.
+    if (auto refused = redis->refusal(); !up && refused) {
+      log::error("cannot start",
+                 {{"error", "keywords.redis.password: " + *refused},
+                  {"hint",
+                   "set keywords.redis.password (and keywords.redis.username for an ACL user) "
+                   "to credentials that Redis accepts"}});
+      return 2;
+    }
+    if (!up)
       log::warn("serving without redis for now: keyword writes fail until it is reachable",
                 {{"redis", settings.keywords.redis_address.to_string()}});
   }
@@ -129,6 +140,9 @@ int run(const Settings& settings) {
                                  "(or HERALD_SERVER_LISTEN), or stop the process "
                                  "holding it"}});
     return 1;
+  } catch (const std::runtime_error& e) {
+    log::error("cannot start", {{"error", e.what()}});
+    return 2;
   }
   log::info("listening", {{"addr", server.local_endpoint().to_string()},
                           {"shards", server.shard_count()},

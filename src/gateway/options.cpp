@@ -127,9 +127,16 @@ void register_options(config::Schema& s, Options& o) {
   });
 
   s.add_string("auth.hmac_secret", o.auth.hmac_secret,
-               "HS256 secret that signs connection tokens (JWT) and server API calls");
+               "HS256 secret that signs connection tokens (JWT), at least 32 bytes "
+               "(openssl rand -hex 32)");
   s.add_string("auth.rsa_public_key_file", o.auth.rsa_public_key_file,
                "PEM file with the RSA public key that verifies RS256 connection tokens");
+  s.add_string("auth.audience", o.auth.audience,
+               "Connection tokens must carry this audience (aud, a string or an array holding "
+               "it); empty: aud is not checked",
+               1024);
+  s.add_string("auth.issuer", o.auth.issuer,
+               "Connection tokens must carry this issuer (iss); empty: iss is not checked", 1024);
   s.add_choice("auth.dev_mode", o.auth.dev_mode, {"auto", "on", "off"},
                "Insecure dev mode (connect as any user, no token): auto means on only with no "
                "token key and a loopback listen address");
@@ -157,6 +164,14 @@ void register_options(config::Schema& s, Options& o) {
   s.add_string("cluster.redis.shards", c.redis_shards,
                "Several Redis servers, rooms spread over them by consistent hash "
                "(\"host:port, host:port\"); empty: cluster.redis.address alone");
+  s.add_string("cluster.redis.username", c.redis.credentials.username,
+               "Redis ACL user for cluster.mode = redis (AUTH username password); empty: the "
+               "default user",
+               256);
+  s.add_string("cluster.redis.password", c.redis.credentials.password,
+               "Password sent with AUTH on every connection to the cluster's Redis (every shard "
+               "and Redis Cluster node); empty: no AUTH",
+               1024);
   s.add_duration(
       "cluster.redis.connect_timeout", c.redis.connect_timeout, milliseconds(10),
       milliseconds(60'000),

@@ -70,10 +70,19 @@ struct RoomOptions {
 struct AuthOptions {
   std::string hmac_secret;          // HS256 key for connection tokens
   std::string rsa_public_key_file;  // PEM public key for RS256 tokens
+  // A token must name this audience (aud) / come from this issuer (iss);
+  // empty: not checked.
+  std::string audience;
+  std::string issuer;
   // "auto": dev mode when no token key is set and the server listens on
   // loopback only; "on" / "off" force it.
   std::string dev_mode = "auto";
 };
+
+// Shortest auth.hmac_secret the server starts with: HS256's key should be
+// as long as its hash (RFC 7518 3.2), and a shorter, typed secret can be
+// found by brute force from one captured token. Not configurable.
+inline constexpr std::size_t kMinHmacSecretBytes = 32;
 
 struct WebOptions {
   bool enabled = true;  // serve the web app (web/, embedded) at "/"

@@ -76,6 +76,13 @@ Server::Server(Options options, metrics::Registry& registry)
   }
   st.dev_mode = impl_->options.dev_mode();
   const AuthOptions& auth_options = impl_->options.auth;
+  if (!auth_options.hmac_secret.empty() && auth_options.hmac_secret.size() < kMinHmacSecretBytes) {
+    throw std::runtime_error(
+        "auth.hmac_secret is " + std::to_string(auth_options.hmac_secret.size()) +
+        " bytes; HS256 needs at least " + std::to_string(kMinHmacSecretBytes) +
+        " (a short secret can be guessed from one token): generate one with `openssl rand -hex "
+        "32` and give it to both heraldd and whatever signs the tokens");
+  }
   if (!auth_options.hmac_secret.empty() || !auth_options.rsa_public_key_file.empty()) {
     std::string pem;
     if (!auth_options.rsa_public_key_file.empty()) {
@@ -87,7 +94,9 @@ Server::Server(Options options, metrics::Registry& registry)
       pem.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
     try {
-      st.verifier = std::make_unique<auth::TokenVerifier>(auth_options.hmac_secret, pem);
+      st.verifier = std::make_unique<auth::TokenVerifier>(
+          auth_options.hmac_secret, pem,
+          auth::Expected{auth_options.audience, auth_options.issuer});
     } catch (const std::invalid_argument& e) {
       throw std::runtime_error("auth.rsa_public_key_file: '" + auth_options.rsa_public_key_file +
                                "' is " + e.what());
@@ -288,7 +297,17 @@ void Server::start() {
     // One connect timeout for Redis before serving, so the first clients
     // find it; serve anyway (their commands fail with 108 until it is up).
     const auto& c = m.options.cluster;
-    if (!cluster->wait_ready(c.redis.connect_timeout))
+    const bool ready = cluster->wait_ready(c.redis.connect_timeout);
+    if (auto refused = cluster->refusal(); !ready && refused) {
+      // Wrong credentials do not fix themselves: stop rather than serve
+      // with every room command failing. Nothing serves yet (the shards
+      // have not started), so there is nothing for shutdown() to drain.
+      m.started = false;
+      throw std::runtime_error("cluster.redis.password: " + *refused +
+                               " (set cluster.redis.password, and cluster.redis.username for an "
+                               "ACL user, to credentials that Redis accepts)");
+    }
+    if (!ready)
       log::warn("serving without the cluster's redis for now: room commands fail until it is up",
                 {{"redis", c.redis_address.to_string()}});
     else

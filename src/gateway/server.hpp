@@ -47,7 +47,9 @@ class Server {
   void on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn);
 
   // Binds and starts the shard threads. Throws std::system_error whose
-  // what() names the address and the reason (e.g. address already in use).
+  // what() names the address and the reason (e.g. address already in use),
+  // and std::runtime_error naming the setting when the cluster's Redis
+  // refuses cluster.redis.username/password.
   void start();
 
   // The bound address (the real port when options.listen.port was 0).

@@ -137,12 +137,8 @@ void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool 
       it->second.done = nullptr;
     }
     if (done) done(r);
-    if (!counts_for_ready) {
-      if (!r.ok()) lost(r.error);
-      return;
-    }
     if (!r.ok()) return lost(r.error);
-    connected_one();
+    if (counts_for_ready) connected_one();
   };
   send(*sub_, {{"SUBSCRIBE", channel}}, confirmed,
        [this, channel](const redisReply* r) { on_channel_reply(channel, r); });
@@ -170,8 +166,8 @@ void Client::connect() {
   auto on_lost = [this, gen](const std::string& reason) {
     if (gen == generation_) lost(reason);
   };
-  cmd_ = Connection::create(io_, options_.host, options_.port, on_lost);
-  sub_ = Connection::create(io_, options_.host, options_.port, on_lost);
+  cmd_ = Connection::create(io_, options_.host, options_.port, options_.credentials, on_lost);
+  sub_ = Connection::create(io_, options_.host, options_.port, options_.credentials, on_lost);
   // Channels left while disconnected are not subscribed again; one joined
   // again meanwhile is.
   std::erase_if(subscriptions_, [](const auto& kv) {
@@ -183,17 +179,27 @@ void Client::connect() {
   }
   // Steps before ready: both connects, then one confirmation per channel.
   pending_ = 2 + static_cast<int>(subscriptions_.size());
-  cmd_->connect(options_.connect_timeout, [this, gen](std::optional<std::string> err) {
-    if (gen != generation_) return;
-    if (err) return lost(*err);
-    connected_one();
-  });
-  sub_->connect(options_.connect_timeout, [this, gen](std::optional<std::string> err) {
-    if (gen != generation_) return;
-    if (err) return lost(*err);
-    connected_one();
-    for (const auto& [name, sub] : subscriptions_) send_subscribe(name, gen, true);
-  });
+  cmd_->connect(
+      options_.connect_timeout,
+      [this, gen](const std::optional<Connection::ConnectError>& err) { connect_step(gen, err); });
+  sub_->connect(options_.connect_timeout,
+                [this, gen](const std::optional<Connection::ConnectError>& err) {
+                  const bool up = gen == generation_ && !err;
+                  connect_step(gen, err);
+                  if (up)
+                    for (const auto& [name, sub] : subscriptions_) send_subscribe(name, gen, true);
+                });
+}
+
+void Client::connect_step(std::uint64_t gen, const std::optional<Connection::ConnectError>& err) {
+  if (gen != generation_) return;
+  if (err) return lost(err->message, err->refused);
+  connected_one();
+}
+
+std::optional<std::string> Client::refusal() const {
+  std::lock_guard lock(refusal_mutex_);
+  return refusal_;
 }
 
 void Client::connected_one() {
@@ -201,14 +207,22 @@ void Client::connected_one() {
   ready_ = true;
   backoff_ = std::chrono::milliseconds(0);
   last_error_.clear();
+  {
+    std::lock_guard lock(refusal_mutex_);
+    refusal_.reset();
+  }
   log::info("redis ready", {{"addr", address()}});
   if (on_ready_) on_ready_();
 }
 
-void Client::lost(const std::string& reason) {
+void Client::lost(const std::string& reason, bool refused) {
   if (!running_) return;
   const bool was_ready = ready_.exchange(false);
   last_error_ = reason;
+  if (refused) {
+    std::lock_guard lock(refusal_mutex_);
+    refusal_ = reason;
+  }
   ++generation_;  // the other connection's late callbacks are stale now
   // Pending pipelines complete with an error (their handlers are posted).
   if (cmd_) cmd_->close();
@@ -310,8 +324,15 @@ void Client::send(Connection& conn, const std::vector<Command>& pipeline, Done d
     if (on_message) {
       // Subscriber mode: the first reply confirms, later ones are messages
       // ["message", channel, payload]; nullptr ends the subscription.
-      on_reply = [batch, finish, on_message](const redisReply* r) {
-        if (r == nullptr) return finish(batch, "connection lost before SUBSCRIBE was confirmed");
+      // `conn` outlives the call: a connection calls its own handlers.
+      on_reply = [batch, finish, on_message, c = &conn](const redisReply* r) {
+        if (r == nullptr) {
+          // Redis's error, when it ended the connection with one: hiredis
+          // treats an error answering SUBSCRIBE (NOAUTH) as fatal.
+          const std::string why = c->error();
+          return finish(batch, "connection lost before SUBSCRIBE was confirmed" +
+                                   (why.empty() ? std::string() : " (" + why + ")"));
+        }
         if (!batch->confirmed) {
           batch->confirmed = true;
           if (r->type == REDIS_REPLY_ERROR)

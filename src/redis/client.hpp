@@ -8,7 +8,9 @@
 // for the replies, so it counts as ONE round trip whatever the number of
 // commands; a MULTI/EXEC transaction is a pipeline. SUBSCRIBE on (re)connect
 // goes through send() too. Tests pin per-operation counts on this counter
-// (tests/redis/round_trip_claims_test.cpp).
+// (tests/redis/round_trip_claims_test.cpp). AUTH (or, without a password,
+// PING) is part of connecting (connection.hpp), sent on both connections
+// at every (re)connect, and not counted.
 //
 // Scripts: an EVALSHA of a registered Script (script.hpp) answered NOSCRIPT
 // (this server's script cache is empty: a restart, SCRIPT FLUSH) is sent
@@ -32,18 +34,19 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "redis/connection.hpp"
 #include "redis/options.hpp"
 #include "redis/reply.hpp"
 
 struct redisReply;
 
 namespace herald::redis {
-
-class Connection;
 
 using Command = std::vector<std::string>;
 
@@ -99,6 +102,11 @@ class Client {
   [[nodiscard]] std::string address() const;
   // Why the client is not ready (the last connection error), for messages.
   [[nodiscard]] const std::string& last_error() const { return last_error_; }
+  // Set while Redis refuses this client's credentials (AUTH answered with
+  // an error, e.g. WRONGPASS; or, with no password, NOAUTH): the message, which names the address
+  // and the user but never the password. Cleared once ready. The client keeps retrying (an operator
+  // may fix the ACL), but start-up reports this at once, as a configuration error. Any thread.
+  [[nodiscard]] std::optional<std::string> refusal() const;
 
  private:
   // A channel's life: joining (SUBSCRIBE sent, or waiting for a connect),
@@ -119,7 +127,9 @@ class Client {
   // confirmation of an UNSUBSCRIBE.
   void on_channel_reply(const std::string& channel, const redisReply* r);
   void connected_one();
-  void lost(const std::string& reason);
+  void lost(const std::string& reason, bool refused = false);
+  // A connect step's outcome: lost() on error, else one step nearer ready.
+  void connect_step(std::uint64_t gen, const std::optional<Connection::ConnectError>& err);
   void schedule_reconnect();
   // The one place commands are sent; counts one round trip per call.
   // With on_channel, the pipeline is one SUBSCRIBE whose later replies
@@ -146,6 +156,8 @@ class Client {
   bool running_ = false;
   std::string last_error_ = "not connected yet";
   std::atomic<bool> ready_{false};
+  mutable std::mutex refusal_mutex_;
+  std::optional<std::string> refusal_;  // under refusal_mutex_
   std::atomic<std::uint64_t> round_trips_{0};
 };
 

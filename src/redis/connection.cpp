@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "redis/argv.hpp"
+
 namespace herald::redis {
 namespace {
 
@@ -25,15 +27,18 @@ Connection* self_of(const redisAsyncContext* ac) {
 }  // namespace
 
 std::shared_ptr<Connection> Connection::create(boost::asio::io_context& io, std::string host,
-                                               std::uint16_t port, LostFn on_lost) {
-  return std::shared_ptr<Connection>(new Connection(io, std::move(host), port, std::move(on_lost)));
+                                               std::uint16_t port, Credentials credentials,
+                                               LostFn on_lost) {
+  return std::shared_ptr<Connection>(
+      new Connection(io, std::move(host), port, std::move(credentials), std::move(on_lost)));
 }
 
 Connection::Connection(boost::asio::io_context& io, std::string host, std::uint16_t port,
-                       LostFn on_lost)
+                       Credentials credentials, LostFn on_lost)
     : io_(io),
       host_(std::move(host)),
       port_(port),
+      credentials_(std::move(credentials)),
       on_lost_(std::move(on_lost)),
       socket_(io),
       connect_timer_(io),
@@ -120,41 +125,87 @@ void Connection::connect_next() {
   redisAsyncSetConnectCallback(ctx_, &Connection::on_connect);
 }
 
-void Connection::finish_connect(std::optional<std::string> error) {
+void Connection::finish_connect(std::optional<std::string> error, bool refused) {
   connect_timer_.cancel();
   if (!on_connected_) return;
   ConnectFn fn = std::move(on_connected_);
   on_connected_ = nullptr;
+  std::optional<ConnectError> failure;
+  if (error) failure = ConnectError{std::move(*error), refused};
   // Posted, never called from inside a hiredis callback, so the handler may
   // close or destroy this connection.
-  boost::asio::post(io_, [self = shared_from_this(), fn = std::move(fn), error = std::move(error)] {
-    fn(error);
-  });
+  boost::asio::post(io_, [self = shared_from_this(), fn = std::move(fn),
+                          failure = std::move(failure)] { fn(failure); });
+}
+
+void Connection::established() {
+  // Without a password, a PING instead: a Redis that requires one answers
+  // it NOAUTH, reported now as a refusal, rather than as the first real
+  // command failing (Redis even answers an unauthenticated EVALSHA of many
+  // arguments with a protocol error and closes the connection).
+  std::vector<std::string> first = credentials_.auth_command();
+  if (first.empty()) first = {"PING"};
+  // Written ahead of any command of the caller's (none can be queued: they
+  // need connected()).
+  Argv argv(first);
+  if (redisAsyncCommandArgv(ctx_, &Connection::on_auth, nullptr, argv.argc(), argv.args.data(),
+                            argv.lens.data()) != REDIS_OK)
+    finish_connect("cannot send " + first[0] + " to " + host_ + ":" + std::to_string(port_));
+}
+
+void Connection::on_auth(redisAsyncContext* ac, void* reply, void* /*privdata*/) {
+  Connection* self = self_of(ac);
+  // Safety: hiredis hands each callback its parsed reply as void*; with the
+  // default reply functions it is a redisReply.
+  const auto* r = static_cast<const redisReply*>(reply);
+  if (r == nullptr) {
+    // Freed meanwhile: by the connect timer or close(), which report it
+    // themselves, or by a lost connection.
+    if (!self->closing_) self->finish_connect("connection lost during the AUTH handshake");
+    return;
+  }
+  const std::string_view answer =
+      r->type == REDIS_REPLY_ERROR ? std::string_view(r->str, r->len) : std::string_view();
+  const std::string where = "redis at " + self->host_ + ":" + std::to_string(self->port_);
+  // Only NOAUTH refuses the PING: any other answer (PONG; LOADING from a
+  // Redis reading its data) leaves the connection to the commands.
+  const bool refused = self->credentials_.empty() ? answer.starts_with("NOAUTH") : !answer.empty();
+  if (refused) {
+    // Redis's answer (WRONGPASS ..., NOAUTH ..., or ERR ... without any
+    // password configured) names no secret; the arguments are not quoted.
+    std::string why =
+        self->credentials_.empty()
+            ? where + " requires a password: " + std::string(answer)
+            : where + " refused AUTH as " + self->credentials_.who() + ": " + std::string(answer);
+    self->closing_ = true;
+    redisAsyncFree(ac);  // inside a callback hiredis frees once it returns
+    return self->finish_connect(std::move(why), true);
+  }
+  self->connected_ = true;
+  self->finish_connect(std::nullopt);
 }
 
 bool Connection::command(std::span<const std::string> argv, ReplyFn fn, bool persistent) {
   if (!connected()) return false;
-  std::vector<const char*> args;
-  std::vector<std::size_t> lens;
-  args.reserve(argv.size());
-  lens.reserve(argv.size());
-  for (const std::string& a : argv) {
-    args.push_back(a.data());
-    lens.push_back(a.size());
-  }
+  Argv args(argv);
   if (!fn) {
     // No reply of its own (UNSUBSCRIBE: hiredis hands the confirmation to
     // the channel's persistent handler).
-    return redisAsyncCommandArgv(ctx_, nullptr, nullptr, static_cast<int>(args.size()), args.data(),
-                                 lens.data()) == REDIS_OK;
+    return redisAsyncCommandArgv(ctx_, nullptr, nullptr, args.argc(), args.args.data(),
+                                 args.lens.data()) == REDIS_OK;
   }
   auto* pending = new Pending{std::move(fn), persistent};
-  if (redisAsyncCommandArgv(ctx_, &Connection::on_reply, pending, static_cast<int>(args.size()),
-                            args.data(), lens.data()) != REDIS_OK) {
+  if (redisAsyncCommandArgv(ctx_, &Connection::on_reply, pending, args.argc(), args.args.data(),
+                            args.lens.data()) != REDIS_OK) {
     delete pending;
     return false;
   }
   return true;
+}
+
+std::string Connection::error() const {
+  if (ctx_ == nullptr || ctx_->err == 0) return {};
+  return ctx_->errstr;
 }
 
 void Connection::close() {
@@ -198,8 +249,7 @@ void Connection::on_connect(const redisAsyncContext* ac, int status) {
     self->finish_connect(std::string("cannot connect: ") + (ac->errstr ? ac->errstr : "error"));
     return;
   }
-  self->connected_ = true;
-  self->finish_connect(std::nullopt);
+  self->established();
 }
 
 void Connection::on_disconnect(const redisAsyncContext* ac, int status) {

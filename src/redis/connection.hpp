@@ -15,6 +15,16 @@
 // hook runs just before the socket is closed; it releases our descriptor
 // (so asio never closes hiredis's fd) and clears ctx_, which every entry
 // point checks.
+//
+// Authentication is part of connecting: with credentials, the connection
+// sends AUTH first and counts as established (connected(), the connect
+// callback's success) only once Redis accepted it, so no command of the
+// caller's can run unauthenticated and every reconnect (a fresh
+// Connection) authenticates again. Without credentials it sends PING
+// instead, so that a Redis that requires a password says so (NOAUTH) at
+// connect. That command is the one not sent by Client::send(), and so not
+// counted as a round trip: it belongs to the connect, like the TCP
+// handshake. The connect timeout covers it.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -31,6 +41,8 @@
 #include <string>
 #include <vector>
 
+#include "redis/options.hpp"
+
 struct redisAsyncContext;
 struct redisReply;
 
@@ -42,13 +54,20 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // the reply came. A persistent handler (SUBSCRIBE) is called for every
   // message on its channel, and once more with nullptr at the end.
   using ReplyFn = std::function<void(const redisReply*)>;
+  struct ConnectError {
+    std::string message;
+    // Redis answered and said no (AUTH refused): a configuration error
+    // that retrying does not fix, which start-up reports at once.
+    bool refused = false;
+  };
   // nullopt on success, else what went wrong.
-  using ConnectFn = std::function<void(std::optional<std::string> error)>;
+  using ConnectFn = std::function<void(std::optional<ConnectError> error)>;
   // The connection was lost after it was established (not called after close()).
   using LostFn = std::function<void(std::string reason)>;
 
   static std::shared_ptr<Connection> create(boost::asio::io_context& io, std::string host,
-                                            std::uint16_t port, LostFn on_lost);
+                                            std::uint16_t port, Credentials credentials,
+                                            LostFn on_lost);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -66,9 +85,14 @@ class Connection : public std::enable_shared_from_this<Connection> {
   // Frees the context now: pending handlers get nullptr, on_lost is not called.
   void close();
   [[nodiscard]] bool connected() const { return ctx_ != nullptr && connected_; }
+  // hiredis's error text for this connection, while it has one (inside the
+  // nullptr replies of a connection being torn down: why it went, e.g.
+  // Redis's own error); empty otherwise.
+  [[nodiscard]] std::string error() const;
 
  private:
-  Connection(boost::asio::io_context& io, std::string host, std::uint16_t port, LostFn on_lost);
+  Connection(boost::asio::io_context& io, std::string host, std::uint16_t port,
+             Credentials credentials, LostFn on_lost);
 
   // hiredis event hooks (privdata is the Connection).
   static void add_read(void* p);
@@ -79,15 +103,18 @@ class Connection : public std::enable_shared_from_this<Connection> {
   static void on_connect(const redisAsyncContext* ac, int status);
   static void on_disconnect(const redisAsyncContext* ac, int status);
   static void on_reply(redisAsyncContext* ac, void* reply, void* privdata);
+  static void on_auth(redisAsyncContext* ac, void* reply, void* privdata);
 
   void arm_read();
   void arm_write();
   void connect_next();  // to addresses_[next_address_++]
-  void finish_connect(std::optional<std::string> error);
+  void finish_connect(std::optional<std::string> error, bool refused = false);
+  void established();  // TCP is up: AUTH if there are credentials, then done
 
   boost::asio::io_context& io_;
   std::string host_;
   std::uint16_t port_;
+  Credentials credentials_;
   LostFn on_lost_;
   ConnectFn on_connected_;
   redisAsyncContext* ctx_ = nullptr;

@@ -6,12 +6,37 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace herald::redis {
+
+// Who the client is to Redis: AUTH is sent on every connection (commands,
+// pub/sub, every Redis Cluster node, every reconnect) before anything else,
+// because Redis forgets it with the connection. No password: no AUTH.
+// With a username, AUTH username password (a Redis 6 ACL user); without,
+// AUTH password (requirepass, or the ACL's default user). The password is
+// never logged, nor put in an error message.
+struct Credentials {
+  std::string username;
+  std::string password;
+
+  [[nodiscard]] bool empty() const { return password.empty(); }
+  // The AUTH command's arguments; empty when there is nothing to send.
+  [[nodiscard]] std::vector<std::string> auth_command() const {
+    if (password.empty()) return {};
+    if (username.empty()) return {"AUTH", password};
+    return {"AUTH", username, password};
+  }
+  // Who was refused, for messages: "user 'alice'" or "the default user".
+  [[nodiscard]] std::string who() const {
+    return username.empty() ? std::string("the default user") : "user '" + username + "'";
+  }
+};
 
 struct Options {
   std::string host = "127.0.0.1";
   std::uint16_t port = 6379;
+  Credentials credentials;
   // A connect that has not completed by then is abandoned and retried.
   std::chrono::milliseconds connect_timeout{1000};
   // A pipeline whose replies have not all arrived by then fails, and the

@@ -7,6 +7,7 @@
 #include <csignal>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <thread>
 #include <vector>
@@ -54,6 +55,30 @@ inline std::optional<std::string> next_pub(WsClient& c,
     if (json_has(*m, "/pub")) return m;
   }
   return std::nullopt;
+}
+
+// Rooms `prefix`0 .. `prefix`<rooms - 1>: a subscriber on the node at
+// `to` subscribes to all, a publisher on the node at `from` publishes once
+// in each, and every room's publication reaches the subscriber. Returns the
+// publisher, connected, for more.
+inline std::unique_ptr<WsClient> expect_rooms_reach_across(std::uint16_t from, std::uint16_t to,
+                                                           const std::string& prefix, int rooms) {
+  auto sub = connect_as(to, "s");
+  for (int i = 0; i < rooms; ++i)
+    EXPECT_TRUE(json_has(subscribe(*sub, 100 + i, prefix + std::to_string(i)), "/result"));
+  auto pub = connect_as(from, "p");
+  for (int i = 0; i < rooms; ++i) {
+    auto r = publish(*pub, 200 + i, prefix + std::to_string(i), std::to_string(i));
+    EXPECT_TRUE(json_has(r, "/result")) << r;
+  }
+  std::set<std::string> got;
+  for (int i = 0; i < rooms; ++i) {
+    auto m = next_pub(*sub);
+    if (!m) break;
+    got.insert(json_str(*m, "/pub/room").value_or(""));
+  }
+  EXPECT_EQ(got.size(), static_cast<std::size_t>(rooms));
+  return pub;
 }
 
 }  // namespace herald::test

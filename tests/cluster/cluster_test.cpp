@@ -461,20 +461,7 @@ TEST(Cluster, RoomsAreShardedOverSeveralRedisServers) {
   Daemon a(cluster_flags(r1.port(), {"--cluster.redis.shards", shards}));
   Daemon b(cluster_flags(r1.port(), {"--cluster.redis.shards", reversed}));
   constexpr int kRooms = 16;
-  auto sub = connect_as(b.port, "s");
-  for (int i = 0; i < kRooms; ++i)
-    ASSERT_TRUE(json_has(subscribe(*sub, 100 + i, "sh:" + std::to_string(i)), "/result"));
-  auto pub = connect_as(a.port, "p");
-  for (int i = 0; i < kRooms; ++i)
-    ASSERT_TRUE(
-        json_has(publish(*pub, 200 + i, "sh:" + std::to_string(i), std::to_string(i)), "/result"));
-  std::set<std::string> got;
-  for (int i = 0; i < kRooms; ++i) {
-    auto m = next_pub(*sub);
-    ASSERT_TRUE(m);
-    got.insert(json_str(*m, "/pub/room").value_or(""));
-  }
-  EXPECT_EQ(got.size(), static_cast<std::size_t>(kRooms));
+  auto pub = expect_rooms_reach_across(a.port, b.port, "sh:", kRooms);
   // Each room's keys are on exactly one server, and both servers hold some.
   int on1 = 0, on2 = 0;
   for (int i = 0; i < kRooms; ++i) {

@@ -15,12 +15,15 @@ namespace herald::test {
 namespace {
 
 struct RedisCluster {
-  RedisCluster() {
-    for (int i = 0; i < 3; ++i) nodes.push_back(std::make_unique<RedisServer>(false, true));
+  // Each node started with `args` (e.g. requirepass); `admin` is who the
+  // test (redis-cli, RedisServer::command) authenticates as.
+  explicit RedisCluster(std::vector<std::string> node_args = {}, redis::Credentials who = {})
+      : args(std::move(node_args)), admin(std::move(who)) {
+    for (int i = 0; i < 3; ++i) nodes.push_back(std::make_unique<RedisServer>(args, admin, true));
     std::vector<std::string> argv = {"/usr/bin/redis-cli", "--cluster", "create"};
     for (const auto& n : nodes) argv.push_back("127.0.0.1:" + std::to_string(n->port()));
     argv.insert(argv.end(), {"--cluster-replicas", "0", "--cluster-yes"});
-    RunResult r = run(argv, {}, std::chrono::seconds(60));
+    RunResult r = cli(argv);
     EXPECT_EQ(r.exit_code, 0) << r.output;
     for (const auto& n : nodes) {
       EXPECT_TRUE(eventually(
@@ -31,6 +34,20 @@ struct RedisCluster {
           std::chrono::seconds(30)))
           << "cluster not ok on " << n->port();
     }
+  }
+  // redis-cli, authenticated as `admin` (REDISCLI_AUTH rather than --pass,
+  // which redis-cli warns about).
+  RunResult cli(std::vector<std::string> argv) const {
+    if (!admin.username.empty()) argv.insert(argv.end(), {"--user", admin.username});
+    std::vector<std::string> env;
+    if (!admin.empty()) env.push_back("REDISCLI_AUTH=" + admin.password);
+    return run(argv, env, std::chrono::seconds(60));
+  }
+  // Masters holding any key.
+  int masters_holding_keys() const {
+    int holding = 0;
+    for (const auto& n : nodes) holding += n->command({"DBSIZE"}).integer > 0 ? 1 : 0;
+    return holding;
   }
   // The master serving `slot`.
   RedisServer* owner(std::uint16_t slot) const {
@@ -48,11 +65,10 @@ struct RedisCluster {
   }
   // A fourth master joins (redis-cli --cluster add-node), with no slots yet.
   RedisServer* add_master() {
-    nodes.push_back(std::make_unique<RedisServer>(false, true));
-    RunResult r = run({"/usr/bin/redis-cli", "--cluster", "add-node",
+    nodes.push_back(std::make_unique<RedisServer>(args, admin, true));
+    RunResult r = cli({"/usr/bin/redis-cli", "--cluster", "add-node",
                        "127.0.0.1:" + std::to_string(nodes.back()->port()),
-                       "127.0.0.1:" + std::to_string(nodes[0]->port())},
-                      {}, std::chrono::seconds(60));
+                       "127.0.0.1:" + std::to_string(nodes[0]->port())});
     EXPECT_EQ(r.exit_code, 0) << r.output;
     // Known to every node, handshakes done, and the cluster up on each
     // (the new node too: it has learnt the slot map).
@@ -96,6 +112,8 @@ struct RedisCluster {
                 "OK");
     }
   }
+  std::vector<std::string> args;
+  redis::Credentials admin;
   std::vector<std::unique_ptr<RedisServer>> nodes;
 };
 
@@ -113,26 +131,9 @@ TEST(RedisClusterMode, RoomsAreRoutedByTheSlotMapOfARealRedisCluster) {
   const std::vector<std::string> extra = {"--cluster.redis.topology", "cluster"};
   Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
   Daemon b(cluster_flags(rc.nodes[1]->port(), extra));  // another seed, same map
-  constexpr int kRooms = 24;
-  auto sub = connect_as(b.port, "s");
-  for (int i = 0; i < kRooms; ++i)
-    ASSERT_TRUE(json_has(subscribe(*sub, 100 + i, "rc:" + std::to_string(i)), "/result"));
-  auto pub = connect_as(a.port, "p");
-  for (int i = 0; i < kRooms; ++i) {
-    auto r = publish(*pub, 200 + i, "rc:" + std::to_string(i), std::to_string(i));
-    ASSERT_TRUE(json_has(r, "/result")) << r;
-  }
-  std::set<std::string> got;
-  for (int i = 0; i < kRooms; ++i) {
-    auto m = next_pub(*sub);
-    ASSERT_TRUE(m);
-    got.insert(json_str(*m, "/pub/room").value_or(""));
-  }
-  EXPECT_EQ(got.size(), static_cast<std::size_t>(kRooms));
+  auto pub = expect_rooms_reach_across(a.port, b.port, "rc:", 24);
   // The rooms' keys sit on more than one master.
-  int holding = 0;
-  for (const auto& n : rc.nodes) holding += n->command({"DBSIZE"}).integer > 0 ? 1 : 0;
-  EXPECT_GE(holding, 2);
+  EXPECT_GE(rc.masters_holding_keys(), 2);
   // And a client reconnecting elsewhere still recovers.
   auto again = connect_as(a.port, "s2");
   auto r =
@@ -289,6 +290,37 @@ TEST(RedisClusterMode, ARoomMovedToAMasterAddedAfterStartUpFollowsIt) {
     ASSERT_TRUE(m) << "offset " << offset << " missing";
     EXPECT_EQ(json_uint(*m, "/pub/offset"), offset) << *m;
   }
+}
+
+// Every connection to a Redis Cluster authenticates: the CLUSTER SLOTS read
+// at start-up and each master's command and pub/sub connections (rooms on
+// every master work). A wrong password stops start-up at the slot read.
+TEST(RedisClusterMode, AnAclUserAuthenticatesToEveryMaster) {
+  RedisCluster rc(
+      {"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all", "--user", "default", "off"},
+      {"alice", "alice-pw"});
+  const std::vector<std::string> extra = {"--cluster.redis.topology", "cluster",
+                                          "--cluster.redis.username", "alice",
+                                          "--cluster.redis.password", "alice-pw"};
+  Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
+  Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
+  (void)expect_rooms_reach_across(a.port, b.port, "auth:", 24);
+  EXPECT_GE(rc.masters_holding_keys(), 2);
+
+  auto wrong = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--cluster.mode", "redis",
+                    "--cluster.redis.topology", "cluster", "--cluster.redis.address",
+                    "127.0.0.1:" + std::to_string(rc.nodes[2]->port()), "--cluster.redis.username",
+                    "alice", "--cluster.redis.password", "not-it"});
+  EXPECT_EQ(wrong.exit_code, 2) << wrong.output;
+  EXPECT_NE(wrong.output.find("cluster.redis.password"), std::string::npos) << wrong.output;
+  EXPECT_NE(wrong.output.find("WRONGPASS"), std::string::npos) << wrong.output;
+  EXPECT_EQ(wrong.output.find("not-it"), std::string::npos) << wrong.output;
+  auto none = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--cluster.mode", "redis",
+                   "--cluster.redis.topology", "cluster", "--cluster.redis.address",
+                   "127.0.0.1:" + std::to_string(rc.nodes[2]->port())});
+  EXPECT_EQ(none.exit_code, 2) << none.output;
+  EXPECT_NE(none.output.find("cluster.redis.password: redis at"), std::string::npos) << none.output;
+  EXPECT_NE(none.output.find("NOAUTH"), std::string::npos) << none.output;
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

@@ -98,6 +98,31 @@ TEST_F(Moderated, MaskRejectAndFlagReachEverySubscriberOnce) {
   EXPECT_EQ(metric(d->port, "herald_moderation_flagged_total"), 1);
 }
 
+// The finding, over a real WebSocket: a banned word as an object key used
+// to reach every subscriber as sent. Now it is masked (mask keyword) or the
+// publication refused (reject keyword), as for a value.
+TEST_F(Moderated, ObjectKeysAreModeratedLikeValues) {
+  auto sub = connect_as(d->port, "sub");
+  subscribe(*sub, 2, "chat:lobby");
+  auto pub = connect_as(d->port, "mallory");
+  std::string r = publish(*pub, 3, "chat:lobby", R"({"darn":1,"deep":[{"a Darn key":"x"}]})");
+  EXPECT_TRUE(json_has(r, "/result/offset")) << r;
+  auto m = sub->next();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_raw(*m, "/pub/data"), R"({"****":1,"deep":[{"a **** key":"x"}]})") << *m;
+  EXPECT_EQ(json_raw(*m, "/pub/moderation"), R"({"masked":2,"flagged":0,"categories":["mild"]})");
+  EXPECT_THAT(*m, ::testing::Not(HasSubstr("arn")));
+
+  r = publish(*pub, 4, "chat:lobby", R"({"scam":1})");
+  EXPECT_EQ(json_uint(r, "/error/code"), 113u) << r;
+  // Nothing else reached the subscriber: the next push is the next publish.
+  r = publish(*pub, 5, "chat:lobby", R"({"ok":1})");
+  EXPECT_TRUE(json_has(r, "/result/offset")) << r;
+  m = sub->next();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_raw(*m, "/pub/data"), R"({"ok":1})") << *m;
+}
+
 TEST_F(Moderated, TheServerApiIsModeratedToo) {
   auto sub = connect_as(d->port, "bob");
   subscribe(*sub, 2, "chat:news");

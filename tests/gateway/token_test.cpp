@@ -99,6 +99,55 @@ TEST(Token, RefusesWhatItShould) {
   EXPECT_EQ(error(sign_hs256(empty, "s3cret")), TokenError::missing_subject);
 }
 
+TEST(Token, AudienceAndIssuerAreCheckedWhenConfigured) {
+  TokenVerifier v("s3cret", {}, Expected{"herald", "https://id.example"});
+  auto verify = [&](const Claims& c) { return v.verify(sign_hs256(c, "s3cret"), 1000); };
+  auto error = [&](const Claims& c) {
+    auto r = verify(c);
+    return std::holds_alternative<TokenError>(r) ? std::get<TokenError>(r)
+                                                 : static_cast<TokenError>(255);
+  };
+  Claims c;
+  c.user = "bob";
+  c.issuer = "https://id.example";
+  c.audience = {"herald"};
+  auto ok = verify(c);
+  ASSERT_TRUE(std::holds_alternative<Claims>(ok)) << describe(std::get<TokenError>(ok));
+  EXPECT_EQ(std::get<Claims>(ok).audience, std::vector<std::string>{"herald"});
+  // aud as an array holding it (RFC 7519 4.1.3).
+  c.audience = {"billing", "herald"};
+  EXPECT_TRUE(std::holds_alternative<Claims>(verify(c)));
+  // A token for another service, or with no aud at all.
+  c.audience = {"billing"};
+  EXPECT_EQ(error(c), TokenError::wrong_audience);
+  c.audience = {"billing", "herald-staging"};
+  EXPECT_EQ(error(c), TokenError::wrong_audience);
+  c.audience.clear();
+  EXPECT_EQ(error(c), TokenError::wrong_audience);
+  c.audience = {"herald"};
+  c.issuer = "https://evil.example";
+  EXPECT_EQ(error(c), TokenError::wrong_issuer);
+  c.issuer.reset();
+  EXPECT_EQ(error(c), TokenError::wrong_issuer);
+  // Wrong types are bad claims, configured or not (sign_hs256 only writes
+  // well-typed claims).
+  TokenVerifier unchecked("s3cret");
+  for (std::string_view payload :
+       {R"({"sub":"x","aud":7})", R"({"sub":"x","aud":["a",7]})", R"({"sub":"x","iss":["a"]})"}) {
+    const std::string token = sign_hs256_payload(payload, "s3cret");
+    auto r = unchecked.verify(token, 1000);
+    ASSERT_TRUE(std::holds_alternative<TokenError>(r)) << payload;
+    EXPECT_EQ(std::get<TokenError>(r), TokenError::bad_claim) << payload;
+    EXPECT_EQ(std::get<TokenError>(v.verify(token, 1000)), TokenError::bad_claim) << payload;
+  }
+  // Without expectations, aud and iss are read but not required.
+  c.issuer = "anyone";
+  c.audience = {"anything"};
+  auto free = unchecked.verify(sign_hs256(c, "s3cret"), 1000);
+  ASSERT_TRUE(std::holds_alternative<Claims>(free));
+  EXPECT_EQ(std::get<Claims>(free).issuer, "anyone");
+}
+
 }  // namespace
 }  // namespace herald::gateway::auth
 
@@ -129,6 +178,17 @@ TEST(Token, Rs256VerifiesAndRefusesAlgorithmSwitches) {
   TokenVerifier hmac_only("s3cret");
   EXPECT_EQ(std::get<TokenError>(hmac_only.verify(token, 1000)), TokenError::unsupported_alg);
   EXPECT_THROW(TokenVerifier("", "not a key"), std::invalid_argument);
+}
+
+TEST(Token, Rs256KeysUnder2048BitsAreRefused) {
+  auto [priv, pub] = test::rsa_key_pair(1024);
+  try {
+    TokenVerifier v("", pub);
+    FAIL() << "a 1024-bit key was accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("1024-bit"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("2048"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -77,7 +77,7 @@ TEST(GatewayLimits, CommandErrorsKeepTheConnection) {
 }
 
 TEST(GatewayLimits, TokensAreVerified) {
-  const std::string secret = "test-secret";
+  const std::string secret = "test-secret-of-thirty-two-bytes!";
   Daemon d({"--auth.hmac_secret", secret});
   auto bystander = std::make_unique<WsClient>("127.0.0.1", d.port);
   gateway::auth::Claims ok;
@@ -136,6 +136,55 @@ TEST(GatewayLimits, TokensAreVerified) {
   EXPECT_FALSE(forever.closed()) << "closed with " << forever.closed()->code;
 
   expect_alive(*bystander, 10);
+}
+
+TEST(GatewayLimits, TokensForAnotherAudienceOrIssuerAreRefused) {
+  // A key shared with another service (or one identity provider for many):
+  // its tokens verify, but only those naming this server may connect.
+  const std::string secret = "0123456789abcdef0123456789abcdef";
+  Daemon d({"--auth.hmac_secret", secret, "--auth.audience", "herald", "--auth.issuer",
+            "https://id.example"});
+  auto connect_with = [&](const gateway::auth::Claims& c) {
+    auto ws = std::make_unique<WsClient>("127.0.0.1", d.port);
+    auto r = request(
+        *ws, 1, R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(c, secret) + "\"}}");
+    return std::pair{std::move(ws), r.value_or("")};
+  };
+  gateway::auth::Claims ok;
+  ok.user = "carol";
+  ok.issuer = "https://id.example";
+  ok.audience = {"billing", "herald"};
+  auto [good, good_reply] = connect_with(ok);
+  EXPECT_EQ(json_str(good_reply, "/result/user"), "carol") << good_reply;
+
+  gateway::auth::Claims other_service = ok;
+  other_service.audience = {"billing"};
+  gateway::auth::Claims no_audience = ok;
+  no_audience.audience.clear();
+  gateway::auth::Claims other_issuer = ok;
+  other_issuer.issuer = "https://evil.example";
+  for (const auto& bad : {other_service, no_audience, other_issuer}) {
+    auto [ws, reply] = connect_with(bad);
+    EXPECT_EQ(json_uint(reply, "/error/code"), 101u) << reply;
+    EXPECT_EQ(ws->wait_closed().value_or(CloseInfo{}).code, 3501);
+  }
+  expect_alive(*good, 2);
+}
+
+TEST(GatewayLimits, WeakTokenKeysStopTheServer) {
+  // An HS256 secret under 32 bytes can be brute-forced from one token.
+  auto short_secret =
+      run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.hmac_secret", "test-secret"});
+  EXPECT_EQ(short_secret.exit_code, 2) << short_secret.output;
+  EXPECT_THAT(short_secret.output, HasSubstr("auth.hmac_secret is 11 bytes"));
+  EXPECT_THAT(short_secret.output, HasSubstr("openssl rand -hex 32"));
+  // An RSA key under 2048 bits can be factored.
+  auto [priv, pub] = rsa_key_pair(1024);
+  auto small_key = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0",
+                        "--auth.rsa_public_key_file", write_temp_file("rsa1024.pem", pub)});
+  EXPECT_EQ(small_key.exit_code, 2) << small_key.output;
+  EXPECT_THAT(small_key.output, HasSubstr("auth.rsa_public_key_file"));
+  EXPECT_THAT(small_key.output, HasSubstr("1024-bit"));
 }
 
 TEST(GatewayLimits, Rs256TokensFromAPublicKeyFile) {

@@ -202,6 +202,74 @@ TEST(RedisClient, FailsFastWhileDownAndReconnectsWithResubscribe) {
   EXPECT_TRUE(h.run_until([&] { return messages == 1; }));
 }
 
+// AUTH on every connection: the command and the subscriber connection
+// (else SUBSCRIBE gets NOAUTH), and again after a restart of Redis.
+void expect_authenticated_round_trip(RedisServer& server, const redis::Credentials& credentials) {
+  redis::Options o = options(server.port());
+  o.credentials = credentials;
+  Harness h(o);
+  std::vector<std::string> got;
+  h.client.subscribe("chan", [&](std::string_view m) { got.emplace_back(m); });
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); })) << h.client.last_error();
+  auto r = h.exec({{"SET", "k", "v"}, {"GET", "k"}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  EXPECT_EQ(r.replies[1].str, "v");
+  EXPECT_EQ(server.command({"PUBLISH", "chan", "1"}).integer, 1);
+  ASSERT_TRUE(h.run_until([&] { return got.size() == 1; }));
+  server.kill();
+  server.start();
+  ASSERT_TRUE(h.run_until([&] { return !h.client.ready(); }));
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); })) << h.client.last_error();
+  EXPECT_EQ(h.exec({{"SET", "k", "w"}}).replies.at(0).str, "OK");
+  EXPECT_EQ(server.command({"PUBLISH", "chan", "2"}).integer, 1);
+  ASSERT_TRUE(h.run_until([&] { return got.size() == 2; }));
+  EXPECT_FALSE(h.client.refusal());
+}
+
+TEST(RedisClient, AuthenticatesWithRequirepassOnEveryConnection) {
+  RedisServer server({"--requirepass", "s3cret-pw"}, {"", "s3cret-pw"});
+  expect_authenticated_round_trip(server, {"", "s3cret-pw"});
+}
+
+TEST(RedisClient, AuthenticatesAsAnAclUser) {
+  RedisServer server(
+      {"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all", "--user", "default", "off"},
+      {"alice", "alice-pw"});
+  expect_authenticated_round_trip(server, {"alice", "alice-pw"});
+}
+
+TEST(RedisClient, WrongPasswordIsARefusalThatNamesTheUserNotThePassword) {
+  RedisServer server({"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all"},
+                     {"alice", "alice-pw"});
+  redis::Options o = options(server.port());
+  o.credentials = {"alice", "not-the-password"};
+  Harness h(o);
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.refusal().has_value(); }));
+  const std::string why = *h.client.refusal();
+  EXPECT_NE(why.find("WRONGPASS"), std::string::npos) << why;
+  EXPECT_NE(why.find("user 'alice'"), std::string::npos) << why;
+  EXPECT_NE(why.find("127.0.0.1:" + std::to_string(server.port())), std::string::npos) << why;
+  EXPECT_EQ(why.find("not-the-password"), std::string::npos) << why;
+  EXPECT_FALSE(h.client.ready());
+  auto r = h.exec({{"PING"}});
+  EXPECT_FALSE(r.ok());
+  EXPECT_NE(r.error.find("WRONGPASS"), std::string::npos) << r.error;
+}
+
+TEST(RedisClient, NoPasswordForARedisThatRequiresOneIsARefusal) {
+  RedisServer server({"--requirepass", "pw"}, {"", "pw"});
+  Harness h(options(server.port()));
+  h.client.subscribe("chan", [](std::string_view) {});
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.refusal().has_value(); })) << h.client.last_error();
+  EXPECT_NE(h.client.refusal()->find("requires a password"), std::string::npos)
+      << *h.client.refusal();
+  EXPECT_NE(h.client.refusal()->find("NOAUTH"), std::string::npos) << *h.client.refusal();
+  EXPECT_FALSE(h.client.ready());
+}
+
 TEST(RedisClient, ConnectionRefusedSaysWhereAndWhy) {
   // A port with nothing listening: take a free one from a server we stop.
   std::uint16_t port;

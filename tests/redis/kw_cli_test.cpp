@@ -55,6 +55,24 @@ TEST(KwCli, AgainstRedisSharedWithHeraldd) {
   EXPECT_THAT(r.output, HasSubstr("redis unavailable at " + redis));
 }
 
+TEST(KwCli, AgainstARedisThatRequiresAPassword) {
+  RedisServer server(
+      {"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all", "--user", "default", "off"},
+      {"alice", "alice-pw"});
+  const std::string redis = "127.0.0.1:" + std::to_string(server.port());
+  const std::vector<std::string> env = {"HERALD_KEYWORDS_REDIS_USERNAME=alice",
+                                        "HERALD_KEYWORDS_REDIS_PASSWORD=alice-pw"};
+  auto r = run({HERALD_PATH, "kw", "--redis", redis, "add", "mod", "casino"}, env);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("changed 1"));
+  r = run({HERALD_PATH, "kw", "--redis", redis, "ls", "mod"},
+          {"HERALD_KEYWORDS_REDIS_USERNAME=alice", "HERALD_KEYWORDS_REDIS_PASSWORD=wrong-pw"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("WRONGPASS"));
+  EXPECT_THAT(r.output, HasSubstr("HERALD_KEYWORDS_REDIS_PASSWORD"));
+  EXPECT_THAT(r.output, ::testing::Not(HasSubstr("wrong-pw")));
+}
+
 TEST(KwCli, BadArguments) {
   EXPECT_EQ(kw({"--redis", "nonsense", "ls", "d"}).exit_code, 2);
   EXPECT_EQ(kw({"add", "d"}).exit_code, 2);  // no keywords

@@ -10,6 +10,8 @@
 #include <regex>
 #include <stdexcept>
 
+#include "redis/argv.hpp"
+
 namespace herald::test {
 namespace {
 
@@ -35,7 +37,16 @@ std::uint16_t free_port() {
 
 RedisServer::RedisServer(bool persist) : RedisServer(persist, false) {}
 
+RedisServer::RedisServer(std::vector<std::string> args, redis::Credentials admin, bool cluster)
+    : persist_(false), cluster_(cluster), args_(std::move(args)), admin_(std::move(admin)) {
+  start_fresh();
+}
+
 RedisServer::RedisServer(bool persist, bool cluster) : persist_(persist), cluster_(cluster) {
+  start_fresh();
+}
+
+void RedisServer::start_fresh() {
   if (access(kRedisServerPath, X_OK) != 0) {
     throw std::runtime_error(std::string(kRedisServerPath) +
                              " not found: these tests need a real redis-server (Debian package "
@@ -82,6 +93,7 @@ bool RedisServer::try_start() {
   } else {
     argv.insert(argv.end(), {"--appendonly", "no"});
   }
+  argv.insert(argv.end(), args_.begin(), args_.end());
   proc_ = std::make_unique<ChildProcess>(argv);
   return proc_->wait_for_line(std::regex("Ready to accept connections"), std::chrono::seconds(20))
       .has_value();
@@ -112,16 +124,22 @@ redis::Reply RedisServer::command(const std::vector<std::string>& argv) const {
     throw std::runtime_error("cannot reach redis-server on port " + std::to_string(port_) + ": " +
                              why);
   }
-  std::vector<const char*> args;
-  std::vector<std::size_t> lens;
-  for (const std::string& a : argv) {
-    args.push_back(a.data());
-    lens.push_back(a.size());
+  auto run = [c](const std::vector<std::string>& command) {
+    redis::Argv args(command);
+    auto* r = static_cast<redisReply*>(
+        redisCommandArgv(c, args.argc(), args.args.data(), args.lens.data()));
+    redis::Reply out = redis::from_hiredis(r);
+    if (r != nullptr) freeReplyObject(r);
+    return out;
+  };
+  if (const auto auth = admin_.auth_command(); !auth.empty()) {
+    redis::Reply ok = run(auth);
+    if (ok.is_error()) {
+      redisFree(c);
+      throw std::runtime_error("test redis-server refused the test's AUTH: " + ok.str);
+    }
   }
-  auto* r = static_cast<redisReply*>(
-      redisCommandArgv(c, static_cast<int>(args.size()), args.data(), lens.data()));
-  redis::Reply out = redis::from_hiredis(r);
-  if (r != nullptr) freeReplyObject(r);
+  redis::Reply out = run(argv);
   redisFree(c);
   return out;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "redis/options.hpp"
 #include "redis/reply.hpp"
 #include "support/process.hpp"
 
@@ -28,6 +29,10 @@ class RedisServer {
   // directory, a port below 55536 so that the bus port, +10000, exists);
   // tests form the cluster with redis-cli --cluster create.
   RedisServer(bool persist, bool cluster);
+  // With `args` added to its command line ({"--requirepass", "pw"}, an ACL
+  // user: {"--user", "alice", "on", ">pw", "~*", "&*", "+@all"}); command()
+  // authenticates as `admin` first. `cluster` as above.
+  RedisServer(std::vector<std::string> args, redis::Credentials admin, bool cluster = false);
   ~RedisServer();
   RedisServer(const RedisServer&) = delete;
   RedisServer& operator=(const RedisServer&) = delete;
@@ -44,9 +49,12 @@ class RedisServer {
   redis::Reply command(const std::vector<std::string>& argv) const;
 
  private:
+  void start_fresh();  // a free port, a temporary directory, started
   bool try_start();
   bool persist_;
   bool cluster_ = false;
+  std::vector<std::string> args_;
+  redis::Credentials admin_;
   std::uint16_t port_ = 0;
   std::string dir_;
   std::unique_ptr<ChildProcess> proc_;

@@ -5,8 +5,8 @@
 
 namespace herald::test {
 
-std::pair<std::string, std::string> rsa_key_pair() {
-  EVP_PKEY* key = EVP_RSA_gen(2048);
+std::pair<std::string, std::string> rsa_key_pair(unsigned bits) {
+  EVP_PKEY* key = EVP_RSA_gen(bits);
   auto pem = [](auto write) {
     BIO* bio = BIO_new(BIO_s_mem());
     write(bio);

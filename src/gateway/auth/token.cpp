@@ -64,14 +64,30 @@ std::string claims_json(const Claims& claims) {
     }
     payload += ']';
   }
+  if (claims.issuer) {
+    payload += ",\"iss\":";
+    json::append_string(payload, *claims.issuer);
+  }
+  if (claims.audience.size() == 1) {
+    payload += ",\"aud\":";
+    json::append_string(payload, claims.audience.front());
+  } else if (!claims.audience.empty()) {
+    payload += ",\"aud\":[";
+    for (std::size_t i = 0; i < claims.audience.size(); ++i) {
+      if (i) payload += ',';
+      json::append_string(payload, claims.audience[i]);
+    }
+    payload += ']';
+  }
   payload += '}';
   return payload;
 }
 
 }  // namespace
 
-TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem)
-    : secret_(std::move(secret)) {
+TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem,
+                             Expected expected)
+    : secret_(std::move(secret)), expected_(std::move(expected)) {
   if (rsa_public_key_pem.empty()) return;
   std::unique_ptr<BIO, BioFree> bio(
       BIO_new_mem_buf(rsa_public_key_pem.data(), static_cast<int>(rsa_public_key_pem.size())));
@@ -79,6 +95,14 @@ TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key
   if (key == nullptr || EVP_PKEY_base_id(key) != EVP_PKEY_RSA) {
     EVP_PKEY_free(key);
     throw std::invalid_argument("not a PEM RSA public key (-----BEGIN PUBLIC KEY-----)");
+  }
+  if (const int bits = EVP_PKEY_get_bits(key); bits < kMinRsaBits) {
+    EVP_PKEY_free(key);
+    throw std::invalid_argument("a " + std::to_string(bits) +
+                                "-bit RSA key; RS256 needs at least " +
+                                std::to_string(kMinRsaBits) +
+                                " bits (make one with: openssl genpkey -algorithm RSA -pkeyopt "
+                                "rsa_keygen_bits:2048)");
   }
   rsa_key_ = key;
 }
@@ -108,7 +132,7 @@ std::string_view describe(TokenError e) {
     case TokenError::malformed:
       return "token is not a well-formed JWT";
     case TokenError::unsupported_alg:
-      return "token alg is not HS256";
+      return "token alg is not HS256 or RS256 with a configured key";
     case TokenError::bad_signature:
       return "token signature does not verify";
     case TokenError::missing_subject:
@@ -119,6 +143,10 @@ std::string_view describe(TokenError e) {
       return "token has expired";
     case TokenError::not_yet_valid:
       return "token is not valid yet (nbf)";
+    case TokenError::wrong_audience:
+      return "token is not for this server (aud)";
+    case TokenError::wrong_issuer:
+      return "token is not from the expected issuer (iss)";
   }
   return "token error";
 }
@@ -226,14 +254,43 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
       claims.rooms->emplace_back(r);
     }
   }
+  if (p["iss"].get(e) == simdjson::SUCCESS) {
+    std::string_view iss;
+    if (e.get(iss) != simdjson::SUCCESS) return TokenError::bad_claim;
+    claims.issuer.emplace(iss);
+  }
+  if (p["aud"].get(e) == simdjson::SUCCESS) {
+    // RFC 7519 4.1.3: one string, or an array of strings.
+    std::string_view one;
+    simdjson::dom::array arr;
+    if (e.get(one) == simdjson::SUCCESS) {
+      claims.audience.emplace_back(one);
+    } else if (e.get(arr) == simdjson::SUCCESS) {
+      for (auto item : arr) {
+        if (item.get(one) != simdjson::SUCCESS) return TokenError::bad_claim;
+        claims.audience.emplace_back(one);
+      }
+    } else {
+      return TokenError::bad_claim;
+    }
+  }
+  if (!expected_.issuer.empty() && claims.issuer != expected_.issuer)
+    return TokenError::wrong_issuer;
+  if (!expected_.audience.empty() && std::find(claims.audience.begin(), claims.audience.end(),
+                                               expected_.audience) == claims.audience.end())
+    return TokenError::wrong_audience;
   if (claims.expires_at && *claims.expires_at <= now) return TokenError::expired;
   if (claims.not_before && *claims.not_before > now) return TokenError::not_yet_valid;
   return claims;
 }
 
 std::string sign_hs256(const Claims& claims, std::string_view secret) {
-  std::string input = base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." +
-                      base64url_encode(claims_json(claims));
+  return sign_hs256_payload(claims_json(claims), secret);
+}
+
+std::string sign_hs256_payload(std::string_view payload, std::string_view secret) {
+  std::string input =
+      base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url_encode(payload);
   return input + "." + base64url_encode(hmac_sha256(secret, input));
 }
 

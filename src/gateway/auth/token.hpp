@@ -8,6 +8,12 @@
 //   nbf    not before (optional)
 //   rooms  room patterns the user may subscribe to and publish in: "*",
 //          "ns:*" or an exact room (optional; absent means every room)
+//   iss    issuer (a string); required to equal auth.issuer when that is set
+//   aud    audience, a string or an array of strings (RFC 7519 4.1.3);
+//          required to contain auth.audience when that is set
+// The audience and issuer checks are what keep a token minted for another
+// service that shares the key (or the identity provider) from opening a
+// session here; unset, any token the key verifies is accepted.
 #pragma once
 
 #include <chrono>
@@ -25,6 +31,9 @@ struct Claims {
   std::optional<std::int64_t> expires_at;  // Unix seconds
   std::optional<std::int64_t> not_before;  // Unix seconds
   std::optional<std::vector<std::string>> rooms;
+  std::optional<std::string> issuer;
+  // Signed as a string when it has one element, as an array otherwise.
+  std::vector<std::string> audience;
 
   // Whether the claims allow `room` (always, when there is no rooms claim).
   [[nodiscard]] bool allows(std::string_view room) const;
@@ -45,18 +54,34 @@ enum class TokenError : std::uint8_t {
   bad_claim,  // a claim has the wrong type
   expired,
   not_yet_valid,
+  wrong_audience,  // auth.audience is set and aud does not name it
+  wrong_issuer,    // auth.issuer is set and iss is not it
 };
 
 [[nodiscard]] std::string_view describe(TokenError e);
 
 using VerifyResult = std::variant<Claims, TokenError>;
 
+// What a token must say besides a valid signature; an empty field is not
+// checked.
+struct Expected {
+  std::string audience;  // must be aud, or one element of it
+  std::string issuer;    // must be iss
+};
+
+// Smallest RS256 public key accepted (RFC 7518 3.3 asks for 2048 bits or
+// more). Not configurable: a shorter key can be factored.
+inline constexpr int kMinRsaBits = 2048;
+
 class TokenVerifier {
  public:
-  // `secret` enables HS256 (empty: off). `rsa_public_key_pem` enables RS256
-  // (empty: off); throws std::invalid_argument if it is not a PEM public
-  // key (start-up only).
-  explicit TokenVerifier(std::string secret, std::string_view rsa_public_key_pem = {});
+  // `secret` enables HS256 (empty: off); its length is checked where the
+  // configuration is (gateway::Server), so tests may use short ones.
+  // `rsa_public_key_pem` enables RS256 (empty: off); throws
+  // std::invalid_argument if it is not a PEM RSA public key of at least
+  // kMinRsaBits (start-up only).
+  explicit TokenVerifier(std::string secret, std::string_view rsa_public_key_pem = {},
+                         Expected expected = {});
   ~TokenVerifier();
   TokenVerifier(const TokenVerifier&) = delete;
   TokenVerifier& operator=(const TokenVerifier&) = delete;
@@ -66,11 +91,15 @@ class TokenVerifier {
 
  private:
   std::string secret_;
+  Expected expected_;
   void* rsa_key_ = nullptr;  // EVP_PKEY*, owned; kept opaque to spare includers OpenSSL
 };
 
 // Signs claims into a token (for tests, tools and dev mode issuance).
 [[nodiscard]] std::string sign_hs256(const Claims& claims, std::string_view secret);
+// Signs any payload text as it is (tests and fuzzing: claims of the wrong
+// type, or no JSON at all, which sign_hs256 cannot write).
+[[nodiscard]] std::string sign_hs256_payload(std::string_view payload, std::string_view secret);
 // RS256 with a PEM private key; empty on failure.
 [[nodiscard]] std::string sign_rs256(const Claims& claims, std::string_view private_key_pem);
 

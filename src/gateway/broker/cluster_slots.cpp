@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "redis/argv.hpp"
+
 namespace herald::gateway {
 
 namespace {
@@ -104,7 +106,8 @@ std::optional<Redirect> parse_redirect(const redis::Reply& reply) {
   return r;
 }
 
-SlotMap discover_slots(const config::Endpoint& seed, std::chrono::milliseconds timeout) {
+SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& credentials,
+                       std::chrono::milliseconds timeout) {
   timeval tv{static_cast<time_t>(timeout.count() / 1000),
              static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
   redisContext* c = redisConnectWithTimeout(seed.host.c_str(), seed.port, tv);
@@ -115,10 +118,30 @@ SlotMap discover_slots(const config::Endpoint& seed, std::chrono::milliseconds t
     throw std::runtime_error(where + ": cannot connect to read the cluster's slots: " + why);
   }
   (void)redisSetTimeout(c, tv);
+  if (const std::vector<std::string> auth = credentials.auth_command(); !auth.empty()) {
+    redis::Argv argv(auth);
+    // Safety: a blocking context's replies are redisReply (hiredis's default
+    // reply functions); nullptr on an I/O error.
+    auto* a = static_cast<redisReply*>(
+        redisCommandArgv(c, argv.argc(), argv.args.data(), argv.lens.data()));
+    const bool refused = a == nullptr || a->type == REDIS_REPLY_ERROR;
+    const std::string why = a == nullptr ? std::string(c->errstr) : std::string(a->str, a->len);
+    if (a != nullptr) freeReplyObject(a);
+    if (refused) {
+      redisFree(c);
+      throw std::runtime_error("cluster.redis.password: redis at " + seed.to_string() +
+                               " refused AUTH as " + credentials.who() + ": " + why +
+                               " (set cluster.redis.username and cluster.redis.password to a "
+                               "user and password the cluster accepts)");
+    }
+  }
   auto* r = static_cast<redisReply*>(redisCommand(c, "CLUSTER SLOTS"));
   redis::Reply reply = redis::from_hiredis(r);
   if (r != nullptr) freeReplyObject(r);
   redisFree(c);
+  if (reply.is_error() && reply.str.starts_with("NOAUTH"))
+    throw std::runtime_error("cluster.redis.password: redis at " + seed.to_string() +
+                             " requires a password: " + reply.str);
   if (reply.is_error())
     throw std::runtime_error(where + ": CLUSTER SLOTS failed (" + reply.str +
                              "); is it a Redis Cluster node?");

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "core/config/values.hpp"
+#include "redis/options.hpp"
 #include "redis/reply.hpp"
 
 namespace herald::gateway {
@@ -49,9 +50,11 @@ struct Redirect {
 // nullopt for any other reply, or a redirection not shaped as above.
 [[nodiscard]] std::optional<Redirect> parse_redirect(const redis::Reply& reply);
 
-// Asks `seed` (blocking, at start-up) for the map. Throws std::runtime_error
-// naming cluster.redis.address and the reason.
+// Asks `seed` (blocking, at start-up; after AUTH with `credentials`, if
+// any) for the map. Throws std::runtime_error naming cluster.redis.address
+// and the reason, or cluster.redis.password when AUTH is refused.
 [[nodiscard]] SlotMap discover_slots(const config::Endpoint& seed,
+                                     const redis::Credentials& credentials,
                                      std::chrono::milliseconds timeout);
 
 }  // namespace herald::gateway

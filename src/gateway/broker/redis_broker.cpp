@@ -110,7 +110,8 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
   if (cluster_.redis_topology == "cluster") {
     // The masters come from the cluster itself; start-up fails (with the
     // reason) when it cannot be read.
-    SlotMap map = discover_slots(cluster_.redis_address, cluster_.redis.connect_timeout);
+    SlotMap map = discover_slots(cluster_.redis_address, cluster_.redis.credentials,
+                                 cluster_.redis.connect_timeout);
     addresses = std::move(map.masters);
     slot_owner_ = std::move(map.owner);
   }
@@ -184,10 +185,17 @@ bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
     return true;
   };
   while (!all_ready()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (std::chrono::steady_clock::now() >= deadline || refusal()) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return true;
+}
+
+std::optional<std::string> RedisBroker::refusal() const {
+  std::lock_guard lock(clients_mutex_);
+  for (const auto& c : clients_)
+    if (auto why = c->refusal()) return why;
+  return std::nullopt;
 }
 
 void RedisBroker::register_node(ClusterNode self, std::function<std::uint64_t()> connections,

@@ -77,8 +77,12 @@ class RedisBroker final : public Broker {
 
   // Starts the broker thread and connects (in the background).
   void start() override;
-  // Waits up to `timeout` for the first connection; false if not there yet.
+  // Waits up to `timeout` for the first connection; false if not there
+  // yet, at once when a Redis refuses the credentials (refusal()).
   bool wait_ready(std::chrono::milliseconds timeout) const;
+  // While some Redis refuses cluster.redis.username/password: why
+  // (redis::Client::refusal), for the first such shard.
+  [[nodiscard]] std::optional<std::string> refusal() const;
   // Joins the node registry as `self`; `listener` runs on the broker
   // thread with the live nodes whenever they change. Call after start().
   void register_node(ClusterNode self, std::function<std::uint64_t()> connections,

@@ -21,19 +21,26 @@ bool TextFields::collect(std::string_view data_json, std::string& error) {
 void TextFields::gather(dom::element e) {
   switch (e.type()) {
     case dom::element_type::OBJECT:
-      for (auto field : dom::object(e)) gather(field.value);
+      for (auto field : dom::object(e)) {
+        add(field.key);  // write() takes the key's segment first, too
+        gather(field.value);
+      }
       break;
     case dom::element_type::ARRAY:
       for (dom::element v : dom::array(e)) gather(v);
       break;
     case dom::element_type::STRING:
-      starts_.push_back(joined_.size());
-      joined_.append(std::string_view(e));
-      joined_.push_back('\0');
+      add(std::string_view(e));
       break;
     default:
       break;
   }
+}
+
+void TextFields::add(std::string_view text) {
+  starts_.push_back(joined_.size());
+  joined_.append(text);
+  joined_.push_back('\0');
 }
 
 std::size_t TextFields::segment_of(std::size_t pos) const {
@@ -85,7 +92,7 @@ void TextFields::write(std::string& out, dom::element e, std::size_t& next_value
       for (auto field : dom::object(e)) {
         if (!first) out.push_back(',');
         first = false;
-        json::append_string(out, field.key);
+        json::append_string(out, values[next_value++]);  // the key, masked
         out.push_back(':');
         write(out, field.value, next_value, values);
       }

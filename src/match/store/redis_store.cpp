@@ -60,7 +60,7 @@ RedisStore::~RedisStore() {
 bool RedisStore::wait_connected(std::chrono::milliseconds timeout) const {
   const auto deadline = std::chrono::steady_clock::now() + timeout;
   while (!connected()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
+    if (std::chrono::steady_clock::now() >= deadline || refusal()) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
   return true;

@@ -81,8 +81,11 @@ class RedisStore final : public Store {
 
   // Whether the Redis connections are up (subscribed, ready for commands).
   [[nodiscard]] bool connected() const { return client_->ready(); }
-  // Polls connected() until true or `timeout` passes (start-up of tools and tests).
+  // Polls connected() until true or `timeout` passes (start-up of tools and
+  // tests); false at once when Redis refuses the credentials (refusal()).
   [[nodiscard]] bool wait_connected(std::chrono::milliseconds timeout) const;
+  // While Redis refuses keywords.redis.username/password: why (redis::Client::refusal).
+  [[nodiscard]] std::optional<std::string> refusal() const { return client_->refusal(); }
   // This process's origin id in invalidations.
   [[nodiscard]] const std::string& origin() const { return origin_; }
 

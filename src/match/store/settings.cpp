@@ -15,6 +15,14 @@ void register_settings(config::Schema& s, Settings& o) {
             "Entries in one add or remove request");
   s.add_endpoint("keywords.redis.address", o.redis_address,
                  "Redis server for keywords.store = redis (host:port)");
+  s.add_string("keywords.redis.username", o.redis.redis.credentials.username,
+               "Redis ACL user for keywords.store = redis (AUTH username password); empty: the "
+               "default user",
+               256);
+  s.add_string("keywords.redis.password", o.redis.redis.credentials.password,
+               "Password sent with AUTH on every connection to the keyword store's Redis; empty: "
+               "no AUTH",
+               1024);
   s.add_duration("keywords.redis.connect_timeout", o.redis.redis.connect_timeout, milliseconds(10),
                  milliseconds(60'000),
                  "Abandon a connection attempt to Redis after this long (then retry)");
