@@ -510,13 +510,9 @@ moderation = "banned"
   ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:mod"), "/result"));
   auto pub = connect_as(c.port, "p");
 
-  const std::string add = R"({"keywords":[{"keyword":"darn","action":"mask"}]})";
-  const std::string req =
-      "POST /api/keywords/banned/add HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: "
-      "close\r\nContent-Type: application/json\r\nContent-Length: " +
-      std::to_string(add.size()) + "\r\n\r\n" + add;
-  const std::string reply = raw_exchange("127.0.0.1", a.port, req);
-  ASSERT_NE(reply.find("200 OK"), std::string::npos) << reply;
+  const HttpReply reply = api_post(a.port, "/api/keywords/banned/add",
+                                   R"({"keywords":[{"keyword":"darn","action":"mask"}]})");
+  ASSERT_EQ(reply.status, 200) << reply.body;
 
   // Node c learns of the dictionary through Redis (invalidation, or the
   // backstop poll); from then on its publications arrive masked everywhere.

@@ -7,19 +7,9 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string post(std::uint16_t port, const std::string& path, const std::string& body,
-                 const std::string& key = "k3y") {
-  std::string req =
-      "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
-      (key.empty() ? "" : "Authorization: apikey " + key + "\r\n") +
-      "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) +
-      "\r\n\r\n" + body;
-  return raw_exchange("127.0.0.1", port, req);
-}
-
-std::string body_of(const std::string& reply) {
-  auto p = reply.find("\r\n\r\n");
-  return p == std::string::npos ? "" : reply.substr(p + 4);
+HttpReply post(std::uint16_t port, const std::string& path, const std::string& body,
+               const std::string& key = "k3y") {
+  return api_post(port, path, body, key);
 }
 
 TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
@@ -28,55 +18,55 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
   subscribe(*sub, 2, "news");
   subscribe(*sub, 3, "alerts");
 
-  std::string r = post(d.port, "/api/publish", R"({"room":"news","data":{"title":"hello"}})");
-  EXPECT_THAT(r, HasSubstr("200 OK"));
-  EXPECT_EQ(json_uint(body_of(r), "/result/offset"), 1u);
+  HttpReply r = post(d.port, "/api/publish", R"({"room":"news","data":{"title":"hello"}})");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json_uint(r.body, "/result/offset"), 1u);
   auto m = sub->next();
   ASSERT_TRUE(m);
   EXPECT_EQ(json_raw(*m, "/pub/data"), R"({"title":"hello"})");
   EXPECT_FALSE(json_has(*m, "/pub/info"));  // the API publishes as no client
 
   r = post(d.port, "/api/broadcast", R"({"rooms":["news","alerts"],"data":2})");
-  EXPECT_EQ(json_size(body_of(r), "/result/responses"), 2u) << r;
-  EXPECT_EQ(json_str(body_of(r), "/result/responses/1/room"), "alerts");
+  EXPECT_EQ(json_size(r.body, "/result/responses"), 2u) << r.body;
+  EXPECT_EQ(json_str(r.body, "/result/responses/1/room"), "alerts");
   EXPECT_TRUE(sub->next() && sub->next());
 
   r = post(d.port, "/api/history", R"({"room":"news","limit":10})");
-  EXPECT_EQ(json_size(body_of(r), "/result/publications"), 2u) << r;
+  EXPECT_EQ(json_size(r.body, "/result/publications"), 2u) << r.body;
 
   r = post(d.port, "/api/presence", R"({"room":"news"})");
-  EXPECT_EQ(json_str(body_of(r), "/result/clients/0/user"), "alice") << r;
+  EXPECT_EQ(json_str(r.body, "/result/clients/0/user"), "alice") << r.body;
   r = post(d.port, "/api/presence_stats", R"({"room":"news"})");
-  EXPECT_EQ(json_uint(body_of(r), "/result/users"), 1u);
+  EXPECT_EQ(json_uint(r.body, "/result/users"), 1u);
 
   r = post(d.port, "/api/disconnect", R"({"user":"alice"})");
-  EXPECT_EQ(json_uint(body_of(r), "/result/disconnected"), 1u) << r;
+  EXPECT_EQ(json_uint(r.body, "/result/disconnected"), 1u) << r.body;
   EXPECT_EQ(sub->wait_closed().value_or(CloseInfo{}).code, 3502);
 }
 
 TEST(GatewayApi, RefusesBadKeysAndBadBodies) {
   Daemon d({"--api.key", "k3y"});
-  std::string r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "wrong");
-  EXPECT_THAT(r, HasSubstr("401 Unauthorized"));
+  HttpReply r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "wrong");
+  EXPECT_EQ(r.status, 401) << r.body;
   r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "");
-  EXPECT_THAT(r, HasSubstr("401 Unauthorized"));
+  EXPECT_EQ(r.status, 401) << r.body;
   r = post(d.port, "/api/publish", R"({"room":"x","data":)");
-  EXPECT_THAT(r, HasSubstr("400 Bad Request"));
-  EXPECT_THAT(r, HasSubstr("body is not valid JSON"));
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("body is not valid JSON"));
   r = post(d.port, "/api/publish", R"({"room":"bad room","data":1})");
-  EXPECT_THAT(body_of(r), HasSubstr("room: room name has a character"));
+  EXPECT_THAT(r.body, HasSubstr("room: room name has a character"));
   r = post(d.port, "/api/publish", R"({"room":"x"})");
-  EXPECT_THAT(body_of(r), HasSubstr("data: expected a JSON value"));
+  EXPECT_THAT(r.body, HasSubstr("data: expected a JSON value"));
   r = post(d.port, "/api/broadcast", R"({"rooms":"x","data":1})");
-  EXPECT_THAT(body_of(r), HasSubstr("rooms: expected an array"));
+  EXPECT_THAT(r.body, HasSubstr("rooms: expected an array"));
   EXPECT_EQ(http_get("127.0.0.1", d.port, "/healthz").status, 200);
 }
 
 TEST(GatewayApi, OffWithoutAKeyOutsideDevMode) {
   Daemon d({"--auth.dev_mode", "off"});
-  std::string r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "");
-  EXPECT_THAT(r, HasSubstr("403 Forbidden"));
-  EXPECT_THAT(r, HasSubstr("set api.key"));
+  HttpReply r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "");
+  EXPECT_EQ(r.status, 403) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("set api.key"));
 }
 
 }  // namespace

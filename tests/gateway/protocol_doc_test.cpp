@@ -163,13 +163,7 @@ TEST(ProtocolDoc, EveryExampleRunsAsWritten) {
           auto space = rest.find(' ', 5);
           std::string path = rest.substr(5, space - 5);
           std::string json = space == std::string::npos ? "" : rest.substr(space + 1);
-          std::string reply = raw_exchange(
-              "127.0.0.1", d.port,
-              "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
-                  "Content-Type: application/json\r\nContent-Length: " +
-                  std::to_string(json.size()) + "\r\n\r\n" + json);
-          auto p = reply.find("\r\n\r\n");
-          http_replies.push_back(p == std::string::npos ? reply : reply.substr(p + 4));
+          http_replies.push_back(api_post(d.port, path, json).body);
           continue;
         }
         ASSERT_FALSE(http_replies.empty()) << "no API call before: " << step;

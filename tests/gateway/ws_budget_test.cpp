@@ -93,14 +93,9 @@ TEST(RoomBudget, TheCapRefusesTheNextRoomAndHistoryOpensNone) {
   auto pub = request(*c, 21, R"({"id":21,"publish":{"room":"room-4","data":1}})");
   EXPECT_EQ(json_uint(pub.value_or(""), "/error/code"), 115u) << pub.value_or("");
   // The server API's publish too (dev mode: no key), as a 503.
-  const std::string body = R"({"room":"room-5","data":1})";
-  const std::string api = raw_exchange(
-      "127.0.0.1", d.port,
-      "POST /api/publish HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-      "Content-Length: " +
-          std::to_string(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
-  EXPECT_THAT(api, HasSubstr("503 Service Unavailable"));
-  EXPECT_THAT(api, HasSubstr("too_many_rooms"));
+  const HttpReply api = api_post(d.port, "/api/publish", R"({"room":"room-5","data":1})");
+  EXPECT_EQ(api.status, 503);
+  EXPECT_THAT(api.body, HasSubstr("too_many_rooms"));
   // history and presence of rooms that do not exist open nothing, even with
   // the largest history_size (the ring was allocated up front: 32 MB each).
   std::vector<std::string> reads;

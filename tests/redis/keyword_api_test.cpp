@@ -14,23 +14,10 @@ namespace {
 
 using ::testing::HasSubstr;
 
-struct Reply {
-  int status = 0;
-  std::string body;
-};
-
-Reply call(std::uint16_t port, const std::string& method, const std::string& path,
-           const std::string& body = "") {
-  std::string req = method + " " + path +
-                    " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: "
-                    "application/json\r\nContent-Length: " +
-                    std::to_string(body.size()) + "\r\n\r\n" + body;
-  std::string raw = raw_exchange("127.0.0.1", port, req);
-  Reply r;
-  if (raw.size() > 12) r.status = std::stoi(raw.substr(9, 3));
-  auto p = raw.find("\r\n\r\n");
-  if (p != std::string::npos) r.body = raw.substr(p + 4);
-  return r;
+HttpReply call(std::uint16_t port, const std::string& method, const std::string& path,
+               const std::string& body = "") {
+  return http_request("127.0.0.1", port,
+                      HttpCall{method, path, {{"Content-Type", "application/json"}}, body});
 }
 
 TEST(KeywordApi, EmbeddedStoreByDefault) {

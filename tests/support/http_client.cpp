@@ -51,6 +51,13 @@ HttpReply http_request(const std::string& host, std::uint16_t port, const HttpCa
   return reply;
 }
 
+HttpReply api_post(std::uint16_t port, const std::string& target, const std::string& body,
+                   const std::string& api_key, std::chrono::milliseconds timeout) {
+  HttpCall call{"POST", target, {{"Content-Type", "application/json"}}, body};
+  if (!api_key.empty()) call.headers["Authorization"] = "apikey " + api_key;
+  return http_request("127.0.0.1", port, call, timeout);
+}
+
 std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,
                          std::chrono::milliseconds timeout) {
   asio::io_context ctx;

@@ -29,6 +29,13 @@ struct HttpCall {
 HttpReply http_request(const std::string& host, std::uint16_t port, const HttpCall& call,
                        std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
+// A call of heraldd's server API on 127.0.0.1: POST `body` as JSON, with
+// "Authorization: apikey KEY" when `api_key` is not empty (dev mode needs
+// none).
+HttpReply api_post(std::uint16_t port, const std::string& target, const std::string& body,
+                   const std::string& api_key = "",
+                   std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
 // Sends raw bytes, then reads until the server closes or the time runs out;
 // returns what came back. For requests a proper client would refuse to send.
 std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,

@@ -458,22 +458,9 @@ TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
   EXPECT_EQ(kdig(dns.port(), {"www.c.test", "A"}).status, "REFUSED");
 }
 
-struct ApiReply {
-  int status = 0;
-  std::string body;
-};
-
-ApiReply api_post(std::uint16_t port, const std::string& path, const std::string& key = "") {
-  std::string req = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
-  if (!key.empty()) req += "Authorization: apikey " + key + "\r\n";
-  req += "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
-  // A reload of a few zones; bounded far above what it takes.
-  std::string raw = herald::test::raw_exchange("127.0.0.1", port, req, 60s);
-  ApiReply r;
-  if (raw.size() > 12) r.status = std::stoi(raw.substr(9, 3));
-  auto p = raw.find("\r\n\r\n");
-  if (p != std::string::npos) r.body = raw.substr(p + 4);
-  return r;
+// A zone reload: a few zones, bounded far above what it takes.
+herald::test::HttpReply reload(std::uint16_t port, const std::string& key = "") {
+  return herald::test::api_post(port, "/api/dns/reload", "{}", key, 60s);
 }
 
 // POST /api/dns/reload (docs/protocol.md): the reply says what loaded and
@@ -492,14 +479,14 @@ TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
   EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.10"), std::string::npos);
 
   // The API key guards it like every /api route.
-  EXPECT_EQ(api_post(dns.http_port, "/api/dns/reload").status, 401);
-  EXPECT_EQ(api_post(dns.http_port, "/api/dns/reload", "wrong").status, 401);
+  EXPECT_EQ(reload(dns.http_port).status, 401);
+  EXPECT_EQ(reload(dns.http_port, "wrong").status, 401);
 
   // Edit a.test, add b.test and a broken c.test (CNAME beside data, line 6).
   std::ofstream(dir / "a.test.zone") << head(2) << "www A 192.0.2.11\n";
   std::ofstream(dir / "b.test.zone") << head(1) << "www A 192.0.2.20\n";
   std::ofstream(dir / "c.test.zone") << head(1) << "www CNAME ns\nwww A 192.0.2.30\n";
-  ApiReply r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
+  herald::test::HttpReply r = reload(dns.http_port, "s3cret");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 2u) << r.body;
   EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 1u) << r.body;
@@ -521,7 +508,7 @@ TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
   // Break a.test, which was serving: it is reported and left out, b.test
   // keeps serving; fixing it and reloading brings it back.
   std::ofstream(dir / "a.test.zone") << head(3) << "www A 192.0.2.300\n";
-  r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
+  r = reload(dns.http_port, "s3cret");
   ASSERT_EQ(r.status, 200) << r.body;
   EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 1u) << r.body;
   EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 2u) << r.body;
@@ -549,7 +536,7 @@ TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
     }
   });
   for (int i = 0; i < 5; ++i) {
-    r = api_post(dns.http_port, "/api/dns/reload", "s3cret");
+    r = reload(dns.http_port, "s3cret");
     ASSERT_EQ(r.status, 200) << r.body << "\nheraldd:\n" << dns.d.proc->output();
     EXPECT_EQ(herald::test::json_uint(r.body, "/result/zones"), 3u) << r.body;
     EXPECT_EQ(herald::test::json_uint(r.body, "/result/failed"), 0u) << r.body;
@@ -565,7 +552,7 @@ TEST(DnsServer, ApiReloadReportsWhatLoadedAndKeepsServing) {
 // Without [dns] the endpoint says the DNS server is off.
 TEST(DnsServer, ApiReloadWithoutDnsIsNotAvailable) {
   herald::test::Daemon d;  // dev mode: no key needed
-  ApiReply r = api_post(d.port, "/api/dns/reload");
+  herald::test::HttpReply r = reload(d.port);
   EXPECT_EQ(r.status, 404) << r.body;
   EXPECT_EQ(herald::test::json_str(r.body, "/error/code"), "not_available") << r.body;
 }
