@@ -50,7 +50,7 @@ void HttpSession::on_read(beast::error_code ec) {
   // An error from here on refuses the request mid-stream: the client may
   // still be sending. Close lingering (see linger_then_close) so it reads
   // our answer. A request read whole keeps the connection alive.
-  linger_ = static_cast<bool>(ec);
+  linger_ = ec.failed();
   if (ec == http::error::header_limit) {
     send(make_error_response(http::status::request_header_fields_too_large, "header_too_large",
                              "request headers exceed http.max_header_bytes (" +
@@ -137,7 +137,9 @@ void HttpSession::send(HttpResponse response, bool keep_alive) {
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec) {
   response_.reset();
-  if (!ec && linger_) return linger_then_close();
+  // A last response with more bytes already sent behind it (pipelined
+  // after "Connection: close") lingers too, or a RST could destroy it.
+  if (!ec && (linger_ || (!keep_alive && buffer_.size() > 0))) return linger_then_close();
   if (ec || !keep_alive || state_.draining.load(std::memory_order_relaxed)) return close();
   read_request();
 }

@@ -1,6 +1,7 @@
 #include "gateway/origin_policy.hpp"
 
 #include <boost/algorithm/string/case_conv.hpp>
+#include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -23,7 +24,9 @@ unsigned default_port(std::string_view scheme) {
 }
 
 // "host[:port]" (host may be "[v6]") split; port 0 when not written.
-// nullopt when the port is not a number in 1..65535 or the host is empty.
+// nullopt when the port is not a number in 1..65535, the host is empty, or
+// an unbracketed host holds a colon. (config::parse_endpoint reads the
+// same form but requires the port, which Host and Origin leave out.)
 struct Authority {
   std::string host;
   unsigned port = 0;
@@ -44,7 +47,7 @@ std::optional<Authority> parse_authority(std::string_view text) {
   } else if (const std::size_t colon = text.rfind(':'); colon != std::string_view::npos) {
     host = text.substr(0, colon);
     port = text.substr(colon + 1);
-    if (port.empty()) return std::nullopt;
+    if (port.empty() || host.find(':') != std::string_view::npos) return std::nullopt;
   }
   if (host.empty() || host.find_first_of("/?#@ \t") != std::string_view::npos) return std::nullopt;
   if (!port.empty()) {
@@ -60,8 +63,15 @@ std::optional<Authority> parse_authority(std::string_view text) {
 
 bool is_loopback_host(std::string_view host) {
   const std::string h = lower(host);
-  return h == "localhost" || h.ends_with(".localhost") || h.starts_with("127.") || h == "::1" ||
-         h == "[::1]";
+  if (h == "localhost" || h.ends_with(".localhost")) return true;
+  // Any other name is whatever DNS says it is ("127.0.0.1.evil.example" is
+  // an ordinary public name): only an IP literal is known to be loopback.
+  std::string_view literal = h;
+  if (literal.size() >= 2 && literal.front() == '[' && literal.back() == ']')
+    literal = literal.substr(1, literal.size() - 2);
+  boost::system::error_code ec;
+  const boost::asio::ip::address address = boost::asio::ip::make_address(literal, ec);
+  return !ec && address.is_loopback();
 }
 
 std::optional<OriginPolicy::Origin> OriginPolicy::parse_origin(std::string_view text) {
@@ -98,7 +108,8 @@ OriginPolicy::OriginPolicy(std::string_view allowed, bool dev_mode) : dev_mode_(
 }
 
 bool OriginPolicy::host_allowed(std::string_view host) const {
-  if (host.empty() || any_) return true;
+  // "*" is about origins, not hosts: it does not reopen DNS rebinding.
+  if (host.empty()) return true;
   std::optional<Authority> a = parse_authority(host);
   if (!a) return false;
   if (is_loopback_host(a->host)) return true;

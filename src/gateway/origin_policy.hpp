@@ -8,9 +8,9 @@
 // The rules, in order:
 //   1. Dev mode only: the request must be addressed (its `Host`) to a
 //      loopback name (localhost, 127.x.y.z, [::1]) or to the host of a listed
-//      origin. This is what stops DNS rebinding: a page at evil.example whose
-//      name is re-pointed at 127.0.0.1 is, to the browser, same-origin with
-//      the server and sends no Origin on a GET; only its Host gives it away.
+//      origin; `*` does not count here. This is what stops DNS rebinding: a page at evil.example
+//      whose name is re-pointed at 127.0.0.1 is, to the browser, same-origin with the server and
+//      sends no Origin on a GET; only its Host gives it away.
 //   2. No `Origin`: allowed. Browsers send Origin on every WebSocket upgrade
 //      and every cross-origin request; its absence means a non-browser
 //      client (curl, a backend, a test), which the API key and tokens guard.
@@ -34,8 +34,9 @@
 namespace herald::gateway {
 
 // Whether a host names this machine's loopback interface: "localhost" (and
-// names under it, which browsers resolve locally), 127.x.y.z, or ::1 with or
-// without the brackets of a URL. Case-insensitive.
+// names under it, which browsers resolve locally), or an IP literal in
+// 127.0.0.0/8 or ::1 (with or without the brackets of a URL). Any other
+// name, even one that starts "127.", is not. Case-insensitive.
 [[nodiscard]] bool is_loopback_host(std::string_view host);
 
 class OriginPolicy {

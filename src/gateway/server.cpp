@@ -4,11 +4,13 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/write.hpp>
+#include <boost/beast/http/write.hpp>
 
 #include <fstream>
 #include <future>
 #include <iterator>
 #include <random>
+#include <sstream>
 #include <system_error>
 #include <thread>
 
@@ -340,14 +342,14 @@ namespace {
 // A 503 with Herald's error body, then close: what a connection over a
 // connection limit gets (a browser's WebSocket sees a failed handshake).
 std::string refusal_response(std::string_view code, std::string_view message) {
-  std::string body = R"({"error":{"code":")";
-  body += code;
-  body += R"(","message":")";
-  body += message;
-  body += "\"}}\n";
-  return "HTTP/1.1 503 Service Unavailable\r\nConnection: close\r\nRetry-After: 1\r\n"
-         "Content-Type: application/json\r\nContent-Length: " +
-         std::to_string(body.size()) + "\r\n\r\n" + body;
+  // The JSON error every response carries (make_error_response), written
+  // out once: the socket is refused before any session exists to send it.
+  HttpResponse res = make_error_response(http::status::service_unavailable, code, message);
+  res.set(http::field::retry_after, "1");
+  res.keep_alive(false);
+  std::ostringstream out;
+  out << res;
+  return out.str();
 }
 
 }  // namespace

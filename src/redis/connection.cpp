@@ -168,18 +168,29 @@ void Connection::on_auth(redisAsyncContext* ac, void* reply, void* /*privdata*/)
       r->type == REDIS_REPLY_ERROR ? std::string_view(r->str, r->len) : std::string_view();
   const std::string where = "redis at " + self->host_ + ":" + std::to_string(self->port_);
   // Only NOAUTH refuses the PING: any other answer (PONG; LOADING from a
-  // Redis reading its data) leaves the connection to the commands.
-  const bool refused = self->credentials_.empty() ? answer.starts_with("NOAUTH") : !answer.empty();
-  if (refused) {
+  // Redis reading its data) leaves the connection to the commands. AUTH is
+  // refused only by the answers that are about the credentials; any other
+  // error (max clients reached, LOADING) is a failed connect, retried.
+  const auto about_credentials = [&] {
+    for (std::string_view prefix : {"WRONGPASS", "NOAUTH", "NOPERM", "ERR AUTH",
+                                    "ERR invalid password", "ERR Client sent AUTH"})
+      if (answer.starts_with(prefix)) return true;
+    return false;
+  };
+  const bool refused =
+      self->credentials_.empty() ? answer.starts_with("NOAUTH") : about_credentials();
+  const bool failed = !refused && !answer.empty() && !self->credentials_.empty();
+  if (refused || failed) {
     // Redis's answer (WRONGPASS ..., NOAUTH ..., or ERR ... without any
     // password configured) names no secret; the arguments are not quoted.
     std::string why =
-        self->credentials_.empty()
-            ? where + " requires a password: " + std::string(answer)
+        self->credentials_.empty() ? where + " requires a password: " + std::string(answer)
+        : failed
+            ? where + " answered AUTH with " + std::string(answer)
             : where + " refused AUTH as " + self->credentials_.who() + ": " + std::string(answer);
     self->closing_ = true;
     redisAsyncFree(ac);  // inside a callback hiredis frees once it returns
-    return self->finish_connect(std::move(why), true);
+    return self->finish_connect(std::move(why), refused);
   }
   self->connected_ = true;
   self->finish_connect(std::nullopt);

@@ -61,7 +61,10 @@ before(async () => {
   browser = await chromium.launch({
     executablePath: CHROMIUM,
     // evil.example resolves to this machine, as a rebinding attacker makes it.
-    args: ['--no-sandbox', '--host-resolver-rules=MAP evil.example 127.0.0.1'],
+    // So does 127.0.0.1.evil.example, an ordinary public name that only
+    // looks like a loopback address.
+    args: ['--no-sandbox',
+      '--host-resolver-rules=MAP evil.example 127.0.0.1, MAP 127.0.0.1.evil.example 127.0.0.1'],
   });
 });
 
@@ -89,6 +92,17 @@ test('another site cannot connect or call the API, and flushes nothing', async (
   assert.equal(out.ws, 'refused');
   assert.equal(out.fetch, 'blocked');
   assert.match(await dictionary(heraldd.port), /heck/, 'the dictionary kept its keyword');
+  await page.context().close();
+});
+
+test('a public name that starts with 127. is not loopback', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(`http://127.0.0.1.evil.example:${sitePort}/`);
+  const out = await page.evaluate((port) => attack(port), heraldd.port);
+  assert.equal(out.ws, 'refused');
+  assert.match(await dictionary(heraldd.port), /heck/, 'the dictionary kept its keyword');
+  const res = await page.goto(`http://127.0.0.1.evil.example:${heraldd.port}/`);
+  assert.equal(res.status(), 403);
   await page.context().close();
 });
 

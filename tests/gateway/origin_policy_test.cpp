@@ -54,6 +54,10 @@ TEST(OriginPolicy, ListedOriginsAndStar) {
   EXPECT_EQ(verdict(listed, "http://app.example.com", "api.example.com"), "origin_not_allowed");
   const OriginPolicy any("*", false);
   EXPECT_EQ(verdict(any, "http://anything.example", "api.example.com"), "allowed");
+  // In dev mode "*" admits any page, but not requests addressed elsewhere.
+  const OriginPolicy dev_any("*", true);
+  EXPECT_EQ(verdict(dev_any, "http://anything.example", "127.0.0.1:8080"), "allowed");
+  EXPECT_EQ(verdict(dev_any, "", "evil.example:8080"), "host_not_allowed");
 }
 
 TEST(OriginPolicy, DevModeServesLoopbackOnly) {
@@ -69,8 +73,12 @@ TEST(OriginPolicy, DevModeServesLoopbackOnly) {
   // same-origin with the server; its Host gives it away, Origin or not.
   EXPECT_EQ(verdict(dev, "http://evil.example:8080", "evil.example:8080"), "host_not_allowed");
   EXPECT_EQ(verdict(dev, "", "evil.example:8080"), "host_not_allowed");
-  // A name that only looks local.
+  // Names that only look local.
   EXPECT_EQ(verdict(dev, "", "localhost.evil.example:8080"), "host_not_allowed");
+  EXPECT_EQ(verdict(dev, "", "127.0.0.1.evil.example:8080"), "host_not_allowed");
+  EXPECT_EQ(verdict(dev, "http://127.0.0.1.evil.example", "127.0.0.1:8080"), "origin_not_allowed");
+  // A host with a colon but no brackets is no host.
+  EXPECT_EQ(verdict(dev, "", "a:b:8080"), "host_not_allowed");
   // A listed origin's host is served in dev mode too.
   const OriginPolicy dev_listed("http://devbox.lan:8080", true);
   EXPECT_EQ(verdict(dev_listed, "http://devbox.lan:8080", "devbox.lan:8080"), "allowed");
@@ -105,7 +113,9 @@ TEST(OriginPolicy, LoopbackHosts) {
   for (const char* h :
        {"localhost", "LOCALHOST", "app.localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"})
     EXPECT_TRUE(is_loopback_host(h)) << h;
-  for (const char* h : {"localhost.example", "128.0.0.1", "0.0.0.0", "example.com", ""})
+  // Names that only look local are whatever DNS makes them.
+  for (const char* h : {"localhost.example", "128.0.0.1", "0.0.0.0", "example.com", "",
+                        "127.0.0.1.evil.example", "127.evil", "::2"})
     EXPECT_FALSE(is_loopback_host(h)) << h;
 }
 
