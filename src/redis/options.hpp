@@ -12,19 +12,24 @@ namespace herald::redis {
 
 // Who the client is to Redis: AUTH is sent on every connection (commands,
 // pub/sub, every Redis Cluster node, every reconnect) before anything else,
-// because Redis forgets it with the connection. No password: no AUTH.
-// With a username, AUTH username password (a Redis 6 ACL user); without,
-// AUTH password (requirepass, or the ACL's default user). The password is
-// never logged, nor put in an error message.
+// because Redis forgets it with the connection. Neither set: no AUTH.
+// With a username, AUTH username password (a Redis 6 ACL user; an empty
+// password is sent too, which a `nopass` user accepts and any other
+// refuses, so a forgotten password is a clear start-up error, never a
+// silent fall back to the default user); without, AUTH password
+// (requirepass, or the ACL's default user). The password is never logged,
+// nor put in an error message.
 struct Credentials {
   std::string username;
   std::string password;
 
-  [[nodiscard]] bool empty() const { return password.empty(); }
+  [[nodiscard]] bool empty() const { return username.empty() && password.empty(); }
   // The AUTH command's arguments; empty when there is nothing to send.
   [[nodiscard]] std::vector<std::string> auth_command() const {
-    if (password.empty()) return {};
-    if (username.empty()) return {"AUTH", password};
+    if (username.empty()) {
+      if (password.empty()) return {};
+      return {"AUTH", password};
+    }
     return {"AUTH", username, password};
   }
   // Who was refused, for messages: "user 'alice'" or "the default user".

@@ -239,6 +239,27 @@ TEST(RedisClient, AuthenticatesAsAnAclUser) {
   expect_authenticated_round_trip(server, {"alice", "alice-pw"});
 }
 
+// A username alone authenticates a `nopass` ACL user (it used to send no
+// AUTH at all, which fell back to the default user: off here, so NOAUTH).
+TEST(RedisClient, AUsernameWithoutAPasswordAuthenticatesANopassUser) {
+  RedisServer server({"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all", "--user", "bob",
+                      "on", "nopass", "~*", "&*", "+@all", "--user", "default", "off"},
+                     {"alice", "alice-pw"});
+  expect_authenticated_round_trip(server, {"bob", ""});
+}
+
+// ... and a user with a password, named without it, is refused at connect.
+TEST(RedisClient, AUsernameWithoutItsPasswordIsARefusal) {
+  RedisServer server({"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all"},
+                     {"alice", "alice-pw"});
+  redis::Options o = options(server.port());
+  o.credentials = {"alice", ""};
+  Harness h(o);
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.refusal().has_value(); })) << h.client.last_error();
+  EXPECT_NE(h.client.refusal()->find("user 'alice'"), std::string::npos) << *h.client.refusal();
+}
+
 TEST(RedisClient, WrongPasswordIsARefusalThatNamesTheUserNotThePassword) {
   RedisServer server({"--user", "alice", "on", ">alice-pw", "~*", "&*", "+@all"},
                      {"alice", "alice-pw"});
