@@ -102,8 +102,10 @@ TEST(HeralddProcess, IdleConnectionIsClosedAfterTimeout) {
   Daemon d({"--http.idle_timeout", "300ms"});
   ASSERT_NE(d.port, 0);
   // Send half a request and stall: the server must hang up, not wait forever.
-  std::string reply = test::raw_exchange("127.0.0.1", d.port, "GET /healthz HTTP/1.1\r\nHost", 10s);
-  EXPECT_EQ(reply, "");
+  auto reply =
+      test::raw_exchange_until_close("127.0.0.1", d.port, "GET /healthz HTTP/1.1\r\nHost", 10s);
+  EXPECT_TRUE(reply.closed_by_server) << "the server never hung up; the test's own timeout did";
+  EXPECT_EQ(reply.bytes, "");
 }
 
 TEST(HeralddProcess, SigtermExitsZeroPromptlyEvenWithIdleKeepAlive) {

@@ -60,19 +60,25 @@ HttpReply api_post(std::uint16_t port, const std::string& target, const std::str
 
 std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,
                          std::chrono::milliseconds timeout) {
+  return raw_exchange_until_close(host, port, bytes, timeout).bytes;
+}
+
+RawExchange raw_exchange_until_close(const std::string& host, std::uint16_t port,
+                                     const std::string& bytes, std::chrono::milliseconds timeout) {
   asio::io_context ctx;
   beast::tcp_stream stream(ctx);
   stream.expires_after(timeout);
   stream.connect(tcp::endpoint(asio::ip::make_address(host), port));
   beast::error_code ec;
   asio::write(stream, asio::buffer(bytes), ec);
-  std::string out;
+  RawExchange out;
   char buf[4096];
   for (;;) {
     std::size_t n = stream.read_some(asio::buffer(buf), ec);
-    out.append(buf, n);
+    out.bytes.append(buf, n);
     if (ec) break;
   }
+  out.closed_by_server = ec == asio::error::eof || ec == asio::error::connection_reset;
   return out;
 }
 

@@ -41,6 +41,16 @@ HttpReply api_post(std::uint16_t port, const std::string& target, const std::str
 std::string raw_exchange(const std::string& host, std::uint16_t port, const std::string& bytes,
                          std::chrono::milliseconds timeout = std::chrono::seconds(10));
 
+// The same, saying how the read ended: a test that expects the server to
+// hang up must not pass when its own timeout ran out instead.
+struct RawExchange {
+  std::string bytes;
+  bool closed_by_server = false;  // EOF or reset; false: the timeout ran out
+};
+RawExchange raw_exchange_until_close(const std::string& host, std::uint16_t port,
+                                     const std::string& bytes,
+                                     std::chrono::milliseconds timeout = std::chrono::seconds(10));
+
 // One sample of a Prometheus text exposition, e.g. "herald_subscriptions" or
 // "herald_recoveries_total{outcome=\"recovered\"}"; -1 when absent.
 double metric_value(const std::string& exposition, const std::string& series);
