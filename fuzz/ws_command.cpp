@@ -1,6 +1,6 @@
 // Fuzz target: the WebSocket command parser. Any bytes are split into lines
 // and parsed as commands. Must never crash, and every refusal must carry a
-// message; a publish's data must come back as valid JSON.
+// message; a publish's (and an rpc's) data must come back as valid JSON.
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
@@ -23,6 +23,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (auto* p = std::get_if<PublishCmd>(&cmd.body)) {
       std::string error;
       if (!parser.normalize_json(p->data, &error)) std::abort();
+    }
+    if (auto* rpc = std::get_if<RpcCmd>(&cmd.body); rpc && !rpc->data.empty()) {
+      std::string error;
+      if (!parser.normalize_json(rpc->data, &error)) std::abort();
     }
   });
   return 0;

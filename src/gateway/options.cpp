@@ -148,6 +148,17 @@ void register_options(config::Schema& s, Options& o) {
   s.add_bool("web.enabled", o.web.enabled,
              "Serve the web app (chat demo and room list) at / from the binary");
 
+  s.add_string("proxy.rpc_url", o.proxy.rpc_url,
+               "Backend URL (http://host[:port]/path) the rpc command is POSTed to; empty: rpc "
+               "is off (error 108)",
+               2048);
+  s.add_duration("proxy.timeout", o.proxy.timeout, milliseconds(10), milliseconds(60'000),
+                 "A backend request (connect, write, whole answer) unanswered this long fails "
+                 "with error 116 (timeout)");
+  s.add_int("proxy.max_in_flight", o.proxy.max_in_flight, 1, 1'000'000,
+            "Backend requests at once on this node; one more fails at once with error 116 "
+            "(busy)");
+
   ClusterOptions& c = o.cluster;
   s.add_choice("cluster.mode", c.mode, {"memory", "redis"},
                "Where rooms live: memory (this process) or redis (shared by every node pointed "

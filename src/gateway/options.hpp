@@ -126,6 +126,17 @@ struct ClusterOptions {
   std::chrono::milliseconds node_ttl{3000};
 };
 
+// The application backend (docs/backend.md): hooks heraldd POSTs JSON to,
+// each off while its URL is empty.
+struct ProxyOptions {
+  std::string rpc_url;  // the rpc command; empty: rpc answers 108
+  // One request's deadline: connect, write and the whole answer.
+  std::chrono::milliseconds timeout{1000};
+  // Requests to the backend at once on this node; one more fails at once
+  // with 116 (busy) rather than waiting (proxy/in_flight_limit.hpp).
+  std::uint32_t max_in_flight = 1000;
+};
+
 struct ApiOptions {
   std::string key;  // "Authorization: apikey <key>" on /api/*; empty: dev mode only
 };
@@ -158,6 +169,7 @@ struct Options {
   MetricsOptions metrics;
   WebOptions web;
   ClusterOptions cluster;
+  ProxyOptions proxy;
 
   // threads, with 0 resolved to the number of cores (at least 1).
   [[nodiscard]] unsigned shard_count() const;

@@ -38,7 +38,10 @@ struct Server::Impl {
   ~Impl() {
     // Timers before their io_contexts (the pool), which go before the shard
     // state that sessions still referenced by pending handlers use.
-    for (auto& shard : state.shards) shard->cork.stop();
+    for (auto& shard : state.shards) {
+      shard->cork.stop();
+      if (shard->rpc_proxy) shard->rpc_proxy->stop();
+    }
   }
   Impl(const Impl&) = delete;
   Impl& operator=(const Impl&) = delete;
@@ -102,6 +105,14 @@ Server::Server(Options options, metrics::Registry& registry)
     } catch (const std::invalid_argument& e) {
       throw std::runtime_error("auth.rsa_public_key_file: '" + auth_options.rsa_public_key_file +
                                "' is " + e.what());
+    }
+  }
+  if (const ProxyOptions& proxy = impl_->options.proxy; !proxy.rpc_url.empty()) {
+    st.rpc_hook = std::make_unique<proxy::Hook>("rpc", "proxy.rpc_url", proxy.rpc_url,
+                                                proxy.timeout, registry);
+    for (unsigned i = 0; i < impl_->pool.size(); ++i) {
+      st.shards[i]->rpc_proxy = std::make_unique<proxy::BackendClient>(
+          impl_->pool[i].ctx, *st.rpc_hook, st.proxy_in_flight, impl_->options.http.max_body_bytes);
     }
   }
   auto& gw = st.gw;

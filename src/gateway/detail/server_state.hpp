@@ -25,6 +25,9 @@
 #include "gateway/options.hpp"
 #include "gateway/origin_policy.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/proxy/backend_client.hpp"
+#include "gateway/proxy/hook.hpp"
+#include "gateway/proxy/in_flight_limit.hpp"
 #include "gateway/ws/write_cork.hpp"
 
 namespace herald::gateway {
@@ -44,6 +47,9 @@ struct ShardState {
   Hub hub;                                         // shard-local: room -> local subscribers
   WriteCork cork;                                  // shard-local: sessions to flush this turn
   protocol::CommandParser parser;                  // shard-local, reused per command
+  // shard-local: posts the rpc command to proxy.rpc_url; null when it is
+  // empty. Stopped (its idle connections closed) before the io_context goes.
+  std::unique_ptr<proxy::BackendClient> rpc_proxy;
   // Bytes queued for clients of this shard; written by this shard only,
   // read by /metrics.
   std::atomic<std::int64_t> queued_bytes{0};
@@ -66,7 +72,8 @@ struct ServerState {
       : options(o),
         registry(r),
         origin_policy(o.allowed_origins, o.dev_mode()),
-        per_ip(o.max_connections_per_ip, o.per_ip_exempt_loopback) {}
+        per_ip(o.max_connections_per_ip, o.per_ip_exempt_loopback),
+        proxy_in_flight(o.proxy.max_in_flight) {}
 
   const Options& options;
   metrics::Registry& registry;
@@ -84,6 +91,10 @@ struct ServerState {
   // server.max_connections_per_ip: asked by the acceptor, released by the
   // sessions' leases (on their shards). Outlives every session.
   ConnectionsPerIp per_ip;
+  // proxy.max_in_flight, over every hook and shard; outlives every request.
+  proxy::InFlightLimit proxy_in_flight;
+  // The rpc hook (proxy.rpc_url); null when it is empty. Read-only.
+  std::unique_ptr<proxy::Hook> rpc_hook;
 
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};

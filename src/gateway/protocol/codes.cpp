@@ -5,7 +5,7 @@
 namespace herald::gateway::protocol {
 namespace {
 
-constexpr std::array<ErrorInfo, 16> kErrors{{
+constexpr std::array<ErrorInfo, 17> kErrors{{
     {ErrorCode::internal, "internal", "the server failed; retry later"},
     {ErrorCode::unauthorized, "unauthorized", "send a valid connect command first"},
     {ErrorCode::bad_room, "bad_room", "the room name is empty, too long or has a bad character"},
@@ -17,7 +17,9 @@ constexpr std::array<ErrorInfo, 16> kErrors{{
      "client.max_subscriptions, client.max_pending_per_room or the room's max_subscribers "
      "reached"},
     {ErrorCode::bad_request, "bad_request", "a field is missing or has the wrong type"},
-    {ErrorCode::not_available, "not_available", "the namespace has history or presence turned off"},
+    {ErrorCode::not_available, "not_available",
+     "the namespace has history or presence turned off, or the server has the command off (rpc "
+     "without proxy.rpc_url)"},
     {ErrorCode::token_expired, "token_expired", "the token's exp is in the past"},
     {ErrorCode::not_subscribed, "not_subscribed", "unsubscribe from a room not subscribed"},
     {ErrorCode::too_many_requests, "too_many_requests",
@@ -30,6 +32,9 @@ constexpr std::array<ErrorInfo, 16> kErrors{{
      "again"},
     {ErrorCode::too_many_rooms, "too_many_rooms",
      "the node holds rooms.max_rooms rooms and the command would open one more; try later"},
+    {ErrorCode::backend_unavailable, "backend_unavailable",
+     "the application backend (proxy.*_url) timed out, could not be reached, answered badly, or "
+     "proxy.max_in_flight requests were in flight; the message names which; try again"},
 }};
 
 constexpr std::array<DisconnectInfo, 8> kDisconnects{{

@@ -30,6 +30,7 @@ enum class ErrorCode : std::uint16_t {
   moderation_rejected = 113,
   unavailable = 114,
   too_many_rooms = 115,
+  backend_unavailable = 116,
 };
 
 enum class DisconnectCode : std::uint16_t {

@@ -120,6 +120,12 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     body = std::move(c);
   } else if (method == "ping") {
     body = PingCmd{};
+  } else if (method == "rpc") {
+    RpcCmd c;
+    if (!r.string(params, "method", c.method, true)) return false;
+    dom::element data;
+    if (params["data"].get(data) == simdjson::SUCCESS) c.data = simdjson::minify(data);
+    body = std::move(c);
   } else if (method == "rooms.watch") {
     RoomsWatchCmd c;
     std::string sort = "activity";

@@ -55,6 +55,11 @@ struct PresenceStatsCmd {
   std::string room;
 };
 struct PingCmd {};
+// An application call relayed to the backend (proxy.rpc_url, docs/backend.md).
+struct RpcCmd {
+  std::string method;
+  std::string data;  // the value of "data" re-serialized compactly; empty when absent
+};
 
 // The room list (docs/protocol.md, "Room lists").
 struct RoomsWatchCmd {
@@ -82,9 +87,9 @@ struct RoomsTagCmd {
 // Limit of rooms.watch page_size: a page is pushed as one message.
 inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
 
-using CommandBody =
-    std::variant<ConnectCmd, SubscribeCmd, UnsubscribeCmd, PublishCmd, HistoryCmd, PresenceCmd,
-                 PresenceStatsCmd, PingCmd, RoomsWatchCmd, RoomsPageCmd, RoomsReadCmd, RoomsTagCmd>;
+using CommandBody = std::variant<ConnectCmd, SubscribeCmd, UnsubscribeCmd, PublishCmd, HistoryCmd,
+                                 PresenceCmd, PresenceStatsCmd, PingCmd, RpcCmd, RoomsWatchCmd,
+                                 RoomsPageCmd, RoomsReadCmd, RoomsTagCmd>;
 
 struct Command {
   std::uint32_t id = 0;

@@ -83,12 +83,18 @@ std::string encode_presence_push(bool join, std::string_view room, std::string_v
 }
 
 std::string encode_disconnect(DisconnectCode code) {
+  // Safety: DisconnectCode's underlying type is std::uint16_t.
+  return encode_disconnect(static_cast<std::uint16_t>(code), disconnect_reason(code),
+                           should_reconnect(code));
+}
+
+std::string encode_disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
   std::string out = "{\"disconnect\":{\"code\":";
-  append_uint(out, static_cast<std::uint16_t>(code));
+  append_uint(out, code);
   out += ",\"reason\":";
-  json::append_string(out, disconnect_reason(code));
+  json::append_string(out, reason);
   out += ",\"reconnect\":";
-  out += should_reconnect(code) ? "true" : "false";
+  out += reconnect ? "true" : "false";
   out += "}}";
   return out;
 }

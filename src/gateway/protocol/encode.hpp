@@ -50,6 +50,10 @@ inline constexpr std::string_view kPubSuffix = "}";
                                                std::string_view info_json);
 
 [[nodiscard]] std::string encode_disconnect(DisconnectCode code);
+// A disconnect the application backend asked for (docs/backend.md): its
+// own code (4000..4999) and reason.
+[[nodiscard]] std::string encode_disconnect(std::uint16_t code, std::string_view reason,
+                                            bool reconnect);
 
 // {"user":"...","client":"..."}: a connection's info, attached to its
 // publications and presence entries.

@@ -169,6 +169,8 @@ void WsSession::handle(protocol::Command& cmd) {
           on_presence(id, p, true);
         } else if constexpr (std::is_same_v<T, protocol::PingCmd>) {
           reply(id, "{}");
+        } else if constexpr (std::is_same_v<T, protocol::RpcCmd>) {
+          on_rpc(id, body);
         } else if constexpr (std::is_same_v<T, protocol::RoomsWatchCmd>) {
           on_rooms_watch(id, body);
         } else if constexpr (std::is_same_v<T, protocol::RoomsPageCmd>) {
@@ -423,6 +425,52 @@ void WsSession::on_presence(std::uint32_t id, protocol::PresenceCmd& cmd, bool s
       });
 }
 
+void WsSession::on_rpc(std::uint32_t id, protocol::RpcCmd& cmd) {
+  proxy::BackendClient* backend = shard_state_.rpc_proxy.get();
+  if (!backend) {
+    state_.gw.command_errors->inc();
+    return reply_error(id, ErrorCode::not_available,
+                       "rpc is off on this server (proxy.rpc_url is empty)");
+  }
+  std::string body = "{\"client\":";
+  json::append_string(body, client_id_);
+  body += ",\"user\":";
+  json::append_string(body, user_);
+  body += ",\"method\":";
+  json::append_string(body, cmd.method);
+  if (!cmd.data.empty()) {
+    body += ",\"data\":";
+    body += cmd.data;  // valid JSON: the command parser re-serialized it
+  }
+  body += '}';
+  backend->post(std::move(body), [weak = weak_from_this(), id](proxy::BackendAnswer answer) {
+    auto self = weak.lock();
+    if (self && !self->finished_) self->on_backend_answer(id, "rpc", answer);
+  });
+}
+
+void WsSession::on_backend_answer(std::uint32_t id, std::string_view hook,
+                                  proxy::BackendAnswer& answer) {
+  if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) return reply(id, result->json);
+  state_.gw.command_errors->inc();
+  if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
+    // Safety: ErrorCode's underlying type is std::uint16_t; a backend's
+    // code is 1000..65535, outside Herald's own (proxy/backend_answer.hpp).
+    return reply_error(id, static_cast<ErrorCode>(error->code), error->message);
+  }
+  if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
+    return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
+  }
+  const auto& failure = std::get<proxy::FailureAnswer>(answer);
+  std::string message(proxy::failure_kind(failure.kind));
+  message += ": ";
+  message += hook;
+  message += " backend: ";
+  message += failure.detail;
+  message += "; try again";
+  reply_error(id, ErrorCode::backend_unavailable, message);
+}
+
 void WsSession::reply(std::uint32_t id, std::string_view result_json) {
   enqueue(make_frame(protocol::encode_result(id, result_json)), true);
 }
@@ -449,12 +497,17 @@ void WsSession::deliver(const FramePtr& frame) {
 }
 
 void WsSession::disconnect(DisconnectCode code) {
+  // Safety: DisconnectCode's underlying type is std::uint16_t.
+  disconnect(static_cast<std::uint16_t>(code), protocol::disconnect_reason(code),
+             protocol::should_reconnect(code));
+}
+
+void WsSession::disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
   if (state_kind_ == State::closing || state_kind_ == State::closed) return;
   // The push goes out with whatever is queued, then the close frame.
-  enqueue(make_frame(protocol::encode_disconnect(code)));
+  enqueue(make_frame(protocol::encode_disconnect(code, reason, reconnect)));
   state_kind_ = State::closing;
-  connection_.close_after_queue(static_cast<std::uint16_t>(code),
-                                protocol::disconnect_reason(code));
+  connection_.close_after_queue(code, reason);
 }
 
 void WsSession::close_now(DisconnectCode code) {

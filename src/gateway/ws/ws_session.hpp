@@ -54,6 +54,9 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // Sends a disconnect push (unless the queue is being dropped), then a
   // close frame with the code, and ends the connection.
   void disconnect(protocol::DisconnectCode code);
+  // The same with a code and reason of the application backend's
+  // (4000..4999; docs/backend.md).
+  void disconnect(std::uint16_t code, std::string_view reason, bool reconnect);
 
   [[nodiscard]] const std::string& user() const { return user_; }
 
@@ -82,6 +85,11 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void on_rooms_page(std::uint32_t id, const protocol::RoomsPageCmd& cmd);
   void on_rooms_read(std::uint32_t id, const protocol::RoomsReadCmd& cmd);
   void on_rooms_tag(std::uint32_t id, const protocol::RoomsTagCmd& cmd);
+  // Posts to proxy.rpc_url; the answer comes back on this shard, and is
+  // dropped if the session finished meanwhile (the request holds a weak
+  // reference: a stalled backend keeps no closed session alive).
+  void on_rpc(std::uint32_t id, protocol::RpcCmd& cmd);
+  void on_backend_answer(std::uint32_t id, std::string_view hook, proxy::BackendAnswer& answer);
   // Replies not_subscribed and returns false unless `room` is subscribed.
   bool is_active_subscription(std::uint32_t id, const std::string& room);
   // This shard's local subscribers of `room` (the hub): add or remove this

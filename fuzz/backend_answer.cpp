@@ -1,0 +1,42 @@
+// Fuzz target: what heraldd reads from the application backend (an answer
+// body, and the hook URL of the configuration). Must never crash; a result
+// must be a JSON object heraldd can relay as it is, and a relayed error or
+// disconnect code must lie in the backend's ranges (never one of Herald's
+// own). A URL that parses has a port in 1..65535 and a target starting '/'.
+#include "gateway/proxy/backend_answer.hpp"
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "gateway/proxy/backend_url.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  using namespace herald::gateway::proxy;
+  static AnswerClassifier classifier;
+  static simdjson::dom::parser check;
+  // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
+  std::string_view body(reinterpret_cast<const char*>(data), size);
+  BackendAnswer a = classifier.classify(200, body);
+  if (auto* r = std::get_if<ResultAnswer>(&a)) {
+    simdjson::dom::element e;
+    if (check.parse(r->json).get(e) != simdjson::SUCCESS || !e.is_object()) std::abort();
+  } else if (auto* err = std::get_if<ErrorAnswer>(&a)) {
+    if (err->code < kMinBackendErrorCode) std::abort();
+  } else if (auto* d = std::get_if<DisconnectAnswer>(&a)) {
+    if (d->code < kMinBackendDisconnectCode || d->code > kMaxBackendDisconnectCode) std::abort();
+    if (d->reason.size() > 123) std::abort();
+  } else if (std::get<FailureAnswer>(a).detail.empty()) {
+    std::abort();
+  }
+  auto url = parse_backend_url("proxy.rpc_url", body);
+  if (auto* u = std::get_if<BackendUrl>(&url)) {
+    const unsigned long port = std::stoul(u->port);
+    if (port == 0 || port > 65535 || u->host.empty() || !u->target.starts_with('/')) std::abort();
+  } else if (std::get<std::string>(url).empty()) {
+    std::abort();
+  }
+  return 0;
+}
