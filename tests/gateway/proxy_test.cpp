@@ -23,15 +23,7 @@ struct Backend {
   Backend() {
     proc = std::make_unique<ChildProcess>(std::vector<std::string>{
         HERALD_NODE, std::string(HERALD_SOURCE_DIR) + "/tests/support/backend.mjs"});
-    const std::regex listening(R"(backend listening port=(\d+))");
-    auto line = proc->wait_for_line(listening, std::chrono::seconds(30));
-    if (!line) {
-      ADD_FAILURE() << "the backend did not start:\n" << proc->output();
-      return;
-    }
-    std::smatch m;
-    std::regex_search(*line, m, listening);
-    port = static_cast<std::uint16_t>(std::stoi(m[1]));
+    port = proc->wait_for_port(std::regex(R"(backend listening port=(\d+))"), "the backend");
   }
   [[nodiscard]] std::string rpc_url() const {
     return "http://127.0.0.1:" + std::to_string(port) + "/rpc";

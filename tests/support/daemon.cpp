@@ -21,14 +21,7 @@ Daemon::Daemon(std::vector<std::string> flags, std::vector<std::string> env,
                                 "2"};
   argv.insert(argv.end(), flags.begin(), flags.end());
   proc = std::make_unique<ChildProcess>(argv, env);
-  auto line = proc->wait_for_line(listening, std::chrono::seconds(30));
-  if (!line) {
-    ADD_FAILURE() << "heraldd did not start:\n" << proc->output();
-    return;
-  }
-  std::smatch m;
-  std::regex_search(*line, m, listening);
-  port = static_cast<std::uint16_t>(std::stoi(m[1]));
+  port = proc->wait_for_port(listening, "heraldd");
 }
 
 std::string write_temp_file(const std::string& name, const std::string& text) {

@@ -99,6 +99,19 @@ std::optional<std::string> ChildProcess::wait_for_line(const std::regex& pattern
   }
 }
 
+std::uint16_t ChildProcess::wait_for_port(const std::regex& pattern, const std::string& what) {
+  auto line = wait_for_line(pattern, std::chrono::seconds(30));
+  if (!line) {
+    ADD_FAILURE() << what << " did not start:\n" << output();
+    return 0;
+  }
+  std::smatch m;
+  std::regex_search(*line, m, pattern);
+  // Safety: the pattern's group matched the decimal port the kernel chose
+  // (1..65535).
+  return static_cast<std::uint16_t>(std::stoi(m[1]));
+}
+
 void ChildProcess::signal(int signo) {
   ::kill(pid_, signo);
 }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -32,6 +33,10 @@ class ChildProcess {
   std::optional<std::string> wait_for_line(const std::regex& pattern,
                                            std::chrono::milliseconds timeout);
   void signal(int signo);
+  // The port a server child prints once it listens: the first group of
+  // `pattern` on the first matching line, within 30 s. 0 (and a test
+  // failure naming `what`, with the output) if it never does.
+  std::uint16_t wait_for_port(const std::regex& pattern, const std::string& what);
   // The exit code (or 128 + signal number if killed), or nullopt on timeout.
   std::optional<int> wait_exit(std::chrono::milliseconds timeout);
   // Everything printed so far.
