@@ -32,6 +32,11 @@ void register_room_options(config::Schema& s, const std::string& prefix, RoomOpt
              "Moderation matches case exactly (default: Unicode case folding)");
   s.add_bool(key("moderation_whole_word"), o.moderation.whole_word,
              "Moderation matches whole words only (not inside a longer word)");
+  s.add_bool(key("subscribe_proxy"), o.subscribe_proxy,
+             "The backend (proxy.subscribe_url) allows or refuses each subscribe");
+  s.add_bool(key("publish_proxy"), o.publish_proxy,
+             "The backend (proxy.publish_url) sees each client publication first and may refuse "
+             "or rewrite it");
 }
 
 }  // namespace
@@ -148,10 +153,31 @@ void register_options(config::Schema& s, Options& o) {
   s.add_bool("web.enabled", o.web.enabled,
              "Serve the web app (chat demo and room list) at / from the binary");
 
-  s.add_string("proxy.rpc_url", o.proxy.rpc_url,
-               "Backend URL (http://host[:port]/path) the rpc command is POSTed to; empty: rpc "
-               "is off (error 108)",
-               2048);
+  constexpr proxy::PerHook<const char*> kUrlHelp = [] {
+    proxy::PerHook<const char*> h;
+    h[proxy::HookKind::connect] =
+        "Backend URL (http://host[:port]/path) a connect without a token is POSTed to; the "
+        "backend names the user (empty: off)";
+    h[proxy::HookKind::subscribe] =
+        "Backend URL asked to allow each subscribe in a namespace with subscribe_proxy = true "
+        "(empty: off)";
+    h[proxy::HookKind::publish] =
+        "Backend URL shown each client publication in a namespace with publish_proxy = true; it "
+        "may refuse or rewrite it (empty: off)";
+    h[proxy::HookKind::rpc] =
+        "Backend URL the rpc command is POSTed to; empty: rpc is off (error 108)";
+    h[proxy::HookKind::refresh] =
+        "Backend URL asked to extend a connection whose expire_at has passed; empty: the "
+        "connection is closed then (3003)";
+    return h;
+  }();
+  for (proxy::HookKind hook : proxy::kAllHooks) {
+    s.add_string(std::string(proxy::hook_url_key(hook)), o.proxy.urls[hook], kUrlHelp[hook], 2048);
+  }
+  s.add_string("proxy.forward_headers", o.proxy.forward_headers,
+               "Headers of the client's HTTP upgrade copied to the connect and refresh hooks "
+               "(comma-separated); X-Forwarded-For is always added",
+               1024);
   s.add_duration("proxy.timeout", o.proxy.timeout, milliseconds(10), milliseconds(60'000),
                  "A backend request (connect, write, whole answer) unanswered this long fails "
                  "with error 116 (timeout)");

@@ -10,6 +10,7 @@
 
 #include "core/config/schema.hpp"
 #include "core/config/values.hpp"
+#include "gateway/proxy/hook_kind.hpp"
 #include "redis/options.hpp"
 
 namespace herald::gateway {
@@ -65,6 +66,11 @@ struct RoomOptions {
   std::uint32_t max_subscribers = 0;                // 0: no limit
   std::uint64_t max_publication_bytes = 16 * 1024;  // a publication's data
   ModerationOptions moderation;
+  // The backend decides each subscribe (proxy.subscribe_url) / sees and may
+  // rewrite or refuse each client publication (proxy.publish_url) in this
+  // namespace (docs/backend.md).
+  bool subscribe_proxy = false;
+  bool publish_proxy = false;
 };
 
 struct AuthOptions {
@@ -129,7 +135,14 @@ struct ClusterOptions {
 // The application backend (docs/backend.md): hooks heraldd POSTs JSON to,
 // each off while its URL is empty.
 struct ProxyOptions {
-  std::string rpc_url;  // the rpc command; empty: rpc answers 108
+  // proxy.<hook>_url, one per hook (proxy/hook_kind.hpp); empty: that hook
+  // is off (rpc then answers 108; connect needs a token or dev mode; a
+  // namespace may not set subscribe_proxy or publish_proxy without its URL).
+  proxy::PerHook<std::string> urls;
+  // Request headers of the client's HTTP upgrade copied into the connect
+  // and refresh hooks' "headers" (comma-separated, case-insensitive);
+  // X-Forwarded-For is always added, with the client's address appended.
+  std::string forward_headers = "Cookie, Authorization, X-Real-Ip";
   // One request's deadline: connect, write and the whole answer.
   std::chrono::milliseconds timeout{1000};
   // Requests to the backend at once on this node; one more fails at once

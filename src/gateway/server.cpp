@@ -40,7 +40,9 @@ struct Server::Impl {
     // state that sessions still referenced by pending handlers use.
     for (auto& shard : state.shards) {
       shard->cork.stop();
-      if (shard->rpc_proxy) shard->rpc_proxy->stop();
+      for (proxy::HookKind hook : proxy::kAllHooks) {
+        if (shard->backends[hook]) shard->backends[hook]->stop();
+      }
     }
   }
   Impl(const Impl&) = delete;
@@ -65,6 +67,10 @@ struct Server::Impl {
   // Accepts per wake-up beyond the first: bounds the time one turn of
   // shard 0 spends accepting.
   static constexpr int kAcceptBatch = 256;
+  // One Hook per proxy.<hook>_url set and its BackendClient on every
+  // shard; throws naming the key when a URL is bad or a namespace asks for
+  // a hook whose URL is empty.
+  void make_backend_hooks(metrics::Registry& registry);
   void accept();
   void admit(tcp::socket socket, ShardPool::Shard& target);
   // Writes `response` (a whole HTTP response) and closes the socket.
@@ -107,14 +113,7 @@ Server::Server(Options options, metrics::Registry& registry)
                                "' is " + e.what());
     }
   }
-  if (const ProxyOptions& proxy = impl_->options.proxy; !proxy.rpc_url.empty()) {
-    st.rpc_hook = std::make_unique<proxy::Hook>("rpc", "proxy.rpc_url", proxy.rpc_url,
-                                                proxy.timeout, registry);
-    for (unsigned i = 0; i < impl_->pool.size(); ++i) {
-      st.shards[i]->rpc_proxy = std::make_unique<proxy::BackendClient>(
-          impl_->pool[i].ctx, *st.rpc_hook, st.proxy_in_flight, impl_->options.http.max_body_bytes);
-    }
-  }
+  impl_->make_backend_hooks(registry);
   auto& gw = st.gw;
   gw.messages_out = &registry.counter("herald_messages_out_total",
                                       "Messages (replies and pushes) written to WebSocket clients");
@@ -227,6 +226,34 @@ Server::~Server() {
 HttpRouter& Server::router() {
   return impl_->state.router;
 }
+void Server::Impl::make_backend_hooks(metrics::Registry& registry) {
+  const ProxyOptions& proxy = options.proxy;
+  auto require = [&](bool wanted, proxy::HookKind hook, const std::string& key) {
+    if (wanted && proxy.urls[hook].empty()) {
+      throw std::runtime_error(key + " = true needs " + std::string(proxy::hook_url_key(hook)) +
+                               " (the backend that decides)");
+    }
+  };
+  require(options.rooms.subscribe_proxy, proxy::HookKind::subscribe, "rooms.subscribe_proxy");
+  require(options.rooms.publish_proxy, proxy::HookKind::publish, "rooms.publish_proxy");
+  for (const auto& [name, room] : options.namespaces) {
+    require(room.subscribe_proxy, proxy::HookKind::subscribe,
+            "namespaces." + name + ".subscribe_proxy");
+    require(room.publish_proxy, proxy::HookKind::publish, "namespaces." + name + ".publish_proxy");
+  }
+  for (proxy::HookKind hook : proxy::kAllHooks) {
+    if (proxy.urls[hook].empty()) continue;
+    auto& made = state.hooks[hook];
+    made = std::make_unique<proxy::Hook>(std::string(proxy::hook_name(hook)),
+                                         proxy::hook_url_key(hook), proxy.urls[hook], proxy.timeout,
+                                         registry);
+    for (unsigned i = 0; i < pool.size(); ++i) {
+      state.shards[i]->backends[hook] = std::make_unique<proxy::BackendClient>(
+          pool[i].ctx, *made, state.proxy_in_flight, options.http.max_body_bytes);
+    }
+  }
+}
+
 void Server::add_keyword_api(match::store::Store& store) {
   Impl& m = *impl_;
   register_keyword_api(m.state.router, m.state, store);

@@ -215,5 +215,25 @@ TEST(ProxyRpc, AnHttpsUrlStopsStartNamingTheKey) {
   EXPECT_THAT(r.output, HasSubstr("https"));
 }
 
+TEST(ProxyHooks, ANamespaceAskingForAHookWithoutItsUrlStopsStart) {
+  std::string conf =
+      write_temp_file("publish-proxy.toml", "[namespaces.vip]\npublish_proxy = true\n");
+  auto r = run({HERALDD_PATH, "--config", conf, "--server.listen", "127.0.0.1:0"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_THAT(r.output, HasSubstr("namespaces.vip.publish_proxy = true needs proxy.publish_url"));
+  auto s = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--rooms.subscribe_proxy", "true"});
+  EXPECT_EQ(s.exit_code, 2) << s.output;
+  EXPECT_THAT(s.output, HasSubstr("rooms.subscribe_proxy = true needs proxy.subscribe_url"));
+}
+
+TEST(ProxyHooks, EveryHookUrlIsCheckedAtStart) {
+  for (const char* key : {"--proxy.connect_url", "--proxy.subscribe_url", "--proxy.publish_url",
+                          "--proxy.refresh_url"}) {
+    auto r = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", key, "ftp://127.0.0.1/x"});
+    EXPECT_EQ(r.exit_code, 2) << key << ": " << r.output;
+    EXPECT_THAT(r.output, HasSubstr(std::string(key).substr(2))) << r.output;
+  }
+}
+
 }  // namespace
 }  // namespace herald::test

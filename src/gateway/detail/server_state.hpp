@@ -47,9 +47,9 @@ struct ShardState {
   Hub hub;                                         // shard-local: room -> local subscribers
   WriteCork cork;                                  // shard-local: sessions to flush this turn
   protocol::CommandParser parser;                  // shard-local, reused per command
-  // shard-local: posts the rpc command to proxy.rpc_url; null when it is
-  // empty. Stopped (its idle connections closed) before the io_context goes.
-  std::unique_ptr<proxy::BackendClient> rpc_proxy;
+  // shard-local: posts to each hook's proxy.<hook>_url; null where it is
+  // empty. Stopped (idle connections closed) before the io_context goes.
+  proxy::PerHook<std::unique_ptr<proxy::BackendClient>> backends;
   // Bytes queued for clients of this shard; written by this shard only,
   // read by /metrics.
   std::atomic<std::int64_t> queued_bytes{0};
@@ -93,8 +93,9 @@ struct ServerState {
   ConnectionsPerIp per_ip;
   // proxy.max_in_flight, over every hook and shard; outlives every request.
   proxy::InFlightLimit proxy_in_flight;
-  // The rpc hook (proxy.rpc_url); null when it is empty. Read-only.
-  std::unique_ptr<proxy::Hook> rpc_hook;
+  // The backend hooks (proxy.<hook>_url); null where the URL is empty.
+  // Read-only after start().
+  proxy::PerHook<std::unique_ptr<proxy::Hook>> hooks;
 
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};

@@ -426,7 +426,7 @@ void WsSession::on_presence(std::uint32_t id, protocol::PresenceCmd& cmd, bool s
 }
 
 void WsSession::on_rpc(std::uint32_t id, protocol::RpcCmd& cmd) {
-  proxy::BackendClient* backend = shard_state_.rpc_proxy.get();
+  proxy::BackendClient* backend = shard_state_.backends[proxy::HookKind::rpc].get();
   if (!backend) {
     state_.gw.command_errors->inc();
     return reply_error(id, ErrorCode::not_available,
