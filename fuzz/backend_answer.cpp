@@ -2,7 +2,8 @@
 // body, and the hook URL of the configuration). Must never crash; a result
 // must be a JSON object heraldd can relay as it is, and a relayed error or
 // disconnect code must lie in the backend's ranges (never one of Herald's
-// own). A URL that parses has a port in 1..65535 and a target starting '/'.
+// own). A result read as a connect grant names a user of 1..64 bytes and
+// only valid room names. A URL that parses has a port in 1..65535 and a target starting '/'.
 #include "gateway/proxy/backend_answer.hpp"
 
 #include <simdjson.h>
@@ -12,6 +13,8 @@
 #include <string_view>
 
 #include "gateway/proxy/backend_url.hpp"
+#include "gateway/proxy/connect_hook.hpp"
+#include "gateway/rooms/room_name.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace herald::gateway::proxy;
@@ -23,6 +26,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (auto* r = std::get_if<ResultAnswer>(&a)) {
     simdjson::dom::element e;
     if (check.parse(r->json).get(e) != simdjson::SUCCESS || !e.is_object()) std::abort();
+    auto read = read_connect_result(r->json);
+    if (auto* grant = std::get_if<ConnectGrant>(&read)) {
+      if (grant->user.empty() || grant->user.size() > 64) std::abort();
+      for (const auto& room : grant->rooms)
+        if (herald::gateway::room_name_error(room)) std::abort();
+    } else if (std::get<std::string>(read).empty()) {
+      std::abort();
+    }
   } else if (auto* err = std::get_if<ErrorAnswer>(&a)) {
     if (err->code < kMinBackendErrorCode) std::abort();
   } else if (auto* d = std::get_if<DisconnectAnswer>(&a)) {

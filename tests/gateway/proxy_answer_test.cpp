@@ -1,6 +1,7 @@
 // The backend hooks' pure pieces (gateway/proxy/): what a backend's answer
 // means (table-driven: every shape and every way of getting it wrong), the
-// hook URL accepted at start-up, and the node-wide in-flight cap.
+// hook URL accepted at start-up, the connect hook's request and result,
+// and the node-wide in-flight cap.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -9,6 +10,7 @@
 
 #include "gateway/proxy/backend_answer.hpp"
 #include "gateway/proxy/backend_url.hpp"
+#include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/in_flight_limit.hpp"
 
 namespace herald::gateway::proxy {
@@ -124,6 +126,60 @@ TEST(BackendUrl, EveryCaseParses) {
       EXPECT_TRUE(message.starts_with("proxy.rpc_url: ")) << message;
     }
   }
+}
+
+// A connect result as one string: "user|info|expire_at|data|rooms,..." or
+// "wrong: <why>".
+std::string describe_grant(std::string_view result) {
+  auto read = read_connect_result(result);
+  if (auto* why = std::get_if<std::string>(&read)) return "wrong: " + *why;
+  const auto& g = std::get<ConnectGrant>(read);
+  std::string out = g.user + "|" + g.info_json + "|" +
+                    (g.expire_at ? std::to_string(*g.expire_at) : "") + "|" + g.data_json + "|";
+  for (const auto& r : g.rooms) out += r + ",";
+  return out;
+}
+
+TEST(ConnectResult, EveryCaseReads) {
+  const std::vector<std::pair<const char*, const char*>> cases = {
+      {R"({"user":"alice"})", "alice||||"},
+      {R"({"user":"a","info":{"x": 1},"expire_at":17,"data":[1, 2],"rooms":["b","c","b"]})",
+       R"(a|{"x":1}|17|[1,2]|b,c,)"},
+      {R"({})", "wrong: result.user must be a string of 1 to 64 bytes"},
+      {R"({"user":""})", "wrong: result.user must be a string of 1 to 64 bytes"},
+      {R"({"user":7})", "wrong: result.user must be a string of 1 to 64 bytes"},
+      {R"({"user":"a","info":[1]})", "wrong: result.info must be an object"},
+      {R"({"user":"a","expire_at":0})",
+       "wrong: result.expire_at must be a positive integer (Unix seconds)"},
+      {R"({"user":"a","expire_at":"1"})",
+       "wrong: result.expire_at must be a positive integer (Unix seconds)"},
+      {R"({"user":"a","rooms":"x"})", "wrong: result.rooms must be an array"},
+      {R"({"user":"a","rooms":[1]})", "wrong: result.rooms must hold strings"},
+      {"[]", "wrong: result is not a JSON object"},
+  };
+  for (const auto& [in, want] : cases) EXPECT_EQ(describe_grant(in), want) << in;
+  EXPECT_EQ(describe_grant(R"({"user":")" + std::string(65, 'u') + R"("})"),
+            "wrong: result.user must be a string of 1 to 64 bytes");
+  EXPECT_EQ(describe_grant(R"({"user":"a","rooms":["a b"]})").rfind("wrong: result.rooms: ", 0),
+            0u);
+}
+
+TEST(ConnectRequest, HeadersAreListedTrimmedAndLowerCased) {
+  EXPECT_EQ(parse_header_list(" Cookie,AUTHORIZATION ,, x-real-ip,cookie, X-Forwarded-For"),
+            (std::vector<std::string>{"cookie", "authorization", "x-real-ip"}));
+  EXPECT_TRUE(parse_header_list("").empty());
+  HttpRequest req;
+  req.set("Cookie", "s=1");
+  req.set("X-Forwarded-For", "203.0.113.9");
+  req.set("X-Other", "no");
+  EXPECT_EQ(forwarded_headers_json(req, {"cookie", "authorization"}, "127.0.0.1"),
+            R"({"cookie":"s=1","x-forwarded-for":"203.0.113.9, 127.0.0.1"})");
+  EXPECT_EQ(forwarded_headers_json(HttpRequest{}, {"cookie"}, "::1"),
+            R"({"x-forwarded-for":"::1"})");
+  EXPECT_EQ(connect_request_json("c1", "{}", ""),
+            R"({"client":"c1","transport":"websocket","protocol":"json","headers":{}})");
+  EXPECT_EQ(connect_request_json("c1", "{}", "[1]"),
+            R"({"client":"c1","transport":"websocket","protocol":"json","headers":{},"data":[1]})");
 }
 
 TEST(InFlightLimit, RefusesOverTheCapAndFreesWithTheTicket) {

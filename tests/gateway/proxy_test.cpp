@@ -9,33 +9,13 @@
 #include <csignal>
 #include <regex>
 
-#include "support/http_client.hpp"
-#include "ws_common.hpp"
+#include "proxy_backend.hpp"
 
 namespace herald::test {
 namespace {
 
 using ::testing::HasSubstr;
 using ::testing::StartsWith;
-
-// The backend process, on a kernel-chosen loopback port.
-struct Backend {
-  Backend() {
-    proc = std::make_unique<ChildProcess>(std::vector<std::string>{
-        HERALD_NODE, std::string(HERALD_SOURCE_DIR) + "/tests/support/backend.mjs"});
-    port = proc->wait_for_port(std::regex(R"(backend listening port=(\d+))"), "the backend");
-  }
-  [[nodiscard]] std::string rpc_url() const {
-    return "http://127.0.0.1:" + std::to_string(port) + "/rpc";
-  }
-  // {"connections":N,"requests":M}: connections that carried a hook request.
-  [[nodiscard]] std::uint64_t stat(const std::string& name) const {
-    return json_uint(http_get("127.0.0.1", port, "/stats").body, "/" + name).value_or(0);
-  }
-
-  std::unique_ptr<ChildProcess> proc;
-  std::uint16_t port = 0;
-};
 
 std::vector<std::string> flags_for(const Backend& b, std::vector<std::string> more = {}) {
   std::vector<std::string> f{"--proxy.rpc_url", b.rpc_url()};
@@ -57,8 +37,7 @@ std::string rpc(WsClient& c, std::uint32_t id, const std::string& method,
 }
 
 double errors(const Daemon& d, const std::string& kind) {
-  return metric_value(http_get("127.0.0.1", d.port, "/metrics").body,
-                      R"(herald_proxy_errors_total{hook="rpc",kind=")" + kind + "\"}");
+  return proxy_errors(d, "rpc", kind);
 }
 
 // Expects the temporary backend error naming `kind`.

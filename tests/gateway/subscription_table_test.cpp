@@ -156,7 +156,8 @@ class Harness final : public SubscriptionTable::Effects {
   void reply_unsubscribed(std::uint32_t id, const std::string& room) override {
     record(id, room, {id, Kind::unsubscribed});
   }
-  void reply_error(std::uint32_t id, ErrorCode code, std::string message) override {
+  void reply_error(std::uint32_t id, const std::string& /*room*/, ErrorCode code,
+                   std::string message) override {
     const std::string& room = command(id).room;
     if (code == ErrorCode::limit_exceeded &&
         message.find("max_pending_per_room") != std::string::npos) {

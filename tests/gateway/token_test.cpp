@@ -64,11 +64,11 @@ TEST(Token, TimeToExpiryCannotOverflowATimer) {
   c.expires_at = 253402300799;
   const auto wait = c.time_to_expiry(1'764'547'200);
   ASSERT_TRUE(wait.has_value());
-  EXPECT_EQ(*wait, gateway::auth::Claims::kLongestWait);
+  EXPECT_EQ(*wait, gateway::auth::kLongestWait);
   const auto deadline = std::chrono::steady_clock::now() + *wait;
   EXPECT_GT(deadline, std::chrono::steady_clock::now());
   c.expires_at = std::numeric_limits<std::int64_t>::max();
-  EXPECT_EQ(c.time_to_expiry(0), gateway::auth::Claims::kLongestWait);
+  EXPECT_EQ(c.time_to_expiry(0), gateway::auth::kLongestWait);
 }
 
 TEST(Token, RefusesWhatItShould) {

@@ -15,6 +15,17 @@
 //   invalid     HTTP 200 with a body that is not JSON
 //   hangup      closes the connection without answering
 //   die         exits the process without answering
+//
+// POST /connect decides as an application with cookie sessions would:
+//   Cookie "session=<user>"  {"result":{"user":<user>,"info":{"via":"cookie"},
+//                             "data":{"welcome":<user>}, "rooms":data.rooms?,
+//                             "expire_at":data.expire_at?}}
+//   no session cookie        {"error":{"code":1401,"message":"sign in first"}}
+//   data.mode "echo"         {"result":{"user":"echo","data":<the request heraldd sent>}}
+//   data.mode "disconnect"   {"disconnect":{"code":4403,"reason":"banned"}}
+//   data.mode "no_user"      {"result":{}}                       a bad answer
+//   data.mode "bad_room"     {"result":{"user":"x","rooms":["a b"]}}  a bad answer
+//   data.mode stall|status500|invalid|hangup|die  as for rpc
 // GET /stats answers {"connections":N,"requests":M}: the TCP connections
 // that carried a hook request (a /stats connection is not one) and the
 // requests received, so a test can count keep-alive reuse.
@@ -50,6 +61,7 @@ const server = http.createServer((req, res) => {
       res.setHeader('Content-Type', 'application/json');
       res.end(JSON.stringify(value));
     };
+    if (req.url === '/connect') return connect(req, res, body, json);
     switch (body.method) {
       case 'echo': return json({ result: { data: body.data } });
       case 'whoami': return json({ result: { data: { user: body.user, client: body.client } } });
@@ -57,19 +69,46 @@ const server = http.createServer((req, res) => {
       case 'error': return json({ error: { code: 1001, message: 'not allowed' } });
       case 'low_code': return json({ error: { code: 101, message: 'a code Herald owns' } });
       case 'disconnect': return json({ disconnect: { code: 4501, reason: 'banned' } });
-      case 'stall': return undefined;
-      case 'status500':
-        res.statusCode = 500;
-        return res.end('{"error":"boom"}');
-      case 'invalid':
-        res.setHeader('Content-Type', 'application/json');
-        return res.end('{"result": not json');
-      case 'hangup': return req.socket.destroy();
-      case 'die': return process.exit(3);
-      default: return json({ error: { code: 1404, message: `no method ${body.method}` } });
+      default:
+        if (failures[body.method]) return failures[body.method](req, res);
+        return json({ error: { code: 1404, message: `no method ${body.method}` } });
     }
   });
 });
+
+// The ways a backend fails, provoked by name from either hook.
+const failures = {
+  stall: () => undefined,
+  status500: (req, res) => {
+    res.statusCode = 500;
+    res.end('{"error":"boom"}');
+  },
+  invalid: (req, res) => {
+    res.setHeader('Content-Type', 'application/json');
+    res.end('{"result": not json');
+  },
+  hangup: (req) => req.socket.destroy(),
+  die: () => process.exit(3),
+};
+
+function connect(req, res, body, json) {
+  const data = body.data ?? {};
+  switch (data.mode) {
+    case 'echo': return json({ result: { user: 'echo', data: body } });
+    case 'disconnect': return json({ disconnect: { code: 4403, reason: 'banned' } });
+    case 'no_user': return json({ result: {} });
+    case 'bad_room': return json({ result: { user: 'x', rooms: ['a b'] } });
+    default:
+      if (failures[data.mode]) return failures[data.mode](req, res);
+  }
+  const cookie = (body.headers?.cookie ?? '').split(/;\s*/).find((c) => c.startsWith('session='));
+  if (!cookie) return json({ error: { code: 1401, message: 'sign in first' } });
+  const user = cookie.slice('session='.length);
+  const result = { user, info: { via: 'cookie' }, data: { welcome: user } };
+  if (data.rooms) result.rooms = data.rooms;
+  if (data.expire_at) result.expire_at = data.expire_at;
+  return json({ result });
+}
 server.listen(0, '127.0.0.1', () => {
   console.log(`backend listening port=${server.address().port}`);
 });

@@ -25,15 +25,15 @@ struct WsClient::Impl {
 };
 
 WsClient::WsClient(const std::string& host, std::uint16_t port, const std::string& path,
-                   const std::string& origin)
+                   const std::string& origin, const Headers& headers)
     : impl_(std::make_unique<Impl>()) {
   auto& ws = impl_->ws;
   beast::get_lowest_layer(ws).expires_after(std::chrono::seconds(10));
   beast::get_lowest_layer(ws).connect(asio::ip::tcp::endpoint(asio::ip::make_address(host), port));
-  if (!origin.empty()) {
-    ws.set_option(websocket::stream_base::decorator(
-        [origin](websocket::request_type& req) { req.set(beast::http::field::origin, origin); }));
-  }
+  ws.set_option(websocket::stream_base::decorator([origin, headers](websocket::request_type& req) {
+    if (!origin.empty()) req.set(beast::http::field::origin, origin);
+    for (const auto& [name, value] : headers) req.set(name, value);
+  }));
   beast::error_code ec;
   websocket::response_type res;
   // Sync handshake: bounded by the connect above only in the sense that the

@@ -9,6 +9,8 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace herald::test {
 
@@ -19,11 +21,13 @@ struct CloseInfo {
 
 class WsClient {
  public:
+  using Headers = std::vector<std::pair<std::string, std::string>>;
   // Connects and upgrades, sending `origin` as the Origin header when not
-  // empty (as a browser page would); throws std::runtime_error naming the
-  // failure, with the server's status and body when it refused the upgrade.
+  // empty (as a browser page would) and `headers` as they are (a session
+  // cookie, say); throws std::runtime_error naming the failure, with the
+  // server's status and body when it refused the upgrade.
   WsClient(const std::string& host, std::uint16_t port, const std::string& path = "/ws",
-           const std::string& origin = "");
+           const std::string& origin = "", const Headers& headers = {});
   ~WsClient();
   WsClient(const WsClient&) = delete;
   WsClient& operator=(const WsClient&) = delete;

@@ -64,6 +64,14 @@ std::string claims_json(const Claims& claims) {
     }
     payload += ']';
   }
+  if (!claims.subs.empty()) {
+    payload += ",\"subs\":[";
+    for (std::size_t i = 0; i < claims.subs.size(); ++i) {
+      if (i) payload += ',';
+      json::append_string(payload, claims.subs[i]);
+    }
+    payload += ']';
+  }
   if (claims.issuer) {
     payload += ",\"iss\":";
     json::append_string(payload, *claims.issuer);
@@ -111,13 +119,17 @@ TokenVerifier::~TokenVerifier() {
   EVP_PKEY_free(static_cast<EVP_PKEY*>(rsa_key_));
 }
 
-std::optional<std::chrono::seconds> Claims::time_to_expiry(std::int64_t now) const {
-  if (!expires_at) return std::nullopt;
-  if (*expires_at <= now) return std::chrono::seconds(0);
+std::chrono::seconds wait_until_expiry(std::int64_t expires_at, std::int64_t now) {
+  if (expires_at <= now) return std::chrono::seconds(0);
   // Both are seconds in int64 and now >= 0, so the difference cannot
   // overflow; the clamp keeps the timer's nanoseconds in range.
-  const std::int64_t left = *expires_at - now;
+  const std::int64_t left = expires_at - now;
   return std::chrono::seconds(std::min<std::int64_t>(left, kLongestWait.count()));
+}
+
+std::optional<std::chrono::seconds> Claims::time_to_expiry(std::int64_t now) const {
+  if (!expires_at) return std::nullopt;
+  return wait_until_expiry(*expires_at, now);
 }
 
 bool Claims::allows(std::string_view room) const {
@@ -252,6 +264,19 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
       std::string_view r;
       if (item.get(r) != simdjson::SUCCESS) return TokenError::bad_claim;
       claims.rooms->emplace_back(r);
+    }
+  }
+  if (p["subs"].get(e) == simdjson::SUCCESS) {
+    simdjson::dom::array arr;
+    if (e.get(arr) != simdjson::SUCCESS) return TokenError::bad_claim;
+    for (auto item : arr) {
+      std::string_view room;
+      if (item.get(room) != simdjson::SUCCESS || room_name_error(room)) {
+        return TokenError::bad_claim;
+      }
+      if (std::find(claims.subs.begin(), claims.subs.end(), room) == claims.subs.end()) {
+        claims.subs.emplace_back(room);
+      }
     }
   }
   if (p["iss"].get(e) == simdjson::SUCCESS) {

@@ -8,6 +8,9 @@
 //   nbf    not before (optional)
 //   rooms  room patterns the user may subscribe to and publish in: "*",
 //          "ns:*" or an exact room (optional; absent means every room)
+//   subs   rooms the connection is subscribed to as part of connect
+//          (server-side subscriptions; optional array of room names, each
+//          valid, or the token is refused as bad_claim)
 //   iss    issuer (a string); required to equal auth.issuer when that is set
 //   aud    audience, a string or an array of strings (RFC 7519 4.1.3);
 //          required to contain auth.audience when that is set
@@ -34,6 +37,7 @@ struct Claims {
   std::optional<std::string> issuer;
   // Signed as a string when it has one element, as an array otherwise.
   std::vector<std::string> audience;
+  std::vector<std::string> subs;  // deduplicated, in the token's order
 
   // Whether the claims allow `room` (always, when there is no rooms claim).
   [[nodiscard]] bool allows(std::string_view room) const;
@@ -43,8 +47,12 @@ struct Claims {
   // the future (253402300799, the year 9999, a common "never") would
   // overflow it; such a token simply outlives the clamp. Null without exp.
   [[nodiscard]] std::optional<std::chrono::seconds> time_to_expiry(std::int64_t now) const;
-  static constexpr std::chrono::seconds kLongestWait{std::chrono::hours(24 * 365 * 100)};
 };
+
+// The wait behind Claims::time_to_expiry, for any expiry in Unix seconds
+// (the connect hook's expire_at too): 0 when past, at most kLongestWait.
+inline constexpr std::chrono::seconds kLongestWait{std::chrono::hours(24 * 365 * 100)};
+[[nodiscard]] std::chrono::seconds wait_until_expiry(std::int64_t expires_at, std::int64_t now);
 
 enum class TokenError : std::uint8_t {
   malformed,        // not three base64url parts, or not JSON objects

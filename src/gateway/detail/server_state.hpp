@@ -26,6 +26,7 @@
 #include "gateway/origin_policy.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/proxy/backend_client.hpp"
+#include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/hook.hpp"
 #include "gateway/proxy/in_flight_limit.hpp"
 #include "gateway/ws/write_cork.hpp"
@@ -73,7 +74,8 @@ struct ServerState {
         registry(r),
         origin_policy(o.allowed_origins, o.dev_mode()),
         per_ip(o.max_connections_per_ip, o.per_ip_exempt_loopback),
-        proxy_in_flight(o.proxy.max_in_flight) {}
+        proxy_in_flight(o.proxy.max_in_flight),
+        forward_headers(proxy::parse_header_list(o.proxy.forward_headers)) {}
 
   const Options& options;
   metrics::Registry& registry;
@@ -96,6 +98,8 @@ struct ServerState {
   // The backend hooks (proxy.<hook>_url); null where the URL is empty.
   // Read-only after start().
   proxy::PerHook<std::unique_ptr<proxy::Hook>> hooks;
+  // proxy.forward_headers, parsed once (lower-case names).
+  std::vector<std::string> forward_headers;
 
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};

@@ -84,6 +84,8 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     ConnectCmd c;
     if (!r.string(params, "token", c.token, false) || !r.string(params, "user", c.user, false))
       return false;
+    dom::element data;
+    if (params["data"].get(data) == simdjson::SUCCESS) c.data = simdjson::minify(data);
     body = std::move(c);
   } else if (method == "subscribe") {
     SubscribeCmd c;

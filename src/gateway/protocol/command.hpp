@@ -30,6 +30,7 @@ struct StreamPosition {
 struct ConnectCmd {
   std::string token;  // a JWT; empty in dev mode
   std::string user;   // dev mode only: the user to connect as
+  std::string data;   // for the connect hook: "data" re-serialized compactly; empty when absent
 };
 struct SubscribeCmd {
   std::string room;

@@ -26,16 +26,25 @@ std::string encode_result(std::uint32_t id, std::string_view result_json) {
   return out;
 }
 
+std::string encode_error_object(ErrorCode code, std::string_view message) {
+  std::string out;
+  out.reserve(40 + message.size());
+  out += "{\"error\":{\"code\":";
+  // Safety: ErrorCode's underlying type is std::uint16_t.
+  append_uint(out, static_cast<std::uint16_t>(code));
+  out += ",\"message\":";
+  json::append_string(out, message);
+  out += "}}";
+  return out;
+}
+
 std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view message) {
   std::string out;
   out.reserve(48 + message.size());
   out += "{\"id\":";
   append_uint(out, id);
-  out += ",\"error\":{\"code\":";
-  append_uint(out, static_cast<std::uint16_t>(code));
-  out += ",\"message\":";
-  json::append_string(out, message);
-  out += "}}";
+  out += ',';
+  out += std::string_view(encode_error_object(code, message)).substr(1);
   return out;
 }
 
@@ -99,11 +108,16 @@ std::string encode_disconnect(std::uint16_t code, std::string_view reason, bool 
   return out;
 }
 
-std::string encode_client_info(std::string_view user, std::string_view client) {
+std::string encode_client_info(std::string_view user, std::string_view client,
+                               std::string_view info_json) {
   std::string out = "{\"user\":";
   json::append_string(out, user);
   out += ",\"client\":";
   json::append_string(out, client);
+  if (!info_json.empty()) {
+    out += ",\"info\":";
+    out += info_json;
+  }
   out += '}';
   return out;
 }

@@ -22,6 +22,9 @@ namespace herald::gateway::protocol {
 [[nodiscard]] std::string encode_result(std::uint32_t id, std::string_view result_json);
 // {"id":<id>,"error":{"code":<code>,"message":"..."}}
 [[nodiscard]] std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view message);
+// {"error":{"code","message"}}: an error inside another result (a
+// server-side subscription's, in a connect reply).
+[[nodiscard]] std::string encode_error_object(ErrorCode code, std::string_view message);
 
 // The publication object, as stored in history and embedded in pushes,
 // subscribe replies and history replies. data_json, info_json and
@@ -57,6 +60,8 @@ inline constexpr std::string_view kPubSuffix = "}";
 
 // {"user":"...","client":"..."}: a connection's info, attached to its
 // publications and presence entries.
-[[nodiscard]] std::string encode_client_info(std::string_view user, std::string_view client);
+// `info_json`: what the connect hook said of the user (an object), or empty.
+[[nodiscard]] std::string encode_client_info(std::string_view user, std::string_view client,
+                                             std::string_view info_json = {});
 
 }  // namespace herald::gateway::protocol

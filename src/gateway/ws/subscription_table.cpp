@@ -21,11 +21,12 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
   auto it = rooms_.find(room);
   if (it == rooms_.end()) {  // none
     if (!cmd.subscribe) {
-      return fx.reply_error(cmd.id, ErrorCode::not_subscribed, "not subscribed to '" + room + "'");
+      return fx.reply_error(cmd.id, room, ErrorCode::not_subscribed,
+                            "not subscribed to '" + room + "'");
     }
     if (counted_ >= max_subscriptions_) {
       return fx.reply_error(
-          cmd.id, ErrorCode::limit_exceeded,
+          cmd.id, room, ErrorCode::limit_exceeded,
           "client.max_subscriptions (" + std::to_string(max_subscriptions_) + ") reached");
     }
     rooms_.emplace(room, Entry{State::pending, cmd.id, {}});
@@ -36,7 +37,7 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
   switch (e.state) {
     case State::pending:
       if (e.queue.size() >= max_pending_per_room_) {
-        return fx.reply_error(cmd.id, ErrorCode::limit_exceeded,
+        return fx.reply_error(cmd.id, room, ErrorCode::limit_exceeded,
                               "client.max_pending_per_room (" +
                                   std::to_string(max_pending_per_room_) +
                                   ") reached: " + std::to_string(e.queue.size()) +
@@ -46,7 +47,7 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
       return;
     case State::active:
       if (cmd.subscribe) {
-        return fx.reply_error(cmd.id, ErrorCode::already_subscribed,
+        return fx.reply_error(cmd.id, room, ErrorCode::already_subscribed,
                               "already subscribed to '" + room + "'");
       }
       rooms_.erase(it);

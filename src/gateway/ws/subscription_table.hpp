@@ -118,7 +118,8 @@ class SubscriptionTable {
     // Reply to unsubscribe `id`: done.
     virtual void reply_unsubscribed(std::uint32_t id, const std::string& room) = 0;
     // Reply to command `id` with an error the table decided.
-    virtual void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string message) = 0;
+    virtual void reply_error(std::uint32_t id, const std::string& room, protocol::ErrorCode code,
+                             std::string message) = 0;
 
    protected:
     ~Effects() = default;

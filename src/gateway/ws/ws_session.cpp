@@ -40,6 +40,12 @@ std::uint64_t unix_now_ms() {
                                         .count());
 }
 
+std::string peer_address(const beast::tcp_stream& stream) {
+  boost::system::error_code ec;
+  auto endpoint = stream.socket().remote_endpoint(ec);
+  return ec ? std::string() : endpoint.address().to_string();
+}
+
 }  // namespace
 
 WsSession::WsSession(beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
@@ -47,6 +53,7 @@ WsSession::WsSession(beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
     : state_(state),
       shard_state_(*state.shards[shard]),
       shard_(shard),
+      peer_(peer_address(stream)),
       connect_timer_(stream.get_executor()),
       connection_(std::move(stream), state, *state.shards[shard], *this),
       publish_rate_(state.options.client.publish_rate, state.options.client.publish_rate,
@@ -66,6 +73,9 @@ WsSession::~WsSession() {
 }
 
 void WsSession::start(const HttpRequest& request) {
+  if (shard_state_.backends[proxy::HookKind::connect]) {
+    forwarded_headers_ = proxy::forwarded_headers_json(request, state_.forward_headers, peer_);
+  }
   connection_.start(request, weak_from_this());
 }
 
@@ -188,6 +198,10 @@ void WsSession::on_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
   if (state_kind_ == State::connected) {
     return reply_error(id, ErrorCode::already_connected, "this connection is connected already");
   }
+  if (state_kind_ == State::connecting) {
+    return reply_error(id, ErrorCode::already_connected,
+                       "a connect is in progress (the backend is deciding)");
+  }
   if (!cmd.token.empty()) {
     if (!state_.verifier) {
       reply_error(id, ErrorCode::unauthorized,
@@ -206,6 +220,8 @@ void WsSession::on_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
     }
     claims_ = std::get<auth::Claims>(std::move(r));
     user_ = claims_->user;
+  } else if (shard_state_.backends[proxy::HookKind::connect]) {
+    return proxy_connect(id, cmd);
   } else if (state_.dev_mode) {
     if (cmd.user.empty() || cmd.user.size() > 64) {
       return reply_error(id, ErrorCode::bad_request,
@@ -216,29 +232,49 @@ void WsSession::on_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
     reply_error(id, ErrorCode::unauthorized, "connect.token is required");
     return disconnect(DisconnectCode::unauthorized);
   }
-  connect_timer_.cancel();
-  state_kind_ = State::connected;
   client_id_ = random_client_id();
   info_json_ = protocol::encode_client_info(user_, client_id_);
+  if (claims_) return complete_connect(id, claims_->expires_at, {}, claims_->subs);
+  complete_connect(id, std::nullopt, {}, {});
+}
 
-  std::string result = "{\"client\":";
-  json::append_string(result, client_id_);
-  result += ",\"user\":";
-  json::append_string(result, user_);
-  result += ",\"version\":";
-  json::append_string(result, HERALD_VERSION);
-  if (claims_ && claims_->expires_at) {
-    result += ",\"expires\":" + std::to_string(*claims_->expires_at);
-    // Enforce the expiry while connected: the client must reconnect with a
-    // fresh token.
-    connect_timer_.expires_after(*claims_->time_to_expiry(unix_now()));
-    connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-      auto s = weak.lock();
-      if (!e && s) s->disconnect(DisconnectCode::token_expired);
-    });
+void WsSession::proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
+  state_kind_ = State::connecting;
+  client_id_ = random_client_id();
+  std::string body = proxy::connect_request_json(client_id_, forwarded_headers_, cmd.data);
+  shard_state_.backends[proxy::HookKind::connect]->post(
+      std::move(body), [weak = weak_from_this(), id](proxy::BackendAnswer answer) {
+        auto self = weak.lock();
+        if (self && !self->finished_ && self->state_kind_ == State::connecting) {
+          self->on_connect_answer(id, answer);
+        }
+      });
+}
+
+void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer) {
+  auto* result = std::get_if<proxy::ResultAnswer>(&answer);
+  if (!result) {
+    // A refusal ends the attempt; the client may try again (a 116) within
+    // client.connect_timeout, which still runs.
+    state_kind_ = State::awaiting_connect;
+    if (std::holds_alternative<proxy::ErrorAnswer>(answer)) {
+      on_backend_refusal(id, "connect", answer);
+      return disconnect(DisconnectCode::unauthorized);
+    }
+    return on_backend_refusal(id, "connect", answer);
   }
-  result += '}';
-  reply(id, result);
+  auto read = proxy::read_connect_result(result->json);
+  if (auto* wrong = std::get_if<std::string>(&read)) {
+    state_kind_ = State::awaiting_connect;
+    const proxy::Hook& hook = *state_.hooks[proxy::HookKind::connect];
+    hook.error(proxy::Failure::bad_answer).inc();
+    proxy::BackendAnswer bad = proxy::FailureAnswer{proxy::Failure::bad_answer, *wrong};
+    return on_backend_refusal(id, "connect", bad);
+  }
+  auto& grant = std::get<proxy::ConnectGrant>(read);
+  user_ = std::move(grant.user);
+  info_json_ = protocol::encode_client_info(user_, client_id_, grant.info_json);
+  complete_connect(id, grant.expire_at, grant.data_json, grant.rooms);
 }
 
 bool WsSession::check_room(std::uint32_t id, const std::string& room) {
@@ -288,22 +324,86 @@ struct WsSession::SubscriptionEffects final : SubscriptionTable::Effects {
     s.state_.gw.subscriptions->sub(1);
     if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
   }
-  void reply_subscribed(std::uint32_t id, const std::string& /*room*/) override {
-    if (answer) s.reply(id, protocol::subscribe_result(*answer));
+  // Id 0 is a server-side subscription's (complete_connect): its answer
+  // goes into the connect reply instead of a reply of its own.
+  void reply_subscribed(std::uint32_t id, const std::string& room) override {
+    if (!answer) return;
+    if (id == 0) return s.server_side_subscription_done(room, protocol::subscribe_result(*answer));
+    s.reply(id, protocol::subscribe_result(*answer));
   }
-  void reply_broker_error(std::uint32_t id, const std::string& /*room*/) override {
-    if (answer && answer->error) s.reply_error(id, answer->error->code, answer->error->message);
+  void reply_broker_error(std::uint32_t id, const std::string& room) override {
+    if (answer && answer->error) {
+      reply_error(id, room, answer->error->code, answer->error->message);
+    }
   }
   void reply_unsubscribed(std::uint32_t id, const std::string& /*room*/) override {
     s.reply(id, "{}");
   }
-  void reply_error(std::uint32_t id, ErrorCode code, std::string message) override {
-    s.reply_error(id, code, message);
+  void reply_error(std::uint32_t id, const std::string& room, ErrorCode code,
+                   std::string message) override {
+    if (id != 0) return s.reply_error(id, code, message);
+    s.server_side_subscription_done(room, protocol::encode_error_object(code, message));
   }
 
   WsSession& s;
   const SubscribeResult* answer;
 };
+
+void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
+                                 std::string_view data_json,
+                                 const std::vector<std::string>& rooms) {
+  connect_timer_.cancel();
+  state_kind_ = State::connected;
+
+  std::string result = "{\"client\":";
+  json::append_string(result, client_id_);
+  result += ",\"user\":";
+  json::append_string(result, user_);
+  result += ",\"version\":";
+  json::append_string(result, HERALD_VERSION);
+  if (expires_at) {
+    result += ",\"expires\":" + std::to_string(*expires_at);
+    // Enforce the expiry while connected: the client must reconnect with a
+    // fresh token (or be let in again by the connect hook).
+    connect_timer_.expires_after(auth::wait_until_expiry(*expires_at, unix_now()));
+    connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+      auto s = weak.lock();
+      if (!e && s) s->disconnect(DisconnectCode::token_expired);
+    });
+  }
+  if (!data_json.empty()) {
+    result += ",\"data\":";
+    result += data_json;
+  }
+  if (rooms.empty()) return reply(id, result + '}');
+  // Server-side subscriptions: subscribed as a subscribe command would be
+  // (id 0: answered into this reply, not on their own), the reply held
+  // until every one has its broker's answer. `awaiting` counts one more
+  // than the rooms until the loop ends, as a broker may answer at once.
+  pending_connect_ = PendingConnectReply{id, std::move(result), {}, rooms.size() + 1};
+  for (const std::string& room : rooms) {
+    SubscriptionEffects fx(*this);
+    subscriptions_.subscribe(0, room, std::nullopt, fx);
+  }
+  server_side_subscription_done({}, {});
+}
+
+void WsSession::server_side_subscription_done(const std::string& room,
+                                              std::string_view entry_json) {
+  if (!pending_connect_) return;
+  PendingConnectReply& p = *pending_connect_;
+  if (!room.empty()) {
+    if (!p.subs.empty()) p.subs += ',';
+    json::append_string(p.subs, room);
+    p.subs += ':';
+    p.subs += entry_json;
+  }
+  if (--p.awaiting != 0) return;
+  std::string reply_json = std::move(p.result) + ",\"subs\":{" + p.subs + "}}";
+  const std::uint32_t id = p.id;
+  pending_connect_.reset();
+  reply(id, reply_json);
+}
 
 void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
   if (!check_room(id, cmd.room)) return;
@@ -452,6 +552,11 @@ void WsSession::on_rpc(std::uint32_t id, protocol::RpcCmd& cmd) {
 void WsSession::on_backend_answer(std::uint32_t id, std::string_view hook,
                                   proxy::BackendAnswer& answer) {
   if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) return reply(id, result->json);
+  on_backend_refusal(id, hook, answer);
+}
+
+void WsSession::on_backend_refusal(std::uint32_t id, std::string_view hook,
+                                   proxy::BackendAnswer& answer) {
   state_.gw.command_errors->inc();
   if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
     // Safety: ErrorCode's underlying type is std::uint16_t; a backend's
@@ -461,12 +566,13 @@ void WsSession::on_backend_answer(std::uint32_t id, std::string_view hook,
   if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
     return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
   }
-  const auto& failure = std::get<proxy::FailureAnswer>(answer);
-  std::string message(proxy::failure_kind(failure.kind));
+  const auto* failure = std::get_if<proxy::FailureAnswer>(&answer);
+  if (!failure) return;  // a result is not a refusal
+  std::string message(proxy::failure_kind(failure->kind));
   message += ": ";
   message += hook;
   message += " backend: ";
-  message += failure.detail;
+  message += failure->detail;
   message += "; try again";
   reply_error(id, ErrorCode::backend_unavailable, message);
 }

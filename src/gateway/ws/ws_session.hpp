@@ -61,7 +61,23 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   [[nodiscard]] const std::string& user() const { return user_; }
 
  private:
-  enum class State : std::uint8_t { handshake, awaiting_connect, connected, closing, closed };
+  // connecting: the connect hook is deciding (no other command yet).
+  enum class State : std::uint8_t {
+    handshake,
+    awaiting_connect,
+    connecting,
+    connected,
+    closing,
+    closed
+  };
+  // A connect reply held until the server-side subscriptions it lists have
+  // their broker answers (each adds its position or error to `subs`).
+  struct PendingConnectReply {
+    std::uint32_t id = 0;
+    std::string result;  // the reply's object so far, without its closing brace
+    std::string subs;    // "room":{...} entries, comma-separated
+    std::size_t awaiting = 0;
+  };
   // Carries out the SubscriptionTable's decisions (defined in the .cpp).
   struct SubscriptionEffects;
 
@@ -76,6 +92,17 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void handle_line(std::string_view line);
   void handle(protocol::Command& cmd);
   void on_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
+  // A connect without a token, with proxy.connect_url set: the backend
+  // names the user (proxy/connect_hook.hpp).
+  void proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
+  void on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer);
+  // The identity is settled: state connected, the expiry enforced, the
+  // server-side subscriptions (`rooms`) made, the reply sent once they are.
+  void complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
+                        std::string_view data_json, const std::vector<std::string>& rooms);
+  // A server-side subscription's answer: `entry_json` is its position or
+  // error; the connect reply goes out with the last.
+  void server_side_subscription_done(const std::string& room, std::string_view entry_json);
   void on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd);
   void on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd);
   void on_publish(std::uint32_t id, protocol::PublishCmd& cmd);
@@ -90,6 +117,10 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // reference: a stalled backend keeps no closed session alive).
   void on_rpc(std::uint32_t id, protocol::RpcCmd& cmd);
   void on_backend_answer(std::uint32_t id, std::string_view hook, proxy::BackendAnswer& answer);
+  // An answer other than a result: relays the error, disconnects, or
+  // replies 116 naming the failure. The one place every hook's non-result
+  // answers are handled.
+  void on_backend_refusal(std::uint32_t id, std::string_view hook, proxy::BackendAnswer& answer);
   // Replies not_subscribed and returns false unless `room` is subscribed.
   bool is_active_subscription(std::uint32_t id, const std::string& room);
   // This shard's local subscribers of `room` (the hub): add or remove this
@@ -115,6 +146,9 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   detail::ShardState& shard_state_;
   unsigned shard_;
   State state_kind_ = State::handshake;
+  // The client's address, for the connect hook's X-Forwarded-For; read
+  // before connection_ takes the stream.
+  std::string peer_;
   boost::asio::steady_timer connect_timer_;
   WsConnection
       connection_;  // after connect_timer_: takes the stream that timer's executor is read from
@@ -124,6 +158,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   std::string user_;
   std::string info_json_;
   std::optional<auth::Claims> claims_;
+  std::string forwarded_headers_;  // the connect hook's "headers" (empty without the hook)
+  std::optional<PendingConnectReply> pending_connect_;
   // Per room: none, pending (with the commands waiting for the broker's
   // answer), active (ws/subscription_table.hpp).
   SubscriptionTable subscriptions_{state_.options.client.max_subscriptions,
