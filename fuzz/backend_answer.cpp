@@ -3,7 +3,9 @@
 // must be a JSON object heraldd can relay as it is, and a relayed error or
 // disconnect code must lie in the backend's ranges (never one of Herald's
 // own). A result read as a connect grant names a user of 1..64 bytes and
-// only valid room names. A URL that parses has a port in 1..65535 and a target starting '/'.
+// only valid room names; read as a subscribe or publish grant, its info is
+// an object and its data a JSON value. A URL that parses has a port in 1..65535 and a target
+// starting '/'.
 #include "gateway/proxy/backend_answer.hpp"
 
 #include <simdjson.h>
@@ -14,6 +16,7 @@
 
 #include "gateway/proxy/backend_url.hpp"
 #include "gateway/proxy/connect_hook.hpp"
+#include "gateway/proxy/room_hooks.hpp"
 #include "gateway/rooms/room_name.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -32,6 +35,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       for (const auto& room : grant->rooms)
         if (herald::gateway::room_name_error(room)) std::abort();
     } else if (std::get<std::string>(read).empty()) {
+      std::abort();
+    }
+    auto subscribed = read_subscribe_result(r->json);
+    if (auto* grant = std::get_if<SubscribeGrant>(&subscribed)) {
+      if (!grant->info_json.empty() && grant->info_json.front() != '{') std::abort();
+    } else if (std::get<std::string>(subscribed).empty()) {
+      std::abort();
+    }
+    auto published = read_publish_result(r->json);
+    if (auto* grant = std::get_if<PublishGrant>(&published)) {
+      if (grant->data_json && grant->data_json->empty()) std::abort();
+    } else if (std::get<std::string>(published).empty()) {
       std::abort();
     }
   } else if (auto* err = std::get_if<ErrorAnswer>(&a)) {

@@ -50,6 +50,16 @@ TEST(CommandParser, ParsesEveryCommand) {
   EXPECT_TRUE(std::holds_alternative<PresenceStatsCmd>(
       ok(p.parse(R"({"id":7,"presence_stats":{"room":"r"}})")).body));
   EXPECT_TRUE(std::holds_alternative<PingCmd>(ok(p.parse(R"({"id":8,"ping":{}})")).body));
+
+  // data for the backend hooks: any JSON, passed on compactly; empty when absent.
+  EXPECT_EQ(
+      std::get<ConnectCmd>(ok(p.parse(R"({"id":9,"connect":{"data":{ "a" : [1] }}})")).body).data,
+      R"({"a":[1]})");
+  EXPECT_EQ(
+      std::get<SubscribeCmd>(ok(p.parse(R"({"id":10,"subscribe":{"room":"r","data":"x"}})")).body)
+          .data,
+      R"("x")");
+  EXPECT_EQ(std::get<SubscribeCmd>(s.body).data, "");
 }
 
 struct BadCase {
@@ -131,6 +141,13 @@ TEST(Encode, RepliesAndPushes) {
             R"({"disconnect":{"code":3502,"reason":"forced","reconnect":false}})");
   EXPECT_EQ(encode_presence_push(true, "r", R"({"user":"u","client":"c"})"),
             R"({"join":{"room":"r","info":{"user":"u","client":"c"}}})");
+  // A connection's info, with what the connect and subscribe hooks added.
+  const std::string info = encode_client_info("u", "c", R"({"n":1})");
+  EXPECT_EQ(info, R"({"user":"u","client":"c","info":{"n":1}})");
+  EXPECT_EQ(with_chan_info(info, R"({"role":"x"})"),
+            R"({"user":"u","client":"c","info":{"n":1},"chan_info":{"role":"x"}})");
+  EXPECT_EQ(encode_error_object(ErrorCode::limit_exceeded, "full"),
+            R"({"error":{"code":106,"message":"full"}})");
 }
 
 TEST(Codes, ReconnectRuleHoldsForEveryCode) {

@@ -1,6 +1,6 @@
 // The backend hooks' pure pieces (gateway/proxy/): what a backend's answer
 // means (table-driven: every shape and every way of getting it wrong), the
-// hook URL accepted at start-up, the connect hook's request and result,
+// hook URL accepted at start-up, each hook's request and result,
 // and the node-wide in-flight cap.
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include "gateway/proxy/backend_url.hpp"
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/in_flight_limit.hpp"
+#include "gateway/proxy/room_hooks.hpp"
 
 namespace herald::gateway::proxy {
 namespace {
@@ -180,6 +181,41 @@ TEST(ConnectRequest, HeadersAreListedTrimmedAndLowerCased) {
             R"({"client":"c1","transport":"websocket","protocol":"json","headers":{}})");
   EXPECT_EQ(connect_request_json("c1", "{}", "[1]"),
             R"({"client":"c1","transport":"websocket","protocol":"json","headers":{},"data":[1]})");
+}
+
+TEST(RoomHooks, RequestsNameTheClientAndPassDataAsIs) {
+  EXPECT_EQ(client_request_json("c1", "al\"ice", "room", "chat:a", R"({"x":[1]})"),
+            R"({"client":"c1","user":"al\"ice","room":"chat:a","data":{"x":[1]}})");
+  EXPECT_EQ(client_request_json("c1", "u", "method", "m", ""),
+            R"({"client":"c1","user":"u","method":"m"})");
+}
+
+TEST(RoomHooks, SubscribeResultsRead) {
+  auto ok = read_subscribe_result(R"({"info":{"role": "x"},"data":[1, 2]})");
+  ASSERT_TRUE(std::holds_alternative<SubscribeGrant>(ok));
+  EXPECT_EQ(std::get<SubscribeGrant>(ok).info_json, R"({"role":"x"})");
+  EXPECT_EQ(std::get<SubscribeGrant>(ok).data_json, "[1,2]");
+  auto empty = read_subscribe_result("{}");
+  ASSERT_TRUE(std::holds_alternative<SubscribeGrant>(empty));
+  EXPECT_TRUE(std::get<SubscribeGrant>(empty).info_json.empty());
+  EXPECT_EQ(std::get<std::string>(read_subscribe_result(R"({"info":"x"})")),
+            "result.info must be an object");
+  EXPECT_EQ(std::get<std::string>(read_subscribe_result("[]")), "result is not a JSON object");
+}
+
+TEST(RoomHooks, PublishResultsRead) {
+  auto kept = read_publish_result("{}");
+  ASSERT_TRUE(std::holds_alternative<PublishGrant>(kept));
+  EXPECT_FALSE(std::get<PublishGrant>(kept).data_json);
+  auto replaced = read_publish_result(R"({"data":{"t": "x"},"skip_history":false})");
+  ASSERT_TRUE(std::holds_alternative<PublishGrant>(replaced));
+  EXPECT_EQ(std::get<PublishGrant>(replaced).data_json, R"({"t":"x"})");
+  EXPECT_EQ(std::get<PublishGrant>(read_publish_result(R"({"data":null})")).data_json, "null");
+  for (const char* refused : {R"({"skip_history":true})", R"({"skip_history":1})"}) {
+    auto r = read_publish_result(refused);
+    ASSERT_TRUE(std::holds_alternative<std::string>(r)) << refused;
+    EXPECT_EQ(std::get<std::string>(r).rfind("result.skip_history is not supported", 0), 0u);
+  }
 }
 
 TEST(InFlightLimit, RefusesOverTheCapAndFreesWithTheTicket) {

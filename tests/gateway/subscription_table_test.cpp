@@ -114,8 +114,8 @@ class Harness final : public SubscriptionTable::Effects {
 
   // --- the effects ---
 
-  void broker_subscribe(std::uint32_t id, const std::string& room,
-                        SubscriptionTable::Since) override {
+  void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since,
+                        std::string) override {
     Room& r = rooms[room];
     check(!r.in_flight, "two subscribes in flight for " + room);
     check(!r.registered, "a subscribe for " + room + " while registered");

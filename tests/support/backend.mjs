@@ -26,6 +26,21 @@
 //   data.mode "no_user"      {"result":{}}                       a bad answer
 //   data.mode "bad_room"     {"result":{"user":"x","rooms":["a b"]}}  a bad answer
 //   data.mode stall|status500|invalid|hangup|die  as for rpc
+//
+// POST /subscribe decides by the room's namespace:
+//   chat:<x>     {"result":{"info":{"role":"member"},"data":{"topic":"about <x>"}}}
+//   staff:<x>    {"error":{"code":1403,"message":"staff only"}} unless the user is "admin"
+//   open:<x>     {"result":{}}
+//   data.mode "disconnect" | "bad_info" ({"result":{"info":[1]}}) | a failure name
+// POST /publish (the data's "text" decides):
+//   "/shrug"        {"result":{"data":{"text":"¯\\_(ツ)_/¯"}}}   rewritten
+//   "/say <words>"  {"result":{"data":{"text":"<words>"}}}   rewritten
+//   "/big"          {"result":{"data":"<100,000 x's>"}}      over max_publication_bytes
+//   "/bad"          {"result":{"data":1,"extra":}}           not JSON
+//   containing "spam"  {"error":{"code":1409,"message":"no spam"}}
+//   "/kick"         {"disconnect":{"code":4501,"reason":"kicked"}}
+//   "/<failure>"    as for rpc (stall, status500, hangup, ...)
+//   anything else   {"result":{}}                            kept as sent
 // GET /stats answers {"connections":N,"requests":M}: the TCP connections
 // that carried a hook request (a /stats connection is not one) and the
 // requests received, so a test can count keep-alive reuse.
@@ -62,6 +77,8 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify(value));
     };
     if (req.url === '/connect') return connect(req, res, body, json);
+    if (req.url === '/subscribe') return subscribe(req, res, body, json);
+    if (req.url === '/publish') return publish(req, res, body, json);
     switch (body.method) {
       case 'echo': return json({ result: { data: body.data } });
       case 'whoami': return json({ result: { data: { user: body.user, client: body.client } } });
@@ -109,6 +126,36 @@ function connect(req, res, body, json) {
   if (data.expire_at) result.expire_at = data.expire_at;
   return json({ result });
 }
+function subscribe(req, res, body, json) {
+  const mode = body.data?.mode;
+  if (mode === 'disconnect') return json({ disconnect: { code: 4403, reason: 'not here' } });
+  if (mode === 'bad_info') return json({ result: { info: [1] } });
+  if (failures[mode]) return failures[mode](req, res);
+  const [ns, name] = body.room.split(':');
+  if (ns === 'chat') {
+    return json({ result: { info: { role: 'member' }, data: { topic: `about ${name}` } } });
+  }
+  if (ns === 'staff' && body.user !== 'admin') {
+    return json({ error: { code: 1403, message: 'staff only' } });
+  }
+  return json({ result: {} });
+}
+
+function publish(req, res, body, json) {
+  const text = typeof body.data?.text === 'string' ? body.data.text : '';
+  if (text === '/shrug') return json({ result: { data: { text: '¯\\_(ツ)_/¯' } } });
+  if (text.startsWith('/say ')) return json({ result: { data: { text: text.slice(5) } } });
+  if (text === '/big') return json({ result: { data: 'x'.repeat(100000) } });
+  if (text === '/bad') {
+    res.setHeader('Content-Type', 'application/json');
+    return res.end('{"result":{"data":1,"extra":}}');
+  }
+  if (text.includes('spam')) return json({ error: { code: 1409, message: 'no spam' } });
+  if (text === '/kick') return json({ disconnect: { code: 4501, reason: 'kicked' } });
+  if (failures[text.slice(1)]) return failures[text.slice(1)](req, res);
+  return json({ result: {} });
+}
+
 server.listen(0, '127.0.0.1', () => {
   console.log(`backend listening port=${server.address().port}`);
 });

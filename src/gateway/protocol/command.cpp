@@ -58,6 +58,13 @@ struct Reader {
     return true;
   }
 
+  // Any JSON value, re-serialized compactly (so it can be passed on as it
+  // is); `out` stays empty when the field is absent.
+  void any_json(dom::object obj, std::string_view field, std::string& out) {
+    dom::element e;
+    if (obj[field].get(e) == simdjson::SUCCESS) out = simdjson::minify(e);
+  }
+
   bool position(dom::object obj, std::string_view field, std::optional<StreamPosition>& out) {
     dom::element e;
     if (obj[field].get(e) != simdjson::SUCCESS) return true;
@@ -84,13 +91,13 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     ConnectCmd c;
     if (!r.string(params, "token", c.token, false) || !r.string(params, "user", c.user, false))
       return false;
-    dom::element data;
-    if (params["data"].get(data) == simdjson::SUCCESS) c.data = simdjson::minify(data);
+    r.any_json(params, "data", c.data);
     body = std::move(c);
   } else if (method == "subscribe") {
     SubscribeCmd c;
     if (!r.string(params, "room", c.room, true) || !r.position(params, "since", c.since))
       return false;
+    r.any_json(params, "data", c.data);
     body = std::move(c);
   } else if (method == "unsubscribe") {
     UnsubscribeCmd c;
@@ -125,8 +132,7 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
   } else if (method == "rpc") {
     RpcCmd c;
     if (!r.string(params, "method", c.method, true)) return false;
-    dom::element data;
-    if (params["data"].get(data) == simdjson::SUCCESS) c.data = simdjson::minify(data);
+    r.any_json(params, "data", c.data);
     body = std::move(c);
   } else if (method == "rooms.watch") {
     RoomsWatchCmd c;

@@ -34,6 +34,7 @@ struct ConnectCmd {
 };
 struct SubscribeCmd {
   std::string room;
+  std::string data;  // for the subscribe hook: "data" re-serialized compactly; empty when absent
   std::optional<StreamPosition> since;
 };
 struct UnsubscribeCmd {

@@ -122,4 +122,13 @@ std::string encode_client_info(std::string_view user, std::string_view client,
   return out;
 }
 
+std::string with_chan_info(std::string_view client_info_json, std::string_view chan_info_json) {
+  // client_info_json is an object encode_client_info made: it ends in '}'.
+  std::string out(client_info_json.substr(0, client_info_json.size() - 1));
+  out += ",\"chan_info\":";
+  out += chan_info_json;
+  out += '}';
+  return out;
+}
+
 }  // namespace herald::gateway::protocol

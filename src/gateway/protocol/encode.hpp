@@ -63,5 +63,9 @@ inline constexpr std::string_view kPubSuffix = "}";
 // `info_json`: what the connect hook said of the user (an object), or empty.
 [[nodiscard]] std::string encode_client_info(std::string_view user, std::string_view client,
                                              std::string_view info_json = {});
+// A connection's info (encode_client_info's object) with "chan_info" (what
+// the subscribe hook said of the user in one room) added.
+[[nodiscard]] std::string with_chan_info(std::string_view client_info_json,
+                                         std::string_view chan_info_json);
 
 }  // namespace herald::gateway::protocol

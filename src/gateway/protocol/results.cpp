@@ -28,12 +28,17 @@ void append_position(std::string& out, std::string_view epoch, std::uint64_t off
 
 }  // namespace
 
-std::string subscribe_result(const SubscribeResult& r) {
+std::string subscribe_result(const SubscribeResult& r, std::string_view data_json) {
   std::string out;
   append_position(out, r.epoch, r.offset);
   // Without a since position "recovered" is false: the client starts live
   // at `offset`.
   out += std::string(",\"recovered\":") + (r.recovered ? "true" : "false") + ",";
+  if (!data_json.empty()) {
+    out += "\"data\":";
+    out += data_json;
+    out += ',';
+  }
   append_publications(out, r.publications);
   return out + "}";
 }

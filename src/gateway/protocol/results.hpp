@@ -10,7 +10,9 @@
 namespace herald::gateway::protocol {
 
 // {"epoch":"...","offset":N,"recovered":B,"publications":[...]}
-[[nodiscard]] std::string subscribe_result(const SubscribeResult& r);
+// `data_json`: the subscribe hook's data for the client, or empty.
+[[nodiscard]] std::string subscribe_result(const SubscribeResult& r,
+                                           std::string_view data_json = {});
 // {"epoch":"...","offset":N,"publications":[...]}
 [[nodiscard]] std::string history_result(const HistoryResult& r);
 // {"offset":N,"epoch":"..."}

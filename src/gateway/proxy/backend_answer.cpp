@@ -23,6 +23,16 @@ std::string_view failure_kind(Failure f) {
   return "bad_answer";
 }
 
+std::string describe_failure(std::string_view hook, const FailureAnswer& failure) {
+  std::string message(failure_kind(failure.kind));
+  message += ": ";
+  message += hook;
+  message += " backend: ";
+  message += failure.detail;
+  message += "; try again";
+  return message;
+}
+
 struct AnswerClassifier::Impl {
   dom::parser parser;
 };

@@ -64,6 +64,10 @@ struct FailureAnswer {
 
 using BackendAnswer = std::variant<ResultAnswer, ErrorAnswer, DisconnectAnswer, FailureAnswer>;
 
+// The client's message for a failure: "<kind>: <hook> backend: <detail>;
+// try again" (the text of error 116, which docs/backend.md documents).
+[[nodiscard]] std::string describe_failure(std::string_view hook, const FailureAnswer& failure);
+
 // Reads answers; holds a reusable JSON parser, so one lives per shard (not
 // thread-safe).
 class AnswerClassifier {

@@ -7,14 +7,14 @@ namespace herald::gateway {
 using protocol::ErrorCode;
 
 void SubscriptionTable::subscribe(std::uint32_t id, const std::string& room, Since since,
-                                  Effects& fx) {
+                                  Effects& fx, std::string data) {
   if (closed_) return;
-  apply(Queued{id, true, std::move(since)}, room, fx);
+  apply(Queued{id, true, std::move(since), std::move(data)}, room, fx);
 }
 
 void SubscriptionTable::unsubscribe(std::uint32_t id, const std::string& room, Effects& fx) {
   if (closed_) return;
-  apply(Queued{id, false, std::nullopt}, room, fx);
+  apply(Queued{id, false, std::nullopt, {}}, room, fx);
 }
 
 void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) {
@@ -31,7 +31,7 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
     }
     rooms_.emplace(room, Entry{State::pending, cmd.id, {}});
     ++counted_;
-    return fx.broker_subscribe(cmd.id, room, std::move(cmd.since));
+    return fx.broker_subscribe(cmd.id, room, std::move(cmd.since), std::move(cmd.data));
   }
   Entry& e = it->second;
   switch (e.state) {

@@ -105,7 +105,10 @@ class SubscriptionTable {
   class Effects {
    public:
     // Ask the broker to subscribe; its answer comes back through answered().
-    virtual void broker_subscribe(std::uint32_t id, const std::string& room, Since since) = 0;
+    // `data` is the subscribe command's, for the subscribe hook (opaque to
+    // the table: carried through its queue with the command).
+    virtual void broker_subscribe(std::uint32_t id, const std::string& room, Since since,
+                                  std::string data) = 0;
     // Undo one successful broker subscribe.
     virtual void broker_unsubscribe(const std::string& room) = 0;
     // Join / leave the shard's local subscribers of `room` (the hub).
@@ -129,7 +132,8 @@ class SubscriptionTable {
       : max_subscriptions_(max_subscriptions), max_pending_per_room_(max_pending_per_room) {}
 
   // The client's commands (room names already checked).
-  void subscribe(std::uint32_t id, const std::string& room, Since since, Effects& fx);
+  void subscribe(std::uint32_t id, const std::string& room, Since since, Effects& fx,
+                 std::string data = {});
   void unsubscribe(std::uint32_t id, const std::string& room, Effects& fx);
   // The broker's answer to the subscribe in flight for `room`.
   void answered(const std::string& room, bool ok, Effects& fx);
@@ -156,6 +160,7 @@ class SubscriptionTable {
     std::uint32_t id;
     bool subscribe;  // else unsubscribe
     Since since;
+    std::string data;  // subscribe: the command's data (JSON), or empty
   };
   struct Entry {
     State state = State::pending;

@@ -6,6 +6,7 @@
 #include "core/log.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
+#include "gateway/proxy/room_hooks.hpp"
 #include "gateway/rooms/room_name.hpp"
 #include "gateway/shard_pool.hpp"
 
@@ -266,8 +267,7 @@ void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer
   auto read = proxy::read_connect_result(result->json);
   if (auto* wrong = std::get_if<std::string>(&read)) {
     state_kind_ = State::awaiting_connect;
-    const proxy::Hook& hook = *state_.hooks[proxy::HookKind::connect];
-    hook.error(proxy::Failure::bad_answer).inc();
+    count_bad_answer(proxy::HookKind::connect);
     proxy::BackendAnswer bad = proxy::FailureAnswer{proxy::Failure::bad_answer, *wrong};
     return on_backend_refusal(id, "connect", bad);
   }
@@ -292,17 +292,20 @@ bool WsSession::check_room(std::uint32_t id, const std::string& room) {
 // The SubscriptionTable decides; this carries its decisions out on the
 // session. `answer` is the broker's answer being handled, when there is one.
 struct WsSession::SubscriptionEffects final : SubscriptionTable::Effects {
-  explicit SubscriptionEffects(WsSession& session, const SubscribeResult* broker_answer = nullptr)
-      : s(session), answer(broker_answer) {}
+  explicit SubscriptionEffects(WsSession& session, const SubscribeResult* broker_answer = nullptr,
+                               std::string_view backend_data = {})
+      : s(session), answer(broker_answer), data(backend_data) {}
 
-  void broker_subscribe(std::uint32_t /*id*/, const std::string& room,
-                        SubscriptionTable::Since since) override {
-    SubscribeRequest req{room, std::move(since), s.client_id_, s.user_, s.info_json_};
-    s.state_.broker->subscribe(s.shard_, std::move(req),
-                               [self = s.shared_from_this(), room](const SubscribeResult& r) {
-                                 SubscriptionEffects fx(*self, &r);
-                                 self->subscriptions_.answered(room, !r.error, fx);
-                               });
+  // A namespace with subscribe_proxy asks the backend first; the table sees
+  // the backend's decision and the broker's answer as one subscribe in
+  // flight, so its ordering and limits hold unchanged. Server-side
+  // subscriptions (id 0) were granted by the connect hook or the token.
+  void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
+                        std::string client_data) override {
+    if (id != 0 && s.state_.options.room_options(room).subscribe_proxy) {
+      return s.proxy_subscribe(room, std::move(since), std::move(client_data));
+    }
+    s.subscribe_with_broker(room, std::move(since), {}, {});
   }
   void broker_unsubscribe(const std::string& room) override {
     // After the server stopped its shards, the broker must not be called
@@ -328,8 +331,9 @@ struct WsSession::SubscriptionEffects final : SubscriptionTable::Effects {
   // goes into the connect reply instead of a reply of its own.
   void reply_subscribed(std::uint32_t id, const std::string& room) override {
     if (!answer) return;
-    if (id == 0) return s.server_side_subscription_done(room, protocol::subscribe_result(*answer));
-    s.reply(id, protocol::subscribe_result(*answer));
+    std::string result = protocol::subscribe_result(*answer, data);
+    if (id == 0) return s.server_side_subscription_done(room, result);
+    s.reply(id, result);
   }
   void reply_broker_error(std::uint32_t id, const std::string& room) override {
     if (answer && answer->error) {
@@ -347,7 +351,72 @@ struct WsSession::SubscriptionEffects final : SubscriptionTable::Effects {
 
   WsSession& s;
   const SubscribeResult* answer;
+  std::string_view data;  // the subscribe hook's data for the client, or empty
 };
+
+void WsSession::subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
+                                      std::string_view chan_info_json, std::string backend_data) {
+  std::string info =
+      chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
+  SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
+  state_.broker->subscribe(
+      shard_, std::move(req),
+      [self = shared_from_this(), room, data = std::move(backend_data)](const SubscribeResult& r) {
+        SubscriptionEffects fx(*self, &r, data);
+        self->subscriptions_.answered(room, !r.error, fx);
+      });
+}
+
+void WsSession::proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
+                                std::string client_data) {
+  std::string body = proxy::client_request_json(client_id_, user_, "room", room, client_data);
+  shard_state_.backends[proxy::HookKind::subscribe]->post(
+      std::move(body), [weak = weak_from_this(), room,
+                        since = std::move(since)](proxy::BackendAnswer answer) mutable {
+        auto self = weak.lock();
+        if (!self) return;
+        self->on_subscribe_answer(room, std::move(since), answer);
+      });
+}
+
+void WsSession::on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
+                                    proxy::BackendAnswer& answer) {
+  // The table waits for this room's answer whatever happened meanwhile
+  // (closed: it is orphaned), so every path below answers it once.
+  if (finished_) {
+    return refuse_subscription(room, {ErrorCode::unauthorized, "the connection closed"});
+  }
+  if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) {
+    auto read = proxy::read_subscribe_result(result->json);
+    if (auto* grant = std::get_if<proxy::SubscribeGrant>(&read)) {
+      return subscribe_with_broker(room, std::move(since), grant->info_json,
+                                   std::move(grant->data_json));
+    }
+    count_bad_answer(proxy::HookKind::subscribe);
+    const proxy::FailureAnswer bad{proxy::Failure::bad_answer, std::get<std::string>(read)};
+    return refuse_subscription(
+        room, {ErrorCode::backend_unavailable, proxy::describe_failure("subscribe", bad)});
+  }
+  if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
+    // Safety: ErrorCode's underlying type is std::uint16_t; a backend's
+    // code is 1000..65535, outside Herald's own (proxy/backend_answer.hpp).
+    return refuse_subscription(room, {static_cast<ErrorCode>(error->code), error->message});
+  }
+  if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
+    refuse_subscription(room, {ErrorCode::unauthorized, bye->reason});
+    return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
+  }
+  const auto& failure = std::get<proxy::FailureAnswer>(answer);
+  refuse_subscription(
+      room, {ErrorCode::backend_unavailable, proxy::describe_failure("subscribe", failure)});
+}
+
+void WsSession::refuse_subscription(const std::string& room, BrokerError error) {
+  SubscribeResult refused;
+  refused.error = std::move(error);
+  SubscriptionEffects fx(*this, &refused);
+  subscriptions_.answered(room, false, fx);
+}
 
 void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
                                  std::string_view data_json,
@@ -408,7 +477,7 @@ void WsSession::server_side_subscription_done(const std::string& room,
 void WsSession::on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd) {
   if (!check_room(id, cmd.room)) return;
   SubscriptionEffects fx(*this);
-  subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx);
+  subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx, std::move(cmd.data));
 }
 
 void WsSession::on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd) {
@@ -491,12 +560,59 @@ void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
                            std::to_string(opts.max_publication_bytes));
   }
   if (!within_rate(id, publish_rate_, "client.publish_rate")) return;
-  PublishRequest req{std::move(cmd.room), std::move(cmd.data), info_json_};
+  if (opts.publish_proxy) return proxy_publish(id, cmd);
+  publish_to_broker(id, std::move(cmd.room), std::move(cmd.data));
+}
+
+void WsSession::publish_to_broker(std::uint32_t id, std::string room, std::string data) {
+  PublishRequest req{std::move(room), std::move(data), info_json_};
   state_.broker->publish(shard_, std::move(req), [self = shared_from_this(), id](PublishResult r) {
     if (self->finished_) return;
     if (r.error) return self->reply_error(id, r.error->code, r.error->message);
     self->reply(id, protocol::publish_result(r));
   });
+}
+
+void WsSession::proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
+  std::string body = proxy::client_request_json(client_id_, user_, "room", cmd.room, cmd.data);
+  shard_state_.backends[proxy::HookKind::publish]->post(
+      std::move(body), [weak = weak_from_this(), id, room = std::move(cmd.room),
+                        data = std::move(cmd.data)](proxy::BackendAnswer answer) mutable {
+        auto self = weak.lock();
+        if (self && !self->finished_)
+          self->on_publish_answer(id, std::move(room), std::move(data), answer);
+      });
+}
+
+void WsSession::on_publish_answer(std::uint32_t id, std::string room, std::string data,
+                                  proxy::BackendAnswer& answer) {
+  auto* result = std::get_if<proxy::ResultAnswer>(&answer);
+  if (!result) return on_backend_refusal(id, "publish", answer);
+  auto read = proxy::read_publish_result(result->json);
+  if (auto* wrong = std::get_if<std::string>(&read)) {
+    count_bad_answer(proxy::HookKind::publish);
+    proxy::BackendAnswer bad = proxy::FailureAnswer{proxy::Failure::bad_answer, *wrong};
+    return on_backend_refusal(id, "publish", bad);
+  }
+  auto& grant = std::get<proxy::PublishGrant>(read);
+  if (grant.data_json) {
+    // The namespace's limit holds for what is stored, whoever wrote it.
+    const std::size_t max = state_.options.room_options(room).max_publication_bytes;
+    if (grant.data_json->size() > max) {
+      count_bad_answer(proxy::HookKind::publish);
+      proxy::BackendAnswer bad =
+          proxy::FailureAnswer{proxy::Failure::bad_answer,
+                               "result.data is " + std::to_string(grant.data_json->size()) +
+                                   " bytes; max_publication_bytes is " + std::to_string(max)};
+      return on_backend_refusal(id, "publish", bad);
+    }
+    data = std::move(*grant.data_json);
+  }
+  publish_to_broker(id, std::move(room), std::move(data));
+}
+
+void WsSession::count_bad_answer(proxy::HookKind hook) {
+  state_.hooks[hook]->error(proxy::Failure::bad_answer).inc();
 }
 
 void WsSession::on_history(std::uint32_t id, protocol::HistoryCmd& cmd) {
@@ -532,17 +648,7 @@ void WsSession::on_rpc(std::uint32_t id, protocol::RpcCmd& cmd) {
     return reply_error(id, ErrorCode::not_available,
                        "rpc is off on this server (proxy.rpc_url is empty)");
   }
-  std::string body = "{\"client\":";
-  json::append_string(body, client_id_);
-  body += ",\"user\":";
-  json::append_string(body, user_);
-  body += ",\"method\":";
-  json::append_string(body, cmd.method);
-  if (!cmd.data.empty()) {
-    body += ",\"data\":";
-    body += cmd.data;  // valid JSON: the command parser re-serialized it
-  }
-  body += '}';
+  std::string body = proxy::client_request_json(client_id_, user_, "method", cmd.method, cmd.data);
   backend->post(std::move(body), [weak = weak_from_this(), id](proxy::BackendAnswer answer) {
     auto self = weak.lock();
     if (self && !self->finished_) self->on_backend_answer(id, "rpc", answer);
@@ -568,13 +674,7 @@ void WsSession::on_backend_refusal(std::uint32_t id, std::string_view hook,
   }
   const auto* failure = std::get_if<proxy::FailureAnswer>(&answer);
   if (!failure) return;  // a result is not a refusal
-  std::string message(proxy::failure_kind(failure->kind));
-  message += ": ";
-  message += hook;
-  message += " backend: ";
-  message += failure->detail;
-  message += "; try again";
-  reply_error(id, ErrorCode::backend_unavailable, message);
+  reply_error(id, ErrorCode::backend_unavailable, proxy::describe_failure(hook, *failure));
 }
 
 void WsSession::reply(std::uint32_t id, std::string_view result_json) {

@@ -104,8 +104,28 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // error; the connect reply goes out with the last.
   void server_side_subscription_done(const std::string& room, std::string_view entry_json);
   void on_subscribe(std::uint32_t id, protocol::SubscribeCmd& cmd);
+  // The broker subscribe the table asked for (SubscriptionEffects), with
+  // the subscribe hook's chan info and data when it was asked.
+  void subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
+                             std::string_view chan_info_json, std::string backend_data);
+  // subscribe_proxy: the backend decides before the broker is asked; its
+  // refusal answers the table as a broker error would.
+  void proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
+                       std::string client_data);
+  void on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
+                           proxy::BackendAnswer& answer);
+  void refuse_subscription(const std::string& room, BrokerError error);
   void on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd);
   void on_publish(std::uint32_t id, protocol::PublishCmd& cmd);
+  void publish_to_broker(std::uint32_t id, std::string room, std::string data);
+  // publish_proxy: the backend sees the publication first and may refuse
+  // it or replace its data (proxy/room_hooks.hpp).
+  void proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd);
+  void on_publish_answer(std::uint32_t id, std::string room, std::string data,
+                         proxy::BackendAnswer& answer);
+  // herald_proxy_errors_total{hook,kind="bad_answer"}: a result that does
+  // not read as the hook's shape.
+  void count_bad_answer(proxy::HookKind hook);
   void on_history(std::uint32_t id, protocol::HistoryCmd& cmd);
   void on_presence(std::uint32_t id, protocol::PresenceCmd& cmd, bool stats);
   void on_rooms_watch(std::uint32_t id, const protocol::RoomsWatchCmd& cmd);

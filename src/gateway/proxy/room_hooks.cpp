@@ -1,0 +1,66 @@
+#include "gateway/proxy/room_hooks.hpp"
+
+#include <simdjson.h>
+
+#include "core/json.hpp"
+
+namespace herald::gateway::proxy {
+namespace dom = simdjson::dom;
+
+std::string client_request_json(std::string_view client, std::string_view user,
+                                std::string_view field, std::string_view value,
+                                std::string_view data_json) {
+  std::string out;
+  out.reserve(48 + client.size() + user.size() + field.size() + value.size() + data_json.size());
+  out += "{\"client\":";
+  json::append_string(out, client);
+  out += ",\"user\":";
+  json::append_string(out, user);
+  out += ',';
+  json::append_string(out, field);
+  out += ':';
+  json::append_string(out, value);
+  if (!data_json.empty()) {
+    out += ",\"data\":";
+    out += data_json;
+  }
+  out += '}';
+  return out;
+}
+
+std::variant<SubscribeGrant, std::string> read_subscribe_result(std::string_view result_json) {
+  dom::parser parser;
+  dom::object obj;
+  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
+    return std::string("result is not a JSON object");
+  }
+  SubscribeGrant grant;
+  dom::element value;
+  if (obj["info"].get(value) == simdjson::SUCCESS) {
+    if (!value.is_object()) return std::string("result.info must be an object");
+    grant.info_json = simdjson::minify(value);
+  }
+  if (obj["data"].get(value) == simdjson::SUCCESS) grant.data_json = simdjson::minify(value);
+  return grant;
+}
+
+std::variant<PublishGrant, std::string> read_publish_result(std::string_view result_json) {
+  dom::parser parser;
+  dom::object obj;
+  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
+    return std::string("result is not a JSON object");
+  }
+  PublishGrant grant;
+  dom::element value;
+  if (obj["data"].get(value) == simdjson::SUCCESS) grant.data_json = simdjson::minify(value);
+  bool skip = false;
+  if (obj["skip_history"].get(value) == simdjson::SUCCESS &&
+      (value.get(skip) != simdjson::SUCCESS || skip)) {
+    return std::string(
+        "result.skip_history is not supported (every publication is in its room's stream, so "
+        "that recovery is exact); publish such messages in a namespace with history_size = 0");
+  }
+  return grant;
+}
+
+}  // namespace herald::gateway::proxy
