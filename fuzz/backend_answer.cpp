@@ -4,7 +4,8 @@
 // disconnect code must lie in the backend's ranges (never one of Herald's
 // own). A result read as a connect grant names a user of 1..64 bytes and
 // only valid room names; read as a subscribe or publish grant, its info is
-// an object and its data a JSON value. A URL that parses has a port in 1..65535 and a target
+// an object and its data a JSON value; read as a refresh, an expire_at is
+// positive. A URL that parses has a port in 1..65535 and a target
 // starting '/'.
 #include "gateway/proxy/backend_answer.hpp"
 
@@ -16,6 +17,7 @@
 
 #include "gateway/proxy/backend_url.hpp"
 #include "gateway/proxy/connect_hook.hpp"
+#include "gateway/proxy/refresh_hook.hpp"
 #include "gateway/proxy/room_hooks.hpp"
 #include "gateway/rooms/room_name.hpp"
 
@@ -41,6 +43,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (auto* grant = std::get_if<SubscribeGrant>(&subscribed)) {
       if (!grant->info_json.empty() && grant->info_json.front() != '{') std::abort();
     } else if (std::get<std::string>(subscribed).empty()) {
+      std::abort();
+    }
+    auto refreshed = read_refresh_result(r->json);
+    if (auto* grant = std::get_if<RefreshGrant>(&refreshed)) {
+      if (grant->expire_at && *grant->expire_at <= 0) std::abort();
+    } else if (std::get<std::string>(refreshed).empty()) {
       std::abort();
     }
     auto published = read_publish_result(r->json);

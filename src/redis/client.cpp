@@ -28,7 +28,10 @@ struct Batch {
 }  // namespace
 
 Client::Client(boost::asio::io_context& io, Options options)
-    : io_(io), options_(std::move(options)), retry_timer_(io) {}
+    : io_(io),
+      options_(std::move(options)),
+      retry_timer_(io),
+      backoff_(options_.reconnect_min, options_.reconnect_max) {}
 
 Client::~Client() {
   // Callbacks still queued for old connections compare generation_ and
@@ -205,7 +208,7 @@ std::optional<std::string> Client::refusal() const {
 void Client::connected_one() {
   if (--pending_ != 0) return;
   ready_ = true;
-  backoff_ = std::chrono::milliseconds(0);
+  backoff_.reset();
   last_error_.clear();
   {
     std::lock_guard lock(refusal_mutex_);
@@ -234,12 +237,11 @@ void Client::lost(const std::string& reason, bool refused) {
 }
 
 void Client::schedule_reconnect() {
-  backoff_ = backoff_.count() == 0 ? options_.reconnect_min
-                                   : std::min(backoff_ * 2, options_.reconnect_max);
+  const std::chrono::milliseconds wait = backoff_.next();
   log::warn("redis unavailable", {{"addr", address()},
                                   {"error", last_error_},
-                                  {"retry_in_ms", static_cast<std::int64_t>(backoff_.count())}});
-  retry_timer_.expires_after(backoff_);
+                                  {"retry_in_ms", static_cast<std::int64_t>(wait.count())}});
+  retry_timer_.expires_after(wait);
   retry_timer_.async_wait([this](boost::system::error_code ec) {
     if (!ec && running_) connect();
   });

@@ -40,6 +40,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/time/backoff.hpp"
 #include "redis/connection.hpp"
 #include "redis/options.hpp"
 #include "redis/reply.hpp"
@@ -150,7 +151,7 @@ class Client {
   std::function<void(const std::string&)> on_down_;
   std::shared_ptr<Connection> cmd_, sub_;
   boost::asio::steady_timer retry_timer_;
-  std::chrono::milliseconds backoff_{0};
+  Backoff backoff_;               // options_.reconnect_min..reconnect_max
   std::uint64_t generation_ = 0;  // bumped per connect attempt; stale callbacks compare it
   int pending_ = 0;               // connect steps left in this attempt
   bool running_ = false;

@@ -12,6 +12,7 @@
 #include "gateway/proxy/backend_url.hpp"
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/in_flight_limit.hpp"
+#include "gateway/proxy/refresh_hook.hpp"
 #include "gateway/proxy/room_hooks.hpp"
 
 namespace herald::gateway::proxy {
@@ -215,6 +216,22 @@ TEST(RoomHooks, PublishResultsRead) {
     auto r = read_publish_result(refused);
     ASSERT_TRUE(std::holds_alternative<std::string>(r)) << refused;
     EXPECT_EQ(std::get<std::string>(r).rfind("result.skip_history is not supported", 0), 0u);
+  }
+}
+
+TEST(RefreshHook, RequestsAndResults) {
+  EXPECT_EQ(refresh_request_json("c1", "u", R"({"cookie":"s=1"})"),
+            R"({"client":"c1","user":"u","headers":{"cookie":"s=1"}})");
+  EXPECT_EQ(refresh_request_json("c1", "u", ""), R"({"client":"c1","user":"u","headers":{}})");
+  EXPECT_EQ(std::get<RefreshGrant>(read_refresh_result(R"({"expire_at":17})")).expire_at, 17);
+  EXPECT_FALSE(std::get<RefreshGrant>(read_refresh_result(R"({"expired":true})")).expire_at);
+  EXPECT_EQ(
+      std::get<RefreshGrant>(read_refresh_result(R"({"expired":false,"expire_at":9})")).expire_at,
+      9);
+  for (const char* wrong :
+       {"{}", R"({"expire_at":0})", R"({"expire_at":"9"})", R"({"expired":false})",
+        R"({"expired":1})", R"({"expired":true,"expire_at":9})", "[]"}) {
+    EXPECT_TRUE(std::holds_alternative<std::string>(read_refresh_result(wrong))) << wrong;
   }
 }
 

@@ -5,8 +5,12 @@
 // subscriptions) must reach the client exactly; every way it refuses or
 // fails must leave the connection able to try again, or closed as the
 // backend said, and every other client untouched. The JWT's `subs` claim
-// makes server-side subscriptions the same way.
+// makes server-side subscriptions the same way. The refresh hook, asked
+// when a connection's expiry comes, extends it, ends it, or is asked again
+// when it fails; nothing here measures time: each test waits for the
+// backend to have been asked, or for the close.
 #include <chrono>
+#include <thread>
 
 #include "gateway/auth/token.hpp"
 #include "proxy_backend.hpp"
@@ -225,6 +229,74 @@ TEST(ProxyConnect, ATokenStillConnectsWithoutTheBackend) {
       R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(claims, secret) + "\"}}");
   EXPECT_EQ(json_str(r.value_or(""), "/result/user"), "tok");
   EXPECT_EQ(backend.stat("requests"), 0u);
+}
+
+// Waits until the backend has had `n` refresh requests for `user`.
+bool wait_refreshes(const Backend& b, const std::string& user, std::uint64_t n) {
+  for (int i = 0; i < 300; ++i) {
+    if (json_uint(http_get("127.0.0.1", b.port, "/stats").body, "/refreshes/" + user).value_or(0) >=
+        n) {
+      return true;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  return false;
+}
+
+struct Refresh : ::testing::Test {
+  Backend backend;
+  Daemon d{connect_flags(backend, {"--proxy.refresh_url", backend.url("refresh")})};
+
+  // Connected by cookie as `user`, expiring in a second.
+  std::unique_ptr<WsClient> brief(const std::string& user) {
+    auto c = open_with(d, {{"Cookie", "session=" + user}});
+    auto r = connect(*c, 1, R"({"expire_at":)" + std::to_string(now_s() + 1) + "}");
+    EXPECT_EQ(json_str(r, "/result/user"), user) << r;
+    return c;
+  }
+};
+
+TEST_F(Refresh, TheBackendExtendsTheConnectionAgainAndAgain) {
+  auto c = brief("renew");
+  ASSERT_TRUE(wait_refreshes(backend, "renew", 3));
+  EXPECT_FALSE(c->closed());
+  expect_alive(*c, 2);
+}
+
+TEST_F(Refresh, ExpiredRefusedOrKickedEndsTheConnection) {
+  auto expired = brief("expire");
+  auto refused = brief("refuse");
+  auto kicked = brief("kick");
+  EXPECT_EQ(expired->wait_closed(std::chrono::seconds(30)).value_or(CloseInfo{}).code, 3003);
+  EXPECT_EQ(refused->wait_closed(std::chrono::seconds(30)).value_or(CloseInfo{}).code, 3003);
+  auto k = kicked->wait_closed(std::chrono::seconds(30));
+  ASSERT_TRUE(k);
+  EXPECT_EQ(k->code, 4409);
+  EXPECT_EQ(k->reason, "session revoked");
+}
+
+TEST_F(Refresh, AFailingBackendIsAskedAgainAndTheClientStays) {
+  auto c = brief("flaky");
+  ASSERT_TRUE(wait_refreshes(backend, "flaky", 2));  // HTTP 500, then extended
+  EXPECT_EQ(proxy_errors(d, "refresh", "bad_status"), 1);
+  EXPECT_FALSE(c->closed());
+  expect_alive(*c, 2);
+}
+
+TEST_F(Refresh, ATokensExpiryIsRefreshedToo) {
+  const std::string secret = "test-secret-of-thirty-two-bytes!";
+  Daemon tokens({"--auth.hmac_secret", secret, "--proxy.refresh_url", backend.url("refresh")});
+  gateway::auth::Claims claims;
+  claims.user = "renew-token";
+  claims.expires_at = now_s() + 1;
+  auto c = std::make_unique<WsClient>("127.0.0.1", tokens.port, "/ws", "",
+                                      WsClient::Headers{{"Cookie", "session=renew-token"}});
+  auto r = request(
+      *c, 1,
+      R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(claims, secret) + "\"}}");
+  ASSERT_TRUE(r && json_has(*r, "/result/expires")) << r.value_or("");
+  ASSERT_TRUE(wait_refreshes(backend, "renew-token", 2));
+  expect_alive(*c, 2);
 }
 
 TEST(TokenSubs, TheSubsClaimSubscribesAtConnect) {

@@ -41,18 +41,28 @@
 //   "/kick"         {"disconnect":{"code":4501,"reason":"kicked"}}
 //   "/<failure>"    as for rpc (stall, status500, hangup, ...)
 //   anything else   {"result":{}}                            kept as sent
-// GET /stats answers {"connections":N,"requests":M}: the TCP connections
-// that carried a hook request (a /stats connection is not one) and the
-// requests received, so a test can count keep-alive reuse.
+//
+// POST /refresh decides by the user's name (its prefix):
+//   renew...   {"result":{"expire_at":<now + 1>}}
+//   expire...  {"result":{"expired":true}}
+//   refuse...  {"error":{"code":1401,"message":"signed out"}}
+//   kick...    {"disconnect":{"code":4409,"reason":"session revoked"}}
+//   flaky...   HTTP 500 the first time, then {"result":{"expire_at":253402300799}}
+// and checks the session cookie is there (else an error).
+// GET /stats answers {"connections":N,"requests":M,"refreshes":{user:n}}: the
+// TCP connections that carried a hook request (a /stats connection is not
+// one), the requests received, so a test can count keep-alive reuse, and
+// the refresh requests per user.
 import http from 'node:http';
 
 let connections = 0;
 let requests = 0;
+const refreshes = {};
 
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/stats') {
     res.setHeader('Content-Type', 'application/json');
-    res.end(JSON.stringify({ connections, requests }));
+    res.end(JSON.stringify({ connections, requests, refreshes }));
     return;
   }
   requests += 1;
@@ -77,6 +87,7 @@ const server = http.createServer((req, res) => {
       res.end(JSON.stringify(value));
     };
     if (req.url === '/connect') return connect(req, res, body, json);
+    if (req.url === '/refresh') return refresh(res, body, json);
     if (req.url === '/subscribe') return subscribe(req, res, body, json);
     if (req.url === '/publish') return publish(req, res, body, json);
     switch (body.method) {
@@ -154,6 +165,26 @@ function publish(req, res, body, json) {
   if (text === '/kick') return json({ disconnect: { code: 4501, reason: 'kicked' } });
   if (failures[text.slice(1)]) return failures[text.slice(1)](req, res);
   return json({ result: {} });
+}
+
+function refresh(res, body, json) {
+  const user = body.user;
+  refreshes[user] = (refreshes[user] ?? 0) + 1;
+  if (!(body.headers?.cookie ?? '').includes(`session=${user}`)) {
+    return json({ error: { code: 1401, message: 'no session cookie in the refresh' } });
+  }
+  const now = Math.floor(Date.now() / 1000);
+  if (user.startsWith('renew')) return json({ result: { expire_at: now + 1 } });
+  if (user.startsWith('expire')) return json({ result: { expired: true } });
+  if (user.startsWith('refuse')) return json({ error: { code: 1401, message: 'signed out' } });
+  if (user.startsWith('kick')) {
+    return json({ disconnect: { code: 4409, reason: 'session revoked' } });
+  }
+  if (user.startsWith('flaky') && refreshes[user] === 1) {
+    res.statusCode = 500;
+    return res.end('{}');
+  }
+  return json({ result: { expire_at: 253402300799 } });
 }
 
 server.listen(0, '127.0.0.1', () => {

@@ -6,6 +6,7 @@
 #include "core/log.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
+#include "gateway/proxy/refresh_hook.hpp"
 #include "gateway/proxy/room_hooks.hpp"
 #include "gateway/rooms/room_name.hpp"
 #include "gateway/shard_pool.hpp"
@@ -74,7 +75,8 @@ WsSession::~WsSession() {
 }
 
 void WsSession::start(const HttpRequest& request) {
-  if (shard_state_.backends[proxy::HookKind::connect]) {
+  if (shard_state_.backends[proxy::HookKind::connect] ||
+      shard_state_.backends[proxy::HookKind::refresh]) {
     forwarded_headers_ = proxy::forwarded_headers_json(request, state_.forward_headers, peer_);
   }
   connection_.start(request, weak_from_this());
@@ -277,6 +279,65 @@ void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer
   complete_connect(id, grant.expire_at, grant.data_json, grant.rooms);
 }
 
+void WsSession::arm_expiry(std::int64_t expires_at) {
+  connect_timer_.expires_after(auth::wait_until_expiry(expires_at, unix_now()));
+  connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s && !s->finished_) s->on_expired();
+  });
+}
+
+void WsSession::on_expired() {
+  // Without the hook the client must reconnect with a fresh token (or be
+  // let in again by the connect hook).
+  if (!shard_state_.backends[proxy::HookKind::refresh]) {
+    return disconnect(DisconnectCode::token_expired);
+  }
+  std::string body = proxy::refresh_request_json(client_id_, user_, forwarded_headers_);
+  shard_state_.backends[proxy::HookKind::refresh]->post(
+      std::move(body), [weak = weak_from_this()](proxy::BackendAnswer answer) {
+        auto self = weak.lock();
+        if (self && !self->finished_) self->on_refresh_answer(answer);
+      });
+}
+
+void WsSession::on_refresh_answer(proxy::BackendAnswer& answer) {
+  if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
+    return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
+  }
+  // The backend refused to extend: as if it had said expired.
+  if (std::holds_alternative<proxy::ErrorAnswer>(answer)) {
+    return disconnect(DisconnectCode::token_expired);
+  }
+  std::string wrong;
+  if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) {
+    auto read = proxy::read_refresh_result(result->json);
+    if (auto* grant = std::get_if<proxy::RefreshGrant>(&read)) {
+      if (!grant->expire_at || *grant->expire_at <= unix_now()) {
+        return disconnect(DisconnectCode::token_expired);
+      }
+      refresh_backoff_.reset();
+      return arm_expiry(*grant->expire_at);
+    }
+    count_bad_answer(proxy::HookKind::refresh);
+    wrong = std::get<std::string>(read);
+  } else {
+    wrong = std::get<proxy::FailureAnswer>(answer).detail;
+  }
+  // The backend could not say: the connection stays, and is asked about
+  // again after a growing wait.
+  const std::chrono::milliseconds wait = refresh_backoff_.next();
+  log::warn("refresh hook failed; will retry",
+            {{"client", client_id_},
+             {"error", wrong},
+             {"retry_in_ms", static_cast<std::int64_t>(wait.count())}});
+  connect_timer_.expires_after(wait);
+  connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
+    auto s = weak.lock();
+    if (!e && s && !s->finished_) s->on_expired();
+  });
+}
+
 bool WsSession::check_room(std::uint32_t id, const std::string& room) {
   if (auto err = room_name_error(room)) {
     reply_error(id, ErrorCode::bad_room, *err);
@@ -432,13 +493,7 @@ void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> e
   json::append_string(result, HERALD_VERSION);
   if (expires_at) {
     result += ",\"expires\":" + std::to_string(*expires_at);
-    // Enforce the expiry while connected: the client must reconnect with a
-    // fresh token (or be let in again by the connect hook).
-    connect_timer_.expires_after(auth::wait_until_expiry(*expires_at, unix_now()));
-    connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-      auto s = weak.lock();
-      if (!e && s) s->disconnect(DisconnectCode::token_expired);
-    });
+    arm_expiry(*expires_at);
   }
   if (!data_json.empty()) {
     result += ",\"data\":";

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/time/backoff.hpp"
 #include "gateway/auth/token.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/frame.hpp"
@@ -100,6 +101,13 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // server-side subscriptions (`rooms`) made, the reply sent once they are.
   void complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
                         std::string_view data_json, const std::vector<std::string>& rooms);
+  // The connection's expiry (token exp, connect hook expire_at): at it,
+  // on_expired closes with 3003, or asks the refresh hook, which may move
+  // it (arm_expiry again), end it, or fail (asked again after
+  // refresh_backoff_).
+  void arm_expiry(std::int64_t expires_at);
+  void on_expired();
+  void on_refresh_answer(proxy::BackendAnswer& answer);
   // A server-side subscription's answer: `entry_json` is its position or
   // error; the connect reply goes out with the last.
   void server_side_subscription_done(const std::string& room, std::string_view entry_json);
@@ -178,7 +186,10 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   std::string user_;
   std::string info_json_;
   std::optional<auth::Claims> claims_;
-  std::string forwarded_headers_;  // the connect hook's "headers" (empty without the hook)
+  // The connect and refresh hooks' "headers" (empty without them).
+  std::string forwarded_headers_;
+  // Waits between refresh hook attempts that failed.
+  Backoff refresh_backoff_{std::chrono::seconds(1), std::chrono::minutes(1)};
   std::optional<PendingConnectReply> pending_connect_;
   // Per room: none, pending (with the commands waiting for the broker's
   // answer), active (ws/subscription_table.hpp).

@@ -1,0 +1,48 @@
+#include "gateway/proxy/refresh_hook.hpp"
+
+#include <simdjson.h>
+
+#include "core/json.hpp"
+
+namespace herald::gateway::proxy {
+namespace dom = simdjson::dom;
+
+std::string refresh_request_json(std::string_view client, std::string_view user,
+                                 std::string_view headers_json) {
+  std::string out = "{\"client\":";
+  json::append_string(out, client);
+  out += ",\"user\":";
+  json::append_string(out, user);
+  out += ",\"headers\":";
+  out += headers_json.empty() ? std::string_view("{}") : headers_json;
+  out += '}';
+  return out;
+}
+
+std::variant<RefreshGrant, std::string> read_refresh_result(std::string_view result_json) {
+  dom::parser parser;
+  dom::object obj;
+  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
+    return std::string("result is not a JSON object");
+  }
+  dom::element value;
+  bool expired = false;
+  if (obj["expired"].get(value) == simdjson::SUCCESS) {
+    if (value.get(expired) != simdjson::SUCCESS) {
+      return std::string("result.expired must be true or false");
+    }
+  }
+  const bool has_expire_at = obj["expire_at"].get(value) == simdjson::SUCCESS;
+  if (expired) {
+    if (has_expire_at) return std::string("result has both expired and expire_at");
+    return RefreshGrant{};
+  }
+  std::int64_t at = 0;
+  if (!has_expire_at || value.get(at) != simdjson::SUCCESS || at <= 0) {
+    return std::string(
+        "result must have expire_at (a positive integer, Unix seconds) or expired: true");
+  }
+  return RefreshGrant{at};
+}
+
+}  // namespace herald::gateway::proxy
