@@ -60,6 +60,11 @@ TEST(CommandParser, ParsesEveryCommand) {
           .data,
       R"("x")");
   EXPECT_EQ(std::get<SubscribeCmd>(s.body).data, "");
+
+  // Positions to recover server-side subscriptions from.
+  auto cs = ok(
+      p.parse(R"({"id":11,"connect":{"subs":{"a":{"since":{"epoch":"e","offset":3}},"b":{}}}})"));
+  EXPECT_EQ(std::get<ConnectCmd>(cs.body).subs, (RoomPositions{{"a", StreamPosition{"e", 3}}}));
 }
 
 struct BadCase {
@@ -99,6 +104,12 @@ TEST(CommandParser, RefusalsSayWhatAndKeepTheId) {
        "history.limit"},
       {"reverse_number", R"({"id":9,"history":{"room":"r","reverse":1}})", 9,
        ErrorCode::bad_request, "history.reverse: expected true or false"},
+      {"subs_array", R"({"id":9,"connect":{"subs":[]}})", 9, ErrorCode::bad_request,
+       "connect.subs: expected an object"},
+      {"subs_entry", R"({"id":9,"connect":{"subs":{"r":1}}})", 9, ErrorCode::bad_request,
+       "connect.subs.r: expected an object {since}"},
+      {"subs_since", R"({"id":9,"connect":{"subs":{"r":{"since":{"offset":1}}}}})", 9,
+       ErrorCode::bad_request, "connect.subs.r.since.epoch: expected a string"},
   };
   std::set<std::string> names;
   CommandParser p(4096);

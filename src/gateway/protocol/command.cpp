@@ -65,18 +65,42 @@ struct Reader {
     if (obj[field].get(e) == simdjson::SUCCESS) out = simdjson::minify(e);
   }
 
+  // {"<room>":{"since":{epoch, offset}}, ...}; absent is empty.
+  bool room_positions(dom::object obj, std::string_view field, RoomPositions& out) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    dom::object rooms;
+    if (e.get(rooms) != simdjson::SUCCESS) {
+      return fail(field, "an object {\"<room>\":{\"since\":{epoch, offset}}}");
+    }
+    for (auto [room, value] : rooms) {
+      dom::object entry;
+      const std::string where = std::string(field) + "." + std::string(room);
+      if (value.get(entry) != simdjson::SUCCESS) return fail(where, "an object {since}");
+      std::optional<StreamPosition> since;
+      if (!position(entry, "since", since, where + ".since")) return false;
+      if (since) out.emplace_back(std::string(room), std::move(*since));
+    }
+    return true;
+  }
+
   bool position(dom::object obj, std::string_view field, std::optional<StreamPosition>& out) {
+    return position(obj, field, out, field);
+  }
+  // `name`: the field's full name in messages.
+  bool position(dom::object obj, std::string_view field, std::optional<StreamPosition>& out,
+                std::string_view name) {
     dom::element e;
     if (obj[field].get(e) != simdjson::SUCCESS) return true;
     dom::object pos;
-    if (e.get(pos) != simdjson::SUCCESS) return fail(field, "an object {epoch, offset}");
+    if (e.get(pos) != simdjson::SUCCESS) return fail(name, "an object {epoch, offset}");
     StreamPosition p;
     std::string_view epoch;
     std::uint64_t offset = 0;
     if (pos["epoch"].get(epoch) != simdjson::SUCCESS)
-      return fail(std::string(field) + ".epoch", "a string");
+      return fail(std::string(name) + ".epoch", "a string");
     if (pos["offset"].get(offset) != simdjson::SUCCESS)
-      return fail(std::string(field) + ".offset", "an unsigned integer");
+      return fail(std::string(name) + ".offset", "an unsigned integer");
     p.epoch.assign(epoch);
     p.offset = offset;
     out = std::move(p);
@@ -89,7 +113,8 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
   Reader r{method, &error};
   if (method == "connect") {
     ConnectCmd c;
-    if (!r.string(params, "token", c.token, false) || !r.string(params, "user", c.user, false))
+    if (!r.string(params, "token", c.token, false) || !r.string(params, "user", c.user, false) ||
+        !r.room_positions(params, "subs", c.subs))
       return false;
     r.any_json(params, "data", c.data);
     body = std::move(c);

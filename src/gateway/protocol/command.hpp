@@ -13,7 +13,9 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "gateway/protocol/codes.hpp"
 
@@ -27,10 +29,17 @@ struct StreamPosition {
   friend bool operator==(const StreamPosition&, const StreamPosition&) = default;
 };
 
+// Where a client stopped in each room: {"room":{"since":{"epoch","offset"}}}.
+using RoomPositions = std::vector<std::pair<std::string, StreamPosition>>;
+
 struct ConnectCmd {
   std::string token;  // a JWT; empty in dev mode
   std::string user;   // dev mode only: the user to connect as
   std::string data;   // for the connect hook: "data" re-serialized compactly; empty when absent
+  // "subs": positions to recover server-side subscriptions from, as a
+  // subscribe's since (a reconnecting client's; rooms not granted are
+  // ignored).
+  RoomPositions subs;
 };
 struct SubscribeCmd {
   std::string room;

@@ -237,8 +237,8 @@ void WsSession::on_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
   }
   client_id_ = random_client_id();
   info_json_ = protocol::encode_client_info(user_, client_id_);
-  if (claims_) return complete_connect(id, claims_->expires_at, {}, claims_->subs);
-  complete_connect(id, std::nullopt, {}, {});
+  if (claims_) return complete_connect(id, claims_->expires_at, {}, claims_->subs, cmd.subs);
+  complete_connect(id, std::nullopt, {}, {}, {});
 }
 
 void WsSession::proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
@@ -246,15 +246,17 @@ void WsSession::proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
   client_id_ = random_client_id();
   std::string body = proxy::connect_request_json(client_id_, forwarded_headers_, cmd.data);
   shard_state_.backends[proxy::HookKind::connect]->post(
-      std::move(body), [weak = weak_from_this(), id](proxy::BackendAnswer answer) {
+      std::move(body),
+      [weak = weak_from_this(), id, since = std::move(cmd.subs)](proxy::BackendAnswer answer) {
         auto self = weak.lock();
         if (self && !self->finished_ && self->state_kind_ == State::connecting) {
-          self->on_connect_answer(id, answer);
+          self->on_connect_answer(id, answer, since);
         }
       });
 }
 
-void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer) {
+void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
+                                  const protocol::RoomPositions& since) {
   auto* result = std::get_if<proxy::ResultAnswer>(&answer);
   if (!result) {
     // A refusal ends the attempt; the client may try again (a 116) within
@@ -276,7 +278,7 @@ void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer
   auto& grant = std::get<proxy::ConnectGrant>(read);
   user_ = std::move(grant.user);
   info_json_ = protocol::encode_client_info(user_, client_id_, grant.info_json);
-  complete_connect(id, grant.expire_at, grant.data_json, grant.rooms);
+  complete_connect(id, grant.expire_at, grant.data_json, grant.rooms, since);
 }
 
 void WsSession::arm_expiry(std::int64_t expires_at) {
@@ -480,8 +482,8 @@ void WsSession::refuse_subscription(const std::string& room, BrokerError error) 
 }
 
 void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
-                                 std::string_view data_json,
-                                 const std::vector<std::string>& rooms) {
+                                 std::string_view data_json, const std::vector<std::string>& rooms,
+                                 const protocol::RoomPositions& since) {
   connect_timer_.cancel();
   state_kind_ = State::connected;
 
@@ -506,8 +508,13 @@ void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> e
   // than the rooms until the loop ends, as a broker may answer at once.
   pending_connect_ = PendingConnectReply{id, std::move(result), {}, rooms.size() + 1};
   for (const std::string& room : rooms) {
+    // A reconnecting client recovers where it stopped, as with since.
+    SubscriptionTable::Since from;
+    for (const auto& [r, position] : since) {
+      if (r == room) from = position;
+    }
     SubscriptionEffects fx(*this);
-    subscriptions_.subscribe(0, room, std::nullopt, fx);
+    subscriptions_.subscribe(0, room, std::move(from), fx);
   }
   server_side_subscription_done({}, {});
 }

@@ -96,11 +96,14 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // A connect without a token, with proxy.connect_url set: the backend
   // names the user (proxy/connect_hook.hpp).
   void proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
-  void on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer);
+  void on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
+                         const protocol::RoomPositions& since);
   // The identity is settled: state connected, the expiry enforced, the
-  // server-side subscriptions (`rooms`) made, the reply sent once they are.
+  // server-side subscriptions (`rooms`) made, from `since` where the client
+  // gave a position, the reply sent once they are.
   void complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
-                        std::string_view data_json, const std::vector<std::string>& rooms);
+                        std::string_view data_json, const std::vector<std::string>& rooms,
+                        const protocol::RoomPositions& since);
   // The connection's expiry (token exp, connect hook expire_at): at it,
   // on_expired closes with 3003, or asks the refresh hook, which may move
   // it (arm_expiry again), end it, or fail (asked again after
