@@ -2,7 +2,7 @@
 #   make run    set up, build (release) and run heraldd with no configuration
 #   make test   set up, build and run every test: release, ASan+UBSan, TSan
 # Everything else here is for developers.
-.PHONY: run test setup build test-release test-asan test-tsan format format-check tidy fuzz clean
+.PHONY: run test setup build test-release test-asan test-tsan format format-check tidy fuzz clean example-backend run-with-backend
 
 ARGS ?=
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere
@@ -21,6 +21,17 @@ build: setup
 
 run: build
 	./build/release/apps/heraldd/heraldd $(ARGS)
+
+# The example application backend (examples/backend, docs/backend.md) on
+# 127.0.0.1:8001, and heraldd with its connect and rpc hooks pointed at it
+# (two terminals); then sign in at http://127.0.0.1:8001/.
+BACKEND_ARGS ?=
+example-backend:
+	node examples/backend/server.mjs $(BACKEND_ARGS)
+
+run-with-backend: build
+	./build/release/apps/heraldd/heraldd --proxy.connect_url http://127.0.0.1:8001/connect \
+		--proxy.rpc_url http://127.0.0.1:8001/rpc $(ARGS)
 
 test: setup test-release test-asan test-tsan
 	@echo "all test suites passed (release, asan, tsan)"

@@ -1,10 +1,17 @@
-// The demo web app: sign in with a name, a live room list (rooms.watch),
-// a chat view with history and local echo, and a visible reconnect and
-// recovery indicator. Everything protocol-related is in herald.js.
+// The demo web app: sign in with a name (dev mode) or through the
+// application's backend (its session cookie, see docs/backend.md), a live
+// room list (rooms.watch), a chat view with history and local echo, and a
+// visible reconnect and recovery indicator. Everything protocol-related is
+// in herald.js.
 import { HeraldClient } from '/herald.js';
 
 const $ = (id) => document.getElementById(id);
 const DEFAULT_ROOMS = ['chat:lobby', 'chat:random'];
+// The application backend's sign-in page (examples/backend/ by default).
+// Its redirect back here names it (?backend=) with ?signin=cookie: connect
+// with the page's cookies, and let the backend name the user.
+const DEFAULT_BACKEND = 'http://127.0.0.1:8001/';
+const query = new URLSearchParams(location.search);
 
 let client = null;
 let current = null;             // the room shown
@@ -137,16 +144,42 @@ function watch() {
   client.watchRooms({ page_size: 20, filter: name ? { name } : {} }).catch(() => {});
 }
 
-function start(user) {
+// The backend's address from the query, if it is an http(s) URL.
+function backendUrl() {
+  try {
+    const u = new URL(query.get('backend') || DEFAULT_BACKEND);
+    if (u.protocol === 'http:' || u.protocol === 'https:') return u.href;
+  } catch { /* not a URL */ }
+  return DEFAULT_BACKEND;
+}
+
+// Back to the sign-in form, saying why (the connect was refused).
+function refused(code, message) {
+  client.close();
+  $('signin-error').textContent = `Not signed in: ${message} (error ${code}).`;
+  $('signin-error').hidden = false;
+  $('app').hidden = true;
+  $('signin').hidden = false;
+}
+
+// `credentials`: {user} (dev mode) or {} (the server's connect hook names
+// the user, from the cookie).
+function start(credentials) {
   const proto = location.protocol === 'https:' ? 'wss' : 'ws';
-  client = new HeraldClient(`${proto}://${location.host}/ws`, { user });
+  client = new HeraldClient(`${proto}://${location.host}/ws`, credentials);
   window.heraldApp = { client, openRoom };
-  $('me').textContent = user;
+  $('me').textContent = credentials.user || '';
   client.addEventListener('state', (e) => {
     const s = $('status');
     s.dataset.state = e.detail.state;
     s.textContent = e.detail.state;
+    if (e.detail.state === 'connected') $('me').textContent = client.user;
     if (e.detail.state === 'connected' && current && !messages.has(current)) openRoom(current);
+  });
+  client.addEventListener('connecterror', (e) => {
+    const { code, message } = e.detail;
+    if (code === 116) $('notice').textContent = `not connected: ${message}`; // retried
+    else refused(code, message);
   });
   client.addEventListener('rooms', renderRooms);
   client.addEventListener('publication', (e) => onPublication(e.detail));
@@ -161,16 +194,21 @@ function start(user) {
     }
   });
   client.start();
+  // Rooms the server subscribes at connect (the backend's) are answered
+  // from the connect reply, not subscribed twice (herald.js).
   for (const r of DEFAULT_ROOMS) client.subscribe(r).catch(() => {});
   watch();
+  $('signin-error').hidden = true;
   $('signin').hidden = true;
   $('app').hidden = false;
 }
 
+$('app-signin').href = backendUrl();
 $('signin').addEventListener('submit', (e) => {
   e.preventDefault();
-  start($('name').value.trim());
+  start({ user: $('name').value.trim() });
 });
+if (query.get('signin') === 'cookie') start({});
 $('send').addEventListener('submit', (e) => {
   e.preventDefault();
   const text = $('text').value.trim();

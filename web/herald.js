@@ -3,6 +3,8 @@
 //
 //   import { HeraldClient } from './herald.js';
 //   const client = new HeraldClient('ws://127.0.0.1:8080/ws', { user: 'alice' });
+//   (or { token }, or {} to let the server's connect hook name the user
+//   from the page's cookies: see docs/backend.md)
 //   client.addEventListener('publication', (e) => console.log(e.detail));
 //   client.start();
 //   await client.subscribe('chat:lobby');
@@ -21,15 +23,23 @@
 //   (an array of entries) up to date by applying each diff batch; a
 //   `rooms` event fires after each batch. The watch is renewed after a
 //   reconnect.
+// - Server-side subscriptions: rooms the connect reply lists under `subs`
+//   are subscribed already. They are tracked like any other, a subscribe
+//   to one of them waiting for the connection is answered from the reply
+//   (never sent), and a reconnect does not resubscribe them (the server
+//   does): a `recovery` event says whether the room moved meanwhile
+//   (`recovered: false`: reload it with history()).
 // - Commands return promises that settle with the reply's result, or reject
 //   with a HeraldError {code, message}. A command issued while disconnected
 //   waits for the connection (publish included: a publish whose reply was
 //   lost to a disconnect is not retried, and the promise rejects).
 //
-// Events (EventTarget): 'state' {state}, 'publication' {room, offset, epoch,
-// data, info}, 'recovery' {room, recovered, missed}, 'rooms' {rooms},
-// 'push' {message} for other pushes (join, leave), 'disconnect' {code,
-// reason, reconnect}.
+// Events (EventTarget): 'state' {state}, 'connecterror' {code, message}
+// (the server refused the connect: e.g. the backend's "sign in first";
+// code 116, a backend that is unavailable, is retried with backoff),
+// 'publication' {room, offset, epoch, data, info}, 'recovery' {room,
+// recovered, missed}, 'rooms' {rooms}, 'push' {message} for other pushes
+// (join, leave), 'disconnect' {code, reason, reconnect}.
 
 export class HeraldError extends Error {
   constructor(code, message) {
@@ -68,7 +78,8 @@ export class HeraldClient extends EventTarget {
   constructor(url, { user = '', token = '', minDelayMs = 250, maxDelayMs = 5000 } = {}) {
     super();
     this.url = url;
-    this.credentials = token ? { token } : { user };
+    // Neither token nor user: `{"connect":{}}`, the connect hook's to decide.
+    this.credentials = token ? { token } : user ? { user } : {};
     this.minDelayMs = minDelayMs;
     this.maxDelayMs = maxDelayMs;
     this.state = 'idle';      // idle, connecting, connected, reconnecting, closed
@@ -113,7 +124,7 @@ export class HeraldClient extends EventTarget {
     const line = JSON.stringify({ id, [name]: params });
     return new Promise((resolve, reject) => {
       const now = this.state === 'connected' || name === 'connect';
-      this._pending.set(id, { resolve, reject, line, sent: now, onResult });
+      this._pending.set(id, { resolve, reject, line, sent: now, onResult, name, params });
       if (now) this._send(line);
       else this._outbox.push(id);
     });
@@ -172,10 +183,20 @@ export class HeraldClient extends EventTarget {
 
   async _onOpen() {
     let r;
+    let serverSubs = new Map();
     try {
-      r = await this.command('connect', this.credentials);
+      // The server's subscriptions take effect as the reply is read, before
+      // publications later in its frame.
+      r = await this.command('connect', this.credentials, (res) => {
+        serverSubs = this._applyServerSubs(res.subs);
+      });
     } catch (err) {
-      return; // the server closes the connection; _onClose decides
+      if (err.code === 0) return; // lost with the connection: _onClose decides
+      this.dispatchEvent(new CustomEvent('connecterror', { detail: { code: err.code, message: err.message } }));
+      // A refusal closes the connection (3501: _onClose ends the client);
+      // 116 (the backend unavailable) leaves it open: close it and retry.
+      if (err.code === 116 && this._ws) this._ws.close(4000, 'backend unavailable');
+      return;
     }
     this.user = r.user;
     this._attempt = 0;
@@ -184,15 +205,43 @@ export class HeraldClient extends EventTarget {
     this._setState('connected');
     const resubs = [];
     // A room with no position yet has its first subscribe in the outbox.
-    for (const [room, pos] of this._subs) if (pos) resubs.push(this._resubscribe(room, pos));
+    for (const [room, pos] of this._subs) {
+      if (pos && !serverSubs.has(room)) resubs.push(this._resubscribe(room, pos));
+    }
     for (const id of this._outbox.splice(0)) {
       const p = this._pending.get(id);
       if (!p) continue;
+      const made = p.name === 'subscribe' ? serverSubs.get(p.params.room) : undefined;
+      if (made) {
+        this._pending.delete(id);
+        if (p.onResult) p.onResult(made);
+        p.resolve(made);
+        continue;
+      }
       p.sent = true;
       this._send(p.line);
     }
     if (this._watch) this.command('rooms.watch', this._watch).catch(() => {});
     await Promise.allSettled(resubs);
+  }
+
+  // Records the connect reply's `subs` (room -> {epoch, offset} or
+  // {error}); returns the rooms subscribed, room -> that entry. A room the
+  // client had a position in (a reconnect) cannot be recovered with `since`
+  // (it is subscribed already): it is recovered only if nothing moved.
+  _applyServerSubs(subs = {}) {
+    const made = new Map();
+    for (const [room, s] of Object.entries(subs)) {
+      if (s.error) continue;
+      made.set(room, s);
+      const pos = this._subs.get(room);
+      this._subs.set(room, { epoch: s.epoch, offset: s.offset });
+      if (pos) {
+        const recovered = pos.epoch === s.epoch && pos.offset === s.offset;
+        this.dispatchEvent(new CustomEvent('recovery', { detail: { room, recovered, missed: 0 } }));
+      }
+    }
+    return made;
   }
 
   _resubscribe(room, pos) {
