@@ -31,7 +31,9 @@ example-backend:
 
 run-with-backend: build
 	./build/release/apps/heraldd/heraldd --proxy.connect_url http://127.0.0.1:8001/connect \
-		--proxy.rpc_url http://127.0.0.1:8001/rpc $(ARGS)
+		--proxy.rpc_url http://127.0.0.1:8001/rpc \
+		--proxy.subscribe_url http://127.0.0.1:8001/subscribe --rooms.subscribe_proxy true \
+		--proxy.publish_url http://127.0.0.1:8001/publish --rooms.publish_proxy true $(ARGS)
 
 test: setup test-release test-asan test-tsan
 	@echo "all test suites passed (release, asan, tsan)"

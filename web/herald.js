@@ -26,9 +26,10 @@
 // - Server-side subscriptions: rooms the connect reply lists under `subs`
 //   are subscribed already. They are tracked like any other, a subscribe
 //   to one of them waiting for the connection is answered from the reply
-//   (never sent), and a reconnect does not resubscribe them (the server
-//   does): a `recovery` event says whether the room moved meanwhile
-//   (`recovered: false`: reload it with history()).
+//   (never sent), and a reconnect does not resubscribe them: connect gives
+//   the server each one's last position (`subs`), and the reply carries
+//   what was missed, delivered as for any room; a `recovery` event says
+//   whether it was recovered (`recovered: false`: reload it with history()).
 // - Commands return promises that settle with the reply's result, or reject
 //   with a HeraldError {code, message}. A command issued while disconnected
 //   waits for the connection (publish included: a publish whose reply was
@@ -91,6 +92,7 @@ export class HeraldClient extends EventTarget {
     this._outbox = [];         // ids of commands waiting for the connection
     this._frame = [];          // lines of the frame being batched this tick
     this._subs = new Map();    // room -> {epoch, offset} | null (no position yet)
+    this._serverRooms = new Set(); // rooms the server subscribed (connect's subs)
     this._watch = null;        // the last rooms.watch params
     this._attempt = 0;
     this._holdUntil = 0;
@@ -144,6 +146,7 @@ export class HeraldClient extends EventTarget {
 
   async unsubscribe(room) {
     this._subs.delete(room);
+    this._serverRooms.delete(room);
     return this.command('unsubscribe', { room });
   }
 
@@ -187,7 +190,7 @@ export class HeraldClient extends EventTarget {
     try {
       // The server's subscriptions take effect as the reply is read, before
       // publications later in its frame.
-      r = await this.command('connect', this.credentials, (res) => {
+      r = await this.command('connect', this._connectParams(), (res) => {
         serverSubs = this._applyServerSubs(res.subs);
       });
     } catch (err) {
@@ -234,14 +237,34 @@ export class HeraldClient extends EventTarget {
     for (const [room, s] of Object.entries(subs)) {
       if (s.error) continue;
       made.set(room, s);
+      this._serverRooms.add(room);
       const pos = this._subs.get(room);
-      this._subs.set(room, { epoch: s.epoch, offset: s.offset });
-      if (pos) {
-        const recovered = pos.epoch === s.epoch && pos.offset === s.offset;
-        this.dispatchEvent(new CustomEvent('recovery', { detail: { room, recovered, missed: 0 } }));
+      if (!pos) {
+        this._subs.set(room, { epoch: s.epoch, offset: s.offset });
+        continue;
       }
+      // A reconnect gave this room's position in connect's subs: the entry
+      // is a subscribe-with-since reply, missed publications included.
+      let missed = 0;
+      for (const p of s.publications ?? []) if (this._deliver(p)) ++missed;
+      if (!s.recovered) this._subs.set(room, { epoch: s.epoch, offset: s.offset });
+      this.dispatchEvent(new CustomEvent('recovery', { detail: { room, recovered: !!s.recovered, missed } }));
     }
     return made;
+  }
+
+  // connect's params: the credentials, and where this client stopped in
+  // each server-side subscription (so that the server recovers them as a
+  // subscribe with since would).
+  _connectParams() {
+    const params = { ...this.credentials };
+    const subs = {};
+    for (const room of this._serverRooms) {
+      const pos = this._subs.get(room);
+      if (pos) subs[room] = { since: pos };
+    }
+    if (Object.keys(subs).length) params.subs = subs;
+    return params;
   }
 
   _resubscribe(room, pos) {

@@ -54,6 +54,8 @@ before(async () => {
     try {
       const d = await startHeraldd(undefined, ['--server.listen', `127.0.0.1:${port}`,
         '--proxy.connect_url', `${backend.url}connect`, '--proxy.rpc_url', `${backend.url}rpc`,
+        '--proxy.subscribe_url', `${backend.url}subscribe`, '--rooms.subscribe_proxy', 'true',
+        '--proxy.publish_url', `${backend.url}publish`, '--rooms.publish_proxy', 'true',
         '--proxy.timeout', '10s']);
       heraldd = d.proc;
       break;
@@ -151,10 +153,9 @@ test('two users signed in by cookie chat in the server-side room', async () => {
 });
 
 // The server subscribes the lobby again on the reconnect (the backend's
-// rooms), so the page does not: it cannot ask for the gap with `since`, and
-// reloads the room with history when the room moved. Whether bob's message
-// lands in the outage or after it (a loaded machine), alice ends up with it
-// once.
+// rooms), so the page does not: its connect gives the lobby's last position
+// (subs) and the reply brings what was missed. Whether bob's message lands
+// in the outage or after it (a loaded machine), alice ends up with it once.
 test('a reconnect: the server-side room is not subscribed again, and nothing is lost', async () => {
   const sentBefore = await alice.evaluate(() => window.sentFrames.length);
   await alice.evaluate(() => window.heraldApp.client.disconnectFor(1500));
@@ -172,6 +173,23 @@ test('a reconnect: the server-side room is not subscribed again, and nothing is 
   const lines = sent.flatMap((f) => f.split('\n')).map((l) => JSON.parse(l));
   assert.deepEqual(lines.filter((l) => l.subscribe).map((l) => l.subscribe.room), ['chat:random'],
     'only the page\'s own room is resubscribed');
+  const connect = lines.find((l) => l.connect);
+  assert.ok(connect?.connect.subs?.['chat:lobby']?.since?.epoch,
+    `the reconnect gives the lobby's position: ${JSON.stringify(connect)}`);
+});
+
+test('the backend decides rooms and rewrites publications on their way', async () => {
+  await alice.fill('#text', '/shrug');
+  await alice.click('#send button');
+  await bob.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
+    .some((t) => t.textContent === '¯\\_(ツ)_/¯'));
+  // The sender recognises its own message in the rewritten form.
+  await alice.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
+    .some((t) => t.textContent === '¯\\_(ツ)_/¯'));
+  assert.equal((await texts(alice)).at(-1), 'alice: ¯\\_(ツ)_/¯');
+  const refused = await alice.evaluate(() => window.heraldApp.client.subscribe('staff:ops')
+    .then(() => 'subscribed', (err) => `${err.code} ${err.message}`));
+  assert.equal(refused, '1403 staff:ops is for staff only');
 });
 
 test('without the session cookie the web app shows the backend\'s error and the way to sign in', async () => {
