@@ -4,6 +4,7 @@
 
 #include "core/json.hpp"
 #include "core/log.hpp"
+#include "core/time/unix_clock.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
@@ -30,18 +31,6 @@ std::string random_client_id() {
   return id;
 }
 
-std::int64_t unix_now() {
-  return std::chrono::duration_cast<std::chrono::seconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
-std::uint64_t unix_now_ms() {
-  return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                        std::chrono::system_clock::now().time_since_epoch())
-                                        .count());
-}
-
 std::string peer_address(const beast::tcp_stream& stream) {
   boost::system::error_code ec;
   auto endpoint = stream.socket().remote_endpoint(ec);
@@ -57,6 +46,8 @@ WsSession::WsSession(beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
       shard_(shard),
       peer_(peer_address(stream)),
       connect_timer_(stream.get_executor()),
+      expiry_(stream.get_executor(), shard_state_.backends[proxy::HookKind::refresh].get(),
+              state_.hooks[proxy::HookKind::refresh].get()),
       connection_(std::move(stream), state, *state.shards[shard], *this),
       publish_rate_(state.options.client.publish_rate, state.options.client.publish_rate,
                     steady_now_ns()),
@@ -281,65 +272,6 @@ void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer
   complete_connect(id, grant.expire_at, grant.data_json, grant.rooms, since);
 }
 
-void WsSession::arm_expiry(std::int64_t expires_at) {
-  connect_timer_.expires_after(auth::wait_until_expiry(expires_at, unix_now()));
-  connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-    auto s = weak.lock();
-    if (!e && s && !s->finished_) s->on_expired();
-  });
-}
-
-void WsSession::on_expired() {
-  // Without the hook the client must reconnect with a fresh token (or be
-  // let in again by the connect hook).
-  if (!shard_state_.backends[proxy::HookKind::refresh]) {
-    return disconnect(DisconnectCode::token_expired);
-  }
-  std::string body = proxy::refresh_request_json(client_id_, user_, forwarded_headers_);
-  shard_state_.backends[proxy::HookKind::refresh]->post(
-      std::move(body), [weak = weak_from_this()](proxy::BackendAnswer answer) {
-        auto self = weak.lock();
-        if (self && !self->finished_) self->on_refresh_answer(answer);
-      });
-}
-
-void WsSession::on_refresh_answer(proxy::BackendAnswer& answer) {
-  if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
-    return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
-  }
-  // The backend refused to extend: as if it had said expired.
-  if (std::holds_alternative<proxy::ErrorAnswer>(answer)) {
-    return disconnect(DisconnectCode::token_expired);
-  }
-  std::string wrong;
-  if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) {
-    auto read = proxy::read_refresh_result(result->json);
-    if (auto* grant = std::get_if<proxy::RefreshGrant>(&read)) {
-      if (!grant->expire_at || *grant->expire_at <= unix_now()) {
-        return disconnect(DisconnectCode::token_expired);
-      }
-      refresh_backoff_.reset();
-      return arm_expiry(*grant->expire_at);
-    }
-    count_bad_answer(proxy::HookKind::refresh);
-    wrong = std::get<std::string>(read);
-  } else {
-    wrong = std::get<proxy::FailureAnswer>(answer).detail;
-  }
-  // The backend could not say: the connection stays, and is asked about
-  // again after a growing wait.
-  const std::chrono::milliseconds wait = refresh_backoff_.next();
-  log::warn("refresh hook failed; will retry",
-            {{"client", client_id_},
-             {"error", wrong},
-             {"retry_in_ms", static_cast<std::int64_t>(wait.count())}});
-  connect_timer_.expires_after(wait);
-  connect_timer_.async_wait([weak = weak_from_this()](beast::error_code e) {
-    auto s = weak.lock();
-    if (!e && s && !s->finished_) s->on_expired();
-  });
-}
-
 bool WsSession::check_room(std::uint32_t id, const std::string& room) {
   if (auto err = room_name_error(room)) {
     reply_error(id, ErrorCode::bad_room, *err);
@@ -495,7 +427,17 @@ void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> e
   json::append_string(result, HERALD_VERSION);
   if (expires_at) {
     result += ",\"expires\":" + std::to_string(*expires_at);
-    arm_expiry(*expires_at);
+    std::string refresh_request =
+        shard_state_.backends[proxy::HookKind::refresh]
+            ? proxy::refresh_request_json(client_id_, user_, forwarded_headers_)
+            : std::string{};
+    expiry_.arm(*expires_at, weak_from_this(), std::move(refresh_request),
+                [this](std::optional<proxy::DisconnectAnswer> bye) {
+                  if (finished_) return;
+                  if (!bye) return disconnect(DisconnectCode::token_expired);
+                  disconnect(bye->code, bye->reason,
+                             proxy::backend_disconnect_reconnects(bye->code));
+                });
   }
   if (!data_json.empty()) {
     result += ",\"data\":";
@@ -790,6 +732,7 @@ void WsSession::finish() {
   finished_ = true;
   state_kind_ = State::closed;
   connect_timer_.cancel();
+  expiry_.cancel();
   // Leave every subscribed room; a subscribe in flight is undone by its
   // answer (ws/subscription_table.hpp).
   SubscriptionEffects fx(*this);

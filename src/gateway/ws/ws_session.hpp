@@ -18,7 +18,6 @@
 #include <string>
 #include <vector>
 
-#include "core/time/backoff.hpp"
 #include "gateway/auth/token.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/frame.hpp"
@@ -27,6 +26,7 @@
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/rooms/room_list_feed.hpp"
+#include "gateway/ws/session_expiry.hpp"
 #include "gateway/ws/subscription_table.hpp"
 #include "gateway/ws/ws_connection.hpp"
 
@@ -104,13 +104,6 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
                         std::string_view data_json, const std::vector<std::string>& rooms,
                         const protocol::RoomPositions& since);
-  // The connection's expiry (token exp, connect hook expire_at): at it,
-  // on_expired closes with 3003, or asks the refresh hook, which may move
-  // it (arm_expiry again), end it, or fail (asked again after
-  // refresh_backoff_).
-  void arm_expiry(std::int64_t expires_at);
-  void on_expired();
-  void on_refresh_answer(proxy::BackendAnswer& answer);
   // A server-side subscription's answer: `entry_json` is its position or
   // error; the connect reply goes out with the last.
   void server_side_subscription_done(const std::string& room, std::string_view entry_json);
@@ -180,7 +173,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // The client's address, for the connect hook's X-Forwarded-For; read
   // before connection_ takes the stream.
   std::string peer_;
-  boost::asio::steady_timer connect_timer_;
+  boost::asio::steady_timer connect_timer_;  // client.connect_timeout
+  SessionExpiry expiry_;                     // token exp / expire_at, and the refresh hook
   WsConnection
       connection_;  // after connect_timer_: takes the stream that timer's executor is read from
 
@@ -191,8 +185,6 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   std::optional<auth::Claims> claims_;
   // The connect and refresh hooks' "headers" (empty without them).
   std::string forwarded_headers_;
-  // Waits between refresh hook attempts that failed.
-  Backoff refresh_backoff_{std::chrono::seconds(1), std::chrono::minutes(1)};
   std::optional<PendingConnectReply> pending_connect_;
   // Per room: none, pending (with the commands waiting for the broker's
   // answer), active (ws/subscription_table.hpp).
