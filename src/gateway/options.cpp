@@ -167,8 +167,8 @@ void register_options(config::Schema& s, Options& o) {
     h[proxy::HookKind::rpc] =
         "Backend URL the rpc command is POSTed to; empty: rpc is off (error 108)";
     h[proxy::HookKind::refresh] =
-        "Backend URL asked to extend a connection whose expire_at has passed; empty: the "
-        "connection is closed then (3003)";
+        "Backend URL asked, when a connection's expiry (token exp, connect expire_at) comes, "
+        "to extend or end it; empty: the connection is closed then (3003)";
     return h;
   }();
   for (proxy::HookKind hook : proxy::kAllHooks) {
