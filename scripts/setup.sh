@@ -18,6 +18,8 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
+  # the openssl command line: an independent JWT signer for the token tests
+  openssl
   # a real Redis for the Redis client, shared dictionary and cluster tests
   # (tests/redis, tests/cluster); redis-tools' redis-cli forms the test's
   # Redis Cluster
