@@ -62,6 +62,38 @@ TEST(GatewayApi, RefusesBadKeysAndBadBodies) {
   EXPECT_EQ(http_get("127.0.0.1", d.port, "/healthz").status, 200);
 }
 
+// docs/protocol.md's statuses, each provoked: 404 for history or presence
+// turned off, 413 for data over max_publication_bytes (for a broadcast too,
+// which then publishes nowhere).
+TEST(GatewayApi, EachRefusalHasItsStatus) {
+  const std::string conf = write_temp_file("api-status.toml", R"([api]
+key = "k3y"
+
+[namespaces.quiet]
+history_size = 0
+presence = false
+max_publication_bytes = 16
+)");
+  Daemon d({"--config", conf});
+  HttpReply r = post(d.port, "/api/history", R"({"room":"quiet:x"})");
+  EXPECT_EQ(r.status, 404) << r.body;
+  EXPECT_EQ(json_str(r.body, "/error/code"), "not_available") << r.body;
+  EXPECT_THAT(r.body, HasSubstr("history is off"));
+  r = post(d.port, "/api/presence", R"({"room":"quiet:x"})");
+  EXPECT_EQ(r.status, 404) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("presence is off"));
+  const std::string big = R"("0123456789012345678901234567890123456789")";
+  r = post(d.port, "/api/publish", R"({"room":"quiet:x","data":)" + big + "}");
+  EXPECT_EQ(r.status, 413) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("max_publication_bytes is 16"));
+  // A broadcast whose data is too large for one of its rooms publishes in
+  // none of them.
+  r = post(d.port, "/api/broadcast", R"({"rooms":["news","quiet:x"],"data":)" + big + "}");
+  EXPECT_EQ(r.status, 413) << r.body;
+  r = post(d.port, "/api/history", R"({"room":"news"})");
+  EXPECT_EQ(json_uint(r.body, "/result/offset"), 0u) << r.body;
+}
+
 TEST(GatewayApi, OffWithoutAKeyOutsideDevMode) {
   Daemon d({"--auth.dev_mode", "off"});
   HttpReply r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "");
