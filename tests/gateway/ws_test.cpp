@@ -88,6 +88,27 @@ TEST(Gateway, RecoveryReplaysExactlyTheGapThenGoesLive) {
   EXPECT_FALSE(back->next(300ms)) << "a duplicate arrived";
 }
 
+// docs/protocol.md, delivery guarantees: history lives in memory, so a
+// restarted heraldd starts the room with a new epoch, and a client that
+// recovers across the restart is told so rather than shown a silent hole.
+TEST(Gateway, ARestartStartsTheRoomWithANewEpochAndRecoverySaysNotRecovered) {
+  std::string epoch;
+  {
+    Daemon before;
+    auto c = connect_as(before.port, "a");
+    subscribe(*c, 2, "chat:r");
+    auto r = publish(*c, 3, "chat:r", "1");
+    epoch = json_str(r, "/result/epoch").value_or("");
+    ASSERT_FALSE(epoch.empty()) << r;
+  }
+  Daemon after;
+  auto c = connect_as(after.port, "a");
+  auto reply = subscribe(*c, 2, "chat:r", R"({"epoch":")" + epoch + R"(","offset":1})");
+  EXPECT_EQ(json_bool(reply, "/result/recovered"), false) << reply;
+  EXPECT_NE(json_str(reply, "/result/epoch").value_or(""), epoch) << reply;
+  EXPECT_EQ(json_uint(reply, "/result/offset"), 0u) << reply;
+}
+
 TEST(Gateway, RecoveryOutsideTheWindowSaysSoPlainly) {
   Daemon d({"--rooms.history_size", "3"});
   auto pub = connect_as(d.port, "pub");
