@@ -166,6 +166,25 @@ TEST_F(RoomHooks, ModerationJudgesWhatTheBackendReturned) {
   EXPECT_EQ(json_uint(rejected, "/error/code"), 113u) << rejected;
 }
 
+// docs/backend.md: the checks before the hook run first, so a refused
+// publish costs no request; the server API's publications come from the
+// application already and do not ask either.
+TEST_F(RoomHooks, RefusedEarlyOrFromTheServerApiNoRequestIsMade) {
+  auto alice = connect_as(d->port, "alice");
+  auto bob = connect_as(d->port, "bob");
+  sub(*bob, 2, "chat:lobby");
+  const auto asked = backend.stat("requests");
+  const std::string big = "\"" + std::string(20000, 'x') + "\"";
+  EXPECT_EQ(json_uint(publish(*alice, 2, "chat:lobby", big), "/error/code"), 106u);
+  HttpReply r =
+      api_post(d->port, "/api/publish", R"({"room":"chat:lobby","data":{"text":"/shrug"}})", "k3y");
+  EXPECT_EQ(r.status, 200) << r.body;
+  auto m = next_pub(*bob);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_str(*m, "/pub/data/text"), "/shrug") << *m;  // not rewritten: not asked
+  EXPECT_EQ(backend.stat("requests"), asked);
+}
+
 TEST_F(RoomHooks, PublishBadAnswersAndFailuresAreTemporary) {
   auto alice = connect_as(d->port, "alice");
   auto bob = connect_as(d->port, "bob");

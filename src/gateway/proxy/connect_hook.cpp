@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/json.hpp"
+#include "gateway/proxy/result_object.hpp"
 #include "gateway/rooms/room_name.hpp"
 
 namespace herald::gateway::proxy {
@@ -81,11 +82,8 @@ std::string connect_request_json(std::string_view client, std::string_view heade
 }
 
 std::variant<ConnectGrant, std::string> read_connect_result(std::string_view result_json) {
-  dom::parser parser;
   dom::object obj;
-  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
-    return std::string("result is not a JSON object");
-  }
+  if (!parse_result_object(result_json, obj)) return std::string("result is not a JSON object");
   ConnectGrant grant;
   std::string_view user;
   if (obj["user"].get(user) != simdjson::SUCCESS || user.empty() || user.size() > kMaxUserBytes) {

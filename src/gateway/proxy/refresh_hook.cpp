@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "core/json.hpp"
+#include "gateway/proxy/result_object.hpp"
 
 namespace herald::gateway::proxy {
 namespace dom = simdjson::dom;
@@ -20,11 +21,8 @@ std::string refresh_request_json(std::string_view client, std::string_view user,
 }
 
 std::variant<RefreshGrant, std::string> read_refresh_result(std::string_view result_json) {
-  dom::parser parser;
   dom::object obj;
-  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
-    return std::string("result is not a JSON object");
-  }
+  if (!parse_result_object(result_json, obj)) return std::string("result is not a JSON object");
   dom::element value;
   bool expired = false;
   if (obj["expired"].get(value) == simdjson::SUCCESS) {

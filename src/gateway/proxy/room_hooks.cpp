@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "core/json.hpp"
+#include "gateway/proxy/result_object.hpp"
 
 namespace herald::gateway::proxy {
 namespace dom = simdjson::dom;
@@ -29,11 +30,8 @@ std::string client_request_json(std::string_view client, std::string_view user,
 }
 
 std::variant<SubscribeGrant, std::string> read_subscribe_result(std::string_view result_json) {
-  dom::parser parser;
   dom::object obj;
-  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
-    return std::string("result is not a JSON object");
-  }
+  if (!parse_result_object(result_json, obj)) return std::string("result is not a JSON object");
   SubscribeGrant grant;
   dom::element value;
   if (obj["info"].get(value) == simdjson::SUCCESS) {
@@ -45,11 +43,8 @@ std::variant<SubscribeGrant, std::string> read_subscribe_result(std::string_view
 }
 
 std::variant<PublishGrant, std::string> read_publish_result(std::string_view result_json) {
-  dom::parser parser;
   dom::object obj;
-  if (parser.parse(result_json.data(), result_json.size()).get(obj) != simdjson::SUCCESS) {
-    return std::string("result is not a JSON object");
-  }
+  if (!parse_result_object(result_json, obj)) return std::string("result is not a JSON object");
   PublishGrant grant;
   dom::element value;
   if (obj["data"].get(value) == simdjson::SUCCESS) grant.data_json = simdjson::minify(value);

@@ -31,6 +31,13 @@ std::string random_client_id() {
   return id;
 }
 
+// A backend's error code, relayed as the reply's code.
+ErrorCode backend_code(const proxy::ErrorAnswer& error) {
+  // Safety: ErrorCode's underlying type is std::uint16_t; a backend's code
+  // is 1000..65535, outside Herald's own (proxy/backend_answer.hpp).
+  return static_cast<ErrorCode>(error.code);
+}
+
 std::string peer_address(const beast::tcp_stream& stream) {
   boost::system::error_code ec;
   auto endpoint = stream.socket().remote_endpoint(ec);
@@ -393,9 +400,7 @@ void WsSession::on_subscribe_answer(const std::string& room, SubscriptionTable::
         room, {ErrorCode::backend_unavailable, proxy::describe_failure("subscribe", bad)});
   }
   if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
-    // Safety: ErrorCode's underlying type is std::uint16_t; a backend's
-    // code is 1000..65535, outside Herald's own (proxy/backend_answer.hpp).
-    return refuse_subscription(room, {static_cast<ErrorCode>(error->code), error->message});
+    return refuse_subscription(room, {backend_code(*error), error->message});
   }
   if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
     refuse_subscription(room, {ErrorCode::unauthorized, bye->reason});
@@ -669,9 +674,7 @@ void WsSession::on_backend_refusal(std::uint32_t id, std::string_view hook,
                                    proxy::BackendAnswer& answer) {
   state_.gw.command_errors->inc();
   if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
-    // Safety: ErrorCode's underlying type is std::uint16_t; a backend's
-    // code is 1000..65535, outside Herald's own (proxy/backend_answer.hpp).
-    return reply_error(id, static_cast<ErrorCode>(error->code), error->message);
+    return reply_error(id, backend_code(*error), error->message);
   }
   if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
     return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
