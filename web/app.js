@@ -17,6 +17,7 @@ let client = null;
 let current = null;             // the room shown
 const messages = new Map();     // room -> [{key, from, text, pending}]
 let nonce = 0;
+let liveCount = 0;              // keys for publications outside the stream
 
 function el(tag, cls, text) {
   const e = document.createElement(tag);
@@ -99,8 +100,10 @@ async function openRoom(room, name) {
 }
 
 // A publication as the chat shows it.
+// One outside the room's stream (no offset) is shown but never comes back
+// from history.
 function entryOf(p) {
-  return { key: `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data), moderation: p.moderation };
+  return { key: p.offset === undefined ? `live:${++liveCount}` : `${p.epoch}:${p.offset}`, from: p.info ? p.info.user : 'server', text: textOf(p.data), moderation: p.moderation };
 }
 
 function onPublication(p) {

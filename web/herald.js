@@ -38,7 +38,8 @@
 // Events (EventTarget): 'state' {state}, 'connecterror' {code, message}
 // (the server refused the connect: e.g. the backend's "sign in first";
 // code 116, a backend that is unavailable, is retried with backoff),
-// 'publication' {room, offset, epoch, data, info}, 'recovery' {room,
+// 'publication' {room, offset, epoch, data, info} (no offset and epoch:
+// outside the stream, never recovered), 'recovery' {room,
 // recovered, missed}, 'rooms' {rooms}, 'push' {message} for other pushes
 // (join, leave), 'disconnect' {code, reason, reconnect}.
 
@@ -282,7 +283,13 @@ export class HeraldClient extends EventTarget {
   }
 
   // Delivers a publication unless it was seen already; returns whether new.
+  // One without an offset is outside the room's stream (the backend's
+  // skip_history): delivered, and the position stays where it was.
   _deliver(p) {
+    if (p.offset === undefined) {
+      this.dispatchEvent(new CustomEvent('publication', { detail: p }));
+      return true;
+    }
     const pos = this._subs.get(p.room);
     if (pos && pos.epoch === p.epoch && p.offset <= pos.offset) return false;
     if (this._subs.has(p.room)) this._subs.set(p.room, { epoch: p.epoch, offset: p.offset });

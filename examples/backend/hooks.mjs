@@ -4,7 +4,9 @@
 // application's rules live here and nowhere else:
 //   connect    the session cookie names the user; no session: error 1401
 //   subscribe  chat:* for everyone, staff:* for "admin" only (else 1403)
-//   publish    over MAX_TEXT characters: error 1413; "/shrug" is rewritten
+//   publish    over MAX_TEXT characters: error 1413; "/shrug" is rewritten;
+//              "/me <action>" is shown live as "* <user> <action>" and kept
+//              out of the room's history (skip_history)
 //   rpc        "whoami" and "time"; any other method: error 1404
 export const SERVER_SIDE_ROOMS = ['chat:lobby'];
 export const MAX_TEXT = 500;
@@ -40,6 +42,12 @@ export function makeHooks(sessions) {
       // The rest of the publication (the web app's nonce) is kept, so the
       // sender still recognises its own message.
       if (text.trim() === '/shrug') return { result: { data: { ...data, text: SHRUG } } };
+      // An action is for whoever is there now: outside the room's stream,
+      // so no history or recovery replays it.
+      const action = /^\/me\s+(\S.*)$/.exec(text);
+      if (action) {
+        return { result: { data: { ...data, text: `* ${body.user} ${action[1]}` }, skip_history: true } };
+      }
       return { result: {} };
     },
 

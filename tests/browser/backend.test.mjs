@@ -192,6 +192,37 @@ test('the backend decides rooms and rewrites publications on their way', async (
   assert.equal(refused, '1403 staff:ops is for staff only');
 });
 
+// The backend's skip_history: "/me" reaches bob live, with no offset; no
+// history has it, and bob's position stays on the stream, so a reconnect
+// right after recovers exactly.
+test('/me is shown live, kept out of history, and leaves the position where it was', async () => {
+  await bob.evaluate(() => {
+    window.recoveries = [];
+    window.heraldApp.client.addEventListener('recovery', (e) => window.recoveries.push(e.detail));
+  });
+  await alice.fill('#text', '/me waves');
+  await alice.click('#send button');
+  for (const page of [alice, bob]) {
+    await page.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
+      .some((t) => t.textContent === '* alice waves'));
+  }
+  const history = await bob.evaluate(() => window.heraldApp.client.history('chat:lobby', { limit: 50 }));
+  assert.ok(history.publications.length > 0);
+  assert.ok(!history.publications.some((p) => p.data.text === '* alice waves'), 'not in history');
+
+  await bob.evaluate(() => window.heraldApp.client.disconnectFor(1000));
+  await bob.waitForSelector('#status[data-state="reconnecting"]');
+  await alice.fill('#text', 'after the wave');
+  await alice.click('#send button');
+  await bob.waitForSelector('#status[data-state="connected"]');
+  await bob.waitForFunction(() => window.recoveries.some((r) => r.room === 'chat:lobby'));
+  const recovery = await bob.evaluate(() => window.recoveries.find((r) => r.room === 'chat:lobby'));
+  assert.equal(recovery.recovered, true, JSON.stringify(recovery));
+  await bob.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
+    .some((t) => t.textContent === 'after the wave'));
+  assert.deepEqual((await texts(bob)).slice(-2), ['alice: * alice waves', 'alice: after the wave']);
+});
+
 test('without the session cookie the web app shows the backend\'s error and the way to sign in', async () => {
   const eve = await newPage();
   await eve.goto(`${app}?signin=cookie&backend=${encodeURIComponent(backend.url)}`);

@@ -70,5 +70,40 @@ TEST(ClusterProxy, ServerSideSubscriptionsRecoverOnAnotherNode) {
   EXPECT_EQ(json_uint(*live, "/pub/offset"), 5u) << *live;
 }
 
+// A publication the backend keeps out of the stream is a plain PUBLISH:
+// subscribers on every node get it with no offset, and Redis's offsets and
+// history go on without it.
+TEST(ClusterProxy, SkipHistoryReachesEveryNodeOutsideTheStream) {
+  RedisServer redis;
+  Backend backend;
+  const auto flags = cluster_flags(redis.port(), {"--proxy.publish_url", backend.url("publish"),
+                                                  "--rooms.publish_proxy", "true"});
+  Daemon a(flags);
+  Daemon b(flags);
+  auto sam = connect_as(a.port, "sam");
+  auto sub = request(*sam, 2, R"({"id":2,"subscribe":{"room":"chat:r"}})");
+  ASSERT_TRUE(sub);
+  auto pat = connect_as(b.port, "pat");
+  EXPECT_EQ(json_uint(publish(*pat, 2, "chat:r", R"({"text":"one"})"), "/result/offset"), 1u);
+  EXPECT_EQ(publish(*pat, 3, "chat:r", R"({"text":"/live is typing"})"), R"({"id":3,"result":{}})");
+  EXPECT_EQ(json_uint(publish(*pat, 4, "chat:r", R"({"text":"two"})"), "/result/offset"), 2u);
+  auto one = next_pub(*sam);
+  auto live = next_pub(*sam);
+  auto two = next_pub(*sam);
+  ASSERT_TRUE(one && live && two);
+  EXPECT_EQ(json_uint(*one, "/pub/offset"), 1u) << *one;
+  EXPECT_EQ(json_str(*live, "/pub/data/text"), "is typing") << *live;
+  EXPECT_FALSE(json_has(*live, "/pub/offset")) << *live;
+  EXPECT_EQ(json_uint(*two, "/pub/offset"), 2u) << *two;
+  auto h = request(*sam, 3, R"({"id":3,"history":{"room":"chat:r"}})");
+  ASSERT_TRUE(h);
+  EXPECT_EQ(json_size(*h, "/result/publications"), 2u) << *h;
+  // No node saw a hole: nobody was reset.
+  EXPECT_TRUE(json_has(publish(*pat, 5, "chat:r", R"({"text":"three"})"), "/result"));
+  auto three = next_pub(*sam);
+  ASSERT_TRUE(three);
+  EXPECT_EQ(json_uint(*three, "/pub/offset"), 3u) << *three;
+}
+
 }  // namespace
 }  // namespace herald::test

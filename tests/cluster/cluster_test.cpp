@@ -224,6 +224,26 @@ TEST(Cluster, APublishIsOneRoundTripToRedis) {
   EXPECT_EQ(after - before, kPublishes);
 }
 
+// A publication outside the stream is one PUBLISH: one round trip, and no
+// key of the room is read or written (docs/cluster.md).
+TEST(Cluster, ASkipHistoryPublishIsOneRoundTripAndWritesNoKey) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port(),
+                         {"--api.key", "k3y", "--cluster.presence_ttl", "1h",
+                          "--cluster.heartbeat_interval", "10m", "--cluster.node_ttl", "1h"}));
+  const std::string body = R"({"room":"chat:live","data":1,"skip_history":true})";
+  ASSERT_EQ(api_post(a.port, "/api/publish", body, "k3y").status, 200);
+  const double before = node_metric(a.port, "herald_cluster_redis_round_trips_total");
+  constexpr int kPublishes = 10;
+  for (int i = 0; i < kPublishes; ++i) {
+    HttpReply r = api_post(a.port, "/api/publish", body, "k3y");
+    ASSERT_EQ(r.status, 200) << r.body;
+    EXPECT_EQ(json_raw(r.body, "/result"), "{}") << r.body;
+  }
+  EXPECT_EQ(node_metric(a.port, "herald_cluster_redis_round_trips_total") - before, kPublishes);
+  EXPECT_EQ(redis.command({"KEYS", "herald:{chat:live}*"}).elements.size(), 0u);
+}
+
 // Scripts go as EVALSHA. After SCRIPT FLUSH (as after a Redis restart)
 // the first publish is answered NOSCRIPT and sent again as EVAL: a second
 // round trip that once, delivered once; the next publishes are one round

@@ -54,6 +54,13 @@ TEST(ClusterSchema, ChannelMessages) {
   ASSERT_TRUE(e);
   EXPECT_FALSE(e->publication);
   EXPECT_EQ(e->frame, "{\"join\":{}}");
+  // A publication outside the stream travels as an event.
+  const std::string live = protocol::encode_live_pub_push("r", "1", "");
+  const std::string message = event_message(live);
+  auto l = parse_channel_message(message);
+  ASSERT_TRUE(l);
+  EXPECT_FALSE(l->publication);
+  EXPECT_EQ(l->frame, live);
   for (const char* bad : {"", "p", "p ", "p 0 e f", "p x e f", "p 7", "p 7 e", "p 7 e ", "p 7  f",
                           "e ", "x 1 e f", "p -1 e f", "p 07 e f", "p 99999999999999999999 e f"}) {
     EXPECT_FALSE(parse_channel_message(bad)) << '"' << bad << '"';

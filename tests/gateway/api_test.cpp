@@ -44,6 +44,37 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
   EXPECT_EQ(sub->wait_closed().value_or(CloseInfo{}).code, 3502);
 }
 
+// skip_history through the server API: delivered live with no offset, the
+// stream's offsets and history untouched, and a room nobody is in is not
+// opened by it.
+TEST(GatewayApi, SkipHistoryPublishesOutsideTheStream) {
+  Daemon d({"--api.key", "k3y"});
+  auto sub = connect_as(d.port, "alice");
+  subscribe(*sub, 2, "news");
+  HttpReply r = post(d.port, "/api/publish", R"({"room":"news","data":1,"skip_history":true})");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json_raw(r.body, "/result"), "{}") << r.body;
+  auto m = sub->next();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(*m, R"({"pub":{"room":"news","data":1}})");
+
+  r = post(d.port, "/api/broadcast", R"({"rooms":["news","nobody"],"data":2,"skip_history":true})");
+  EXPECT_EQ(json_raw(r.body, "/result/responses"), R"([{"room":"news"},{"room":"nobody"}])")
+      << r.body;
+  m = sub->next();
+  ASSERT_TRUE(m);
+  EXPECT_EQ(*m, R"({"pub":{"room":"news","data":2}})");
+  EXPECT_EQ(metric_value(http_get("127.0.0.1", d.port, "/metrics").body, "herald_rooms"), 1.0);
+
+  r = post(d.port, "/api/publish", R"({"room":"news","data":3,"skip_history":false})");
+  EXPECT_EQ(json_uint(r.body, "/result/offset"), 1u) << r.body;
+  r = post(d.port, "/api/history", R"({"room":"news"})");
+  EXPECT_EQ(json_size(r.body, "/result/publications"), 1u) << r.body;
+  r = post(d.port, "/api/publish", R"({"room":"news","data":4,"skip_history":1})");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("skip_history: expected true or false"));
+}
+
 TEST(GatewayApi, RefusesBadKeysAndBadBodies) {
   Daemon d({"--api.key", "k3y"});
   HttpReply r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "wrong");

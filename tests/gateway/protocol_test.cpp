@@ -5,6 +5,7 @@
 
 #include "gateway/protocol/command.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/results.hpp"
 
 namespace herald::gateway::protocol {
 namespace {
@@ -146,6 +147,20 @@ TEST(Encode, RepliesAndPushes) {
             R"({"room":"chat:a","offset":7,"epoch":"e1","data":{"t":1},"info":{"user":"u"}})");
   EXPECT_EQ(encode_pub_push("r", 1, "e", "1", ""),
             R"({"pub":{"room":"r","offset":1,"epoch":"e","data":1}})");
+  // Outside the stream: the same push without the position.
+  std::string live = encode_live_pub_push("chat:a", R"({"t":1})", R"({"user":"u"})", R"({"m":1})");
+  EXPECT_EQ(live,
+            R"({"pub":{"room":"chat:a","data":{"t":1},"info":{"user":"u"},"moderation":{"m":1}}})");
+  std::string stream =
+      encode_pub_push("chat:a", 7, "e1", R"({"t":1})", R"({"user":"u"})", R"({"m":1})");
+  const std::string_view position = R"("offset":7,"epoch":"e1",)";
+  EXPECT_EQ(stream.replace(stream.find(position), position.size(), ""), live);
+  PublishResult published;
+  published.offset = 3;
+  published.epoch = "e";
+  EXPECT_EQ(publish_result(published), R"({"offset":3,"epoch":"e"})");
+  published.in_stream = false;
+  EXPECT_EQ(publish_result(published), "{}");
   EXPECT_EQ(encode_disconnect(DisconnectCode::slow_consumer),
             R"({"disconnect":{"code":3002,"reason":"slow consumer","reconnect":true}})");
   EXPECT_EQ(encode_disconnect(DisconnectCode::forced),

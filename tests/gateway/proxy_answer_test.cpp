@@ -211,11 +211,16 @@ TEST(RoomHooks, PublishResultsRead) {
   auto replaced = read_publish_result(R"({"data":{"t": "x"},"skip_history":false})");
   ASSERT_TRUE(std::holds_alternative<PublishGrant>(replaced));
   EXPECT_EQ(std::get<PublishGrant>(replaced).data_json, R"({"t":"x"})");
+  EXPECT_FALSE(std::get<PublishGrant>(replaced).skip_history);
   EXPECT_EQ(std::get<PublishGrant>(read_publish_result(R"({"data":null})")).data_json, "null");
-  for (const char* refused : {R"({"skip_history":true})", R"({"skip_history":1})"}) {
-    auto r = read_publish_result(refused);
-    ASSERT_TRUE(std::holds_alternative<std::string>(r)) << refused;
-    EXPECT_EQ(std::get<std::string>(r).rfind("result.skip_history is not supported", 0), 0u);
+  auto live = read_publish_result(R"({"skip_history":true})");
+  ASSERT_TRUE(std::holds_alternative<PublishGrant>(live));
+  EXPECT_TRUE(std::get<PublishGrant>(live).skip_history);
+  EXPECT_FALSE(std::get<PublishGrant>(live).data_json);
+  for (const char* wrong : {R"({"skip_history":1})", R"({"skip_history":"yes"})"}) {
+    auto r = read_publish_result(wrong);
+    ASSERT_TRUE(std::holds_alternative<std::string>(r)) << wrong;
+    EXPECT_EQ(std::get<std::string>(r), "result.skip_history must be true or false");
   }
 }
 

@@ -36,9 +36,10 @@ subscribe_proxy = true
     ASSERT_EQ(r.status, 200) << r.body;
   }
   std::string sub(WsClient& c, std::uint32_t id, const std::string& room,
-                  const std::string& data = "") {
+                  const std::string& data = "", const std::string& since = "") {
     std::string cmd = R"({"id":)" + std::to_string(id) + R"(,"subscribe":{"room":")" + room + "\"";
     if (!data.empty()) cmd += R"(,"data":)" + data;
+    if (!since.empty()) cmd += R"(,"since":)" + since;
     auto r = request(c, id, cmd + "}}");
     EXPECT_TRUE(r) << "no reply to " << cmd;
     return r.value_or("");
@@ -152,6 +153,50 @@ TEST_F(RoomHooks, TheBackendRewritesAndRefusesPublications) {
   ASSERT_TRUE(m);
   EXPECT_EQ(json_raw(*m, "/pub/data"), R"({"text":"hello"})") << *m;  // the refused one never came
   EXPECT_EQ(json_uint(*m, "/pub/offset"), 2u) << *m;
+}
+
+// skip_history: delivered to the subscribers of the moment, with no offset;
+// the stream's offsets, history and recovery go on as if it had not been.
+TEST_F(RoomHooks, SkipHistoryPublishesOutsideTheStream) {
+  auto alice = connect_as(d->port, "alice");
+  auto bob = connect_as(d->port, "bob");
+  sub(*bob, 2, "chat:lobby");
+  publish(*alice, 2, "chat:lobby", R"({"text":"one"})");
+  EXPECT_EQ(publish(*alice, 3, "chat:lobby", R"({"text":"/live typing a darn word"})"),
+            R"({"id":3,"result":{}})");
+  EXPECT_EQ(json_uint(publish(*alice, 4, "chat:lobby", R"({"text":"two"})"), "/result/offset"), 2u);
+
+  auto one = next_pub(*bob);
+  auto live = next_pub(*bob);
+  auto two = next_pub(*bob);
+  ASSERT_TRUE(one && live && two);
+  EXPECT_EQ(json_uint(*one, "/pub/offset"), 1u) << *one;
+  // Moderation judged what the backend returned, outside the stream too.
+  EXPECT_EQ(json_str(*live, "/pub/data/text"), "typing a **** word") << *live;
+  EXPECT_EQ(json_str(*live, "/pub/info/user"), "alice") << *live;
+  EXPECT_FALSE(json_has(*live, "/pub/offset")) << *live;
+  EXPECT_FALSE(json_has(*live, "/pub/epoch")) << *live;
+  EXPECT_EQ(json_uint(*two, "/pub/offset"), 2u) << *two;
+
+  // History and recovery hold the stream only.
+  auto h = request(*bob, 3, R"({"id":3,"history":{"room":"chat:lobby"}})");
+  ASSERT_TRUE(h);
+  ASSERT_EQ(json_size(*h, "/result/publications"), 2u) << *h;
+  EXPECT_EQ(json_str(*h, "/result/publications/1/data/text"), "two") << *h;
+  auto carol = connect_as(d->port, "carol");
+  const std::string epoch = json_str(*one, "/pub/epoch").value_or("");
+  auto r = sub(*carol, 2, "chat:lobby", "", R"({"epoch":")" + epoch + R"(","offset":0})");
+  EXPECT_EQ(json_bool(r, "/result/recovered"), true) << r;
+  ASSERT_EQ(json_size(r, "/result/publications"), 2u) << r;
+  EXPECT_EQ(json_str(r, "/result/publications/1/data/text"), "two") << r;
+
+  // A skip_history that is not a boolean is a bad answer: nothing goes out.
+  expect_temporary(publish(*alice, 5, "chat:lobby", R"({"text":"/live_bad"})"), "bad_answer",
+                   "publish");
+  publish(*alice, 6, "chat:lobby", R"({"text":"three"})");
+  auto three = next_pub(*bob);
+  ASSERT_TRUE(three);
+  EXPECT_EQ(json_uint(*three, "/pub/offset"), 3u) << *three;
 }
 
 TEST_F(RoomHooks, ModerationJudgesWhatTheBackendReturned) {

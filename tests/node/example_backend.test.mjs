@@ -59,10 +59,13 @@ test('subscribe: chat:* for all, staff:* for admin only', async () => {
   assert.equal((await sub('bob', 'other')).error.code, 1403);
 });
 
-test('publish: /shrug is rewritten, a long text refused, the rest accepted as sent', async () => {
+test('publish: /shrug is rewritten, /me kept out of history, a long text refused, the rest accepted as sent', async () => {
   const pub = (data) => hook('publish', { client: 'c1', user: 'bob', room: 'chat:lobby', data });
   assert.deepEqual(await pub({ text: '/shrug', nonce: 'n1' }),
     { result: { data: { text: '¯\\_(ツ)_/¯', nonce: 'n1' } } });
+  assert.deepEqual(await pub({ text: '/me waves', nonce: 'n2' }),
+    { result: { data: { text: '* bob waves', nonce: 'n2' }, skip_history: true } });
+  assert.deepEqual(await pub({ text: '/me ' }), { result: {} });
   assert.deepEqual(await pub({ text: 'hello' }), { result: {} });
   assert.deepEqual(await pub({ text: 'é'.repeat(500) }), { result: {} });
   assert.equal((await pub({ text: 'é'.repeat(501) })).error.code, 1413);

@@ -35,6 +35,9 @@
 // POST /publish (the data's "text" decides):
 //   "/shrug"        {"result":{"data":{"text":"¯\\_(ツ)_/¯"}}}   rewritten
 //   "/say <words>"  {"result":{"data":{"text":"<words>"}}}   rewritten
+//   "/live <words>" {"result":{"data":{"text":"<words>"},"skip_history":true}}
+//                                                            outside the stream
+//   "/live_bad"     {"result":{"skip_history":"yes"}}        a bad answer
 //   "/big"          {"result":{"data":"<100,000 x's>"}}      over max_publication_bytes
 //   "/bad"          {"result":{"data":1,"extra":}}           not JSON
 //   containing "spam"  {"error":{"code":1409,"message":"no spam"}}
@@ -156,6 +159,10 @@ function publish(req, res, body, json) {
   const text = typeof body.data?.text === 'string' ? body.data.text : '';
   if (text === '/shrug') return json({ result: { data: { text: '¯\\_(ツ)_/¯' } } });
   if (text.startsWith('/say ')) return json({ result: { data: { text: text.slice(5) } } });
+  if (text.startsWith('/live ')) {
+    return json({ result: { data: { text: text.slice(6) }, skip_history: true } });
+  }
+  if (text === '/live_bad') return json({ result: { skip_history: 'yes' } });
   if (text === '/big') return json({ result: { data: 'x'.repeat(100000) } });
   if (text === '/bad') {
     res.setHeader('Content-Type', 'application/json');

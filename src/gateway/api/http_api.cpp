@@ -76,6 +76,14 @@ struct Body {
     out = simdjson::minify(e);
     return true;
   }
+  // An optional boolean: absent leaves `out` as it is.
+  bool flag(std::string_view field, bool& out) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    if (e.get(out) == simdjson::SUCCESS) return true;
+    error = std::string(field) + ": expected true or false";
+    return false;
+  }
 };
 
 // Wraps a handler with the API key check and body parsing.
@@ -176,7 +184,8 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
       http::verb::post, "/api/publish",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         PublishRequest req;
-        if (!body->room(req.room) || !body->data(req.data_json))
+        if (!body->room(req.room) || !body->data(req.data_json) ||
+            !body->flag("skip_history", req.skip_history))
           return respond(bad_request(body->error));
         if (!check_data_size(state, req.room, req.data_json, respond)) return;
         state.broker->publish(shard, std::move(req), [respond](PublishResult r) {
@@ -189,10 +198,12 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
       http::verb::post, "/api/broadcast",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         std::string data;
+        bool skip_history = false;
         dom::array rooms;
         if (body->obj["rooms"].get(rooms) != simdjson::SUCCESS)
           return respond(bad_request("rooms: expected an array of room names"));
-        if (!body->data(data)) return respond(bad_request(body->error));
+        if (!body->data(data) || !body->flag("skip_history", skip_history))
+          return respond(bad_request(body->error));
         std::vector<std::string> names;
         for (auto r : rooms) {
           std::string_view name;
@@ -214,22 +225,19 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
         auto pending = std::make_shared<Pending>(
             Pending{std::vector<std::string>(names.size()), names.size(), std::move(respond)});
         for (std::size_t i = 0; i < names.size(); ++i) {
+          PublishRequest req{names[i], data, ""};
+          req.skip_history = skip_history;
           state.broker->publish(
-              shard, PublishRequest{names[i], data, ""},
-              [pending, i, room = names[i]](PublishResult r) {
+              shard, std::move(req), [pending, i, room = names[i]](PublishResult r) {
                 std::string part = "{\"room\":";
                 json::append_string(part, room);
-                if (r.error) {
-                  part +=
-                      ",\"error\":{\"code\":" + std::to_string(static_cast<int>(r.error->code)) +
-                      ",\"message\":";
-                  json::append_string(part, r.error->message);
-                  part += "}}";
-                } else {
-                  part += ",\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";
-                  json::append_string(part, r.epoch);
-                  part += "}";
-                }
+                // The room, then the error's or the publish result's
+                // fields ({"room":R} alone for a publication outside the
+                // stream).
+                const std::string fields =
+                    r.error ? protocol::encode_error_object(r.error->code, r.error->message)
+                            : protocol::publish_result(r);
+                part += fields.size() > 2 ? "," + fields.substr(1) : "}";
                 pending->parts[i] = std::move(part);
                 if (--pending->left > 0) return;
                 std::string result = "{\"responses\":[";

@@ -13,7 +13,9 @@
 // delivery of a publication its result includes (by offset <= result.offset)
 // and before every delivery of a later one. A session that joins the shard's
 // local subscriber set when its callback runs therefore sees each
-// publication exactly once: from the result, or live.
+// publication exactly once: from the result, or live. A publication outside
+// the stream (skip_history) reaches the shards that have subscribers when
+// the broker handles it, and no subscribe result includes it.
 #pragma once
 
 #include <cstdint>
@@ -41,9 +43,15 @@ struct PublishRequest {
   // empty; moderation (gateway/moderation/) sets it before the broker sees
   // the request, and the broker stores it with the publication.
   std::string moderation_json{};
+  // Outside the room's stream (the publish hook's or the server API's
+  // skip_history): no offset, no history, delivered live only to the
+  // subscribers of the moment (protocol::encode_live_pub_push). A room that
+  // does not exist has none, so such a publish opens no room.
+  bool skip_history = false;
 };
 struct PublishResult {
   std::optional<BrokerError> error;
+  bool in_stream = true;  // false for skip_history: offset and epoch are unset
   std::uint64_t offset = 0;
   std::string epoch;
 };

@@ -164,6 +164,7 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
   unsigned h = home_of(req.room);
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
+    if (req.skip_history) return publish_live(home, from, req, std::move(done));
     const RoomOptions& opts = options_.room_options(req.room);
     auto it = open_room(home, req.room, opts);
     if (it == home.rooms.end()) {
@@ -190,6 +191,25 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
     result.epoch = room.epoch;
     reply(from, std::move(done), std::move(result));
   });
+}
+
+void MemoryBroker::publish_live(Home& home, unsigned from, const PublishRequest& req,
+                                std::function<void(PublishResult)> done) {
+  // Outside the stream: the offset, the ring and the epoch stay as they
+  // are. A room that is not open has no subscribers to reach.
+  auto it = home.rooms.find(req.room);
+  if (it != home.rooms.end()) {
+    const std::int64_t now = steady_now_ns();
+    it->second.last_active_ns = now;
+    fan_out(it->second, it->first,
+            make_frame(protocol::encode_live_pub_push(req.room, req.data_json, req.info_json,
+                                                      req.moderation_json),
+                       now));
+  }
+  counters_.publications.inc();
+  PublishResult result;
+  result.in_stream = false;
+  reply(from, std::move(done), std::move(result));
 }
 
 void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,

@@ -58,6 +58,10 @@ class MemoryBroker final : public Broker {
   void free_if_empty(Home& home, RoomMap::iterator it);
   // Frees a room and gives its unit of the budget back.
   RoomMap::iterator free_room(Home& home, RoomMap::iterator it);
+  // A skip_history publish, on the room's home shard: delivered to the
+  // shards with subscribers now, outside the room's stream.
+  void publish_live(Home& home, unsigned from, const PublishRequest& req,
+                    std::function<void(PublishResult)> done);
   // Sends a join or leave push, within the room's join_leave_rate.
   void push_presence(Room& room, const std::string& name, bool join, const std::string& info);
   // Posts `frame` once to every shard with subscribers of the room.

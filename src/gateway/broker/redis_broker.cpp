@@ -30,6 +30,21 @@ std::optional<std::string> failure(const redis::Result& r) {
   return std::nullopt;
 }
 
+// The publish script's reply: {offset, epoch}.
+PublishResult read_stream_publish(const redis::Reply& reply) {
+  PublishResult result;
+  const auto& e = reply.elements;
+  if (e.size() != 2 || e[0].type != redis::Reply::Type::integer ||
+      e[1].type != redis::Reply::Type::string || e[0].integer <= 0) {
+    result.error = unavailable("unexpected publish reply " + reply.describe());
+    return result;
+  }
+  // Safety: checked positive above.
+  result.offset = static_cast<std::uint64_t>(e[0].integer);
+  result.epoch = e[1].str;
+  return result;
+}
+
 }  // namespace
 
 // A subscribe waiting for the room's channel or for its read.
@@ -278,6 +293,7 @@ RedisBroker::Room* RedisBroker::open_room(const std::string& name) {
 void RedisBroker::publish(unsigned from, PublishRequest req,
                           std::function<void(PublishResult)> done) {
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
+    if (req.skip_history) return publish_live(from, req, std::move(done));
     const RoomOptions& o = options_.room_options(req.room);
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
     auto parts =
@@ -294,28 +310,43 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
                        std::move(parts.head),
                        std::move(parts.tail)};
-    // mutable: `done` holds the publisher's session and is moved into the
-    // reply posted to its shard, so this closure, destroyed on the broker
-    // thread, releases nothing (a session is released on its shard).
-    execute(req.room, {std::move(cmd)},
-            [this, from, done = std::move(done)](const redis::Result& r) mutable {
-              PublishResult result;
-              if (auto why = failure(r)) {
-                result.error = unavailable(*why);
-              } else {
-                const auto& e = r.replies[0].elements;
-                if (e.size() != 2 || e[0].type != redis::Reply::Type::integer ||
-                    e[1].type != redis::Reply::Type::string) {
-                  result.error = unavailable("unexpected publish reply " + r.replies[0].describe());
-                } else {
-                  result.offset = static_cast<std::uint64_t>(e[0].integer);
-                  result.epoch = e[1].str;
-                  counters_.publications.inc();
-                }
-              }
-              reply(from, std::move(done), std::move(result));
-            });
+    send_publish(from, req.room, std::move(cmd), std::move(done), read_stream_publish);
   });
+}
+
+void RedisBroker::publish_live(unsigned from, const PublishRequest& req,
+                               std::function<void(PublishResult)> done) {
+  // A plain PUBLISH of an event message: no key is read or written (the
+  // room's offset, history and epoch stay as they are), and every node
+  // delivers it as it arrives, as it does join and leave pushes.
+  auto frame =
+      protocol::encode_live_pub_push(req.room, req.data_json, req.info_json, req.moderation_json);
+  redis::Command cmd{"PUBLISH", redis_schema::room_keys(cluster_.key_prefix, req.room).channel,
+                     redis_schema::event_message(frame)};
+  send_publish(from, req.room, std::move(cmd), std::move(done), [](const redis::Reply&) {
+    PublishResult result;
+    result.in_stream = false;
+    return result;
+  });
+}
+
+void RedisBroker::send_publish(unsigned from, const std::string& room, redis::Command cmd,
+                               std::function<void(PublishResult)> done,
+                               PublishResult (*read)(const redis::Reply&)) {
+  // mutable: `done` holds the publisher's session and is moved into the
+  // reply posted to its shard, so this closure, destroyed on the broker
+  // thread, releases nothing (a session is released on its shard).
+  execute(room, {std::move(cmd)},
+          [this, from, read, done = std::move(done)](const redis::Result& r) mutable {
+            PublishResult result;
+            if (auto why = failure(r)) {
+              result.error = unavailable(*why);
+            } else {
+              result = read(r.replies[0]);
+              if (!result.error) counters_.publications.inc();
+            }
+            reply(from, std::move(done), std::move(result));
+          });
 }
 
 // ---- subscribe -----------------------------------------------------------
@@ -490,7 +521,8 @@ void RedisBroker::on_message(const std::string& name, std::string_view payload) 
     return;
   }
   if (!m->publication) {
-    // join/leave: not part of the stream, delivered as they come.
+    // join/leave and skip_history publications: not part of the stream,
+    // delivered as they come.
     fan_out(name, room, make_frame(std::string(m->frame)));
     return;
   }

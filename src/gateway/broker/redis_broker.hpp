@@ -14,6 +14,10 @@
 //  - A publish is one EVALSHA (one round trip): Redis appends it to the
 //    history, assigns the offset and PUBLISHes it. Nodes deliver only what
 //    arrives on the room's channel, in offset order.
+//  - A publication outside the stream (skip_history) is a plain PUBLISH of
+//    an event, like a join or leave: no offset, delivered as it arrives.
+//    Among the stream's publications it keeps the channel's order, except
+//    while a node holds messages to read a gap, when it goes ahead of them.
 //  - Each node subscribes to a room's channel once, while it has local
 //    subscribers (counted per shard), and leaves it after the last one.
 //  - A message whose offset is not delivered + 1 (a lost message, a
@@ -107,6 +111,15 @@ class RedisBroker final : public Broker {
   // The node's state of a room, created when the room budget allows;
   // null when it does not.
   Room* open_room(const std::string& name);
+  // A skip_history publish: PUBLISHed on the room's channel as an event,
+  // outside the stream (redis_schema.hpp).
+  void publish_live(unsigned from, const PublishRequest& req,
+                    std::function<void(PublishResult)> done);
+  // Sends a publish's one command to the room's server; `read` turns its
+  // reply into the result (a transport or Redis error is read here).
+  void send_publish(unsigned from, const std::string& room, redis::Command cmd,
+                    std::function<void(PublishResult)> done,
+                    PublishResult (*read)(const redis::Reply&));
   void join_channel(const std::string& name, Room& room);
   void on_joined(const std::string& name, std::uint64_t id, const redis::Result& r);
   void run_subscribe(const std::string& name, Room& room, PendingSubscribe op);

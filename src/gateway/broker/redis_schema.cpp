@@ -177,6 +177,14 @@ bool take_number(std::string_view& s, char stop, Int& out) {
 
 }  // namespace
 
+std::string event_message(std::string_view frame) {
+  std::string out;
+  out.reserve(2 + frame.size());
+  out += "e ";
+  out += frame;
+  return out;
+}
+
 std::optional<ChannelMessage> parse_channel_message(std::string_view payload) {
   ChannelMessage m;
   if (payload.starts_with("e ")) {

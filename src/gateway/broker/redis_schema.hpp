@@ -8,7 +8,8 @@
 //   <prefix>{<room>}:p   hash   presence: client -> "<expires_ms> <userlen> <user><info>"
 //                               (entries expire unless their node refreshes them)
 //   <prefix>{<room>}:c   channel  live traffic: "p <offset> <epoch> <push frame>"
-//                                 (publications) or "e <push frame>" (join/leave)
+//                                 (publications) or "e <push frame>" (join/leave,
+//                                 and publications outside the stream)
 //
 // The publish script appends to the history, assigns the offset and
 // PUBLISHes in one atomic step (one EVAL, one round trip): every node sees
@@ -87,9 +88,13 @@ struct NodeValue {
                                     std::uint16_t port);
 [[nodiscard]] std::optional<NodeValue> parse_node_value(std::string_view value);
 
+// "e <frame>": an event on a room channel, outside the stream (a join or
+// leave push, a skip_history publication); the scripts write the same.
+[[nodiscard]] std::string event_message(std::string_view frame);
+
 // A message on a room channel.
 struct ChannelMessage {
-  bool publication = false;  // else a join/leave event, not sequenced
+  bool publication = false;  // else an event outside the stream, not sequenced
   std::uint64_t offset = 0;
   std::string_view epoch;
   std::string_view frame;  // the push, as clients get it

@@ -13,6 +13,28 @@ void append_uint(std::string& out, std::uint64_t v) {
   out.append(buf, end);
 }
 
+// What follows the room (and position) in a publication object, through its
+// closing brace.
+void append_content(std::string& out, std::string_view data_json, std::string_view info_json,
+                    std::string_view moderation_json) {
+  out += ",\"data\":";
+  out += data_json;
+  if (!info_json.empty()) {
+    out += ",\"info\":";
+    out += info_json;
+  }
+  if (!moderation_json.empty()) {
+    out += ",\"moderation\":";
+    out += moderation_json;
+  }
+  out += '}';
+}
+
+std::size_t push_capacity(std::string_view room, std::string_view data_json,
+                          std::string_view info_json, std::string_view moderation_json) {
+  return 80 + room.size() + data_json.size() + info_json.size() + moderation_json.size();
+}
+
 }  // namespace
 
 std::string encode_result(std::uint32_t id, std::string_view result_json) {
@@ -57,27 +79,28 @@ void append_publication(std::string& out, std::string_view room, std::uint64_t o
   append_uint(out, offset);
   out += ",\"epoch\":";
   json::append_string(out, epoch);
-  out += ",\"data\":";
-  out += data_json;
-  if (!info_json.empty()) {
-    out += ",\"info\":";
-    out += info_json;
-  }
-  if (!moderation_json.empty()) {
-    out += ",\"moderation\":";
-    out += moderation_json;
-  }
-  out += '}';
+  append_content(out, data_json, info_json, moderation_json);
 }
 
 std::string encode_pub_push(std::string_view room, std::uint64_t offset, std::string_view epoch,
                             std::string_view data_json, std::string_view info_json,
                             std::string_view moderation_json) {
   std::string out;
-  out.reserve(80 + room.size() + epoch.size() + data_json.size() + info_json.size() +
-              moderation_json.size());
+  out.reserve(push_capacity(room, data_json, info_json, moderation_json) + epoch.size());
   out += kPubPrefix;
   append_publication(out, room, offset, epoch, data_json, info_json, moderation_json);
+  out += kPubSuffix;
+  return out;
+}
+
+std::string encode_live_pub_push(std::string_view room, std::string_view data_json,
+                                 std::string_view info_json, std::string_view moderation_json) {
+  std::string out;
+  out.reserve(push_capacity(room, data_json, info_json, moderation_json));
+  out += kPubPrefix;
+  out += "{\"room\":";
+  json::append_string(out, room);
+  append_content(out, data_json, info_json, moderation_json);
   out += kPubSuffix;
   return out;
 }

@@ -4,7 +4,8 @@
 //   {"id":3,"result":{...}}
 //   {"id":3,"error":{"code":103,"message":"..."}}
 //   {"pub":{"room":"chat:lobby","offset":7,"epoch":"5f2c9a1e","data":{...},"info":{...}}}
-//   ("moderation":{...} follows info when moderation masked or flagged)
+//   ("moderation":{...} follows info when moderation masked or flagged;
+//   a publication outside the stream has no offset and no epoch)
 //   {"join":{"room":"chat:lobby","info":{"user":"alice","client":"..."}}}
 //   {"leave":{"room":"chat:lobby","info":{...}}}
 //   {"disconnect":{"code":3001,"reason":"shutdown","reconnect":true}}
@@ -47,6 +48,14 @@ inline constexpr std::string_view kPubSuffix = "}";
                                           std::string_view epoch, std::string_view data_json,
                                           std::string_view info_json,
                                           std::string_view moderation_json = {});
+// A publication outside its room's stream (the publish hook's
+// skip_history, the server API's too): {"pub":{"room","data","info"?,
+// "moderation"?}}, with no offset and no epoch. It reaches the subscribers
+// of the moment and nobody else: no history keeps it, no recovery brings it
+// back, and a client's position in the room does not move.
+[[nodiscard]] std::string encode_live_pub_push(std::string_view room, std::string_view data_json,
+                                               std::string_view info_json,
+                                               std::string_view moderation_json = {});
 
 // {"join":{...}} or {"leave":{...}}
 [[nodiscard]] std::string encode_presence_push(bool join, std::string_view room,

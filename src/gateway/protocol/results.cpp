@@ -52,6 +52,7 @@ std::string history_result(const HistoryResult& r) {
 }
 
 std::string publish_result(const PublishResult& r) {
+  if (!r.in_stream) return "{}";
   std::string out = "{\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";
   json::append_string(out, r.epoch);
   return out + "}";

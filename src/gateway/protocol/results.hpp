@@ -15,7 +15,7 @@ namespace herald::gateway::protocol {
                                            std::string_view data_json = {});
 // {"epoch":"...","offset":N,"publications":[...]}
 [[nodiscard]] std::string history_result(const HistoryResult& r);
-// {"offset":N,"epoch":"..."}
+// {"offset":N,"epoch":"..."}, or {} for a publication outside the stream
 [[nodiscard]] std::string publish_result(const PublishResult& r);
 // {"clients":[info, ...]}
 [[nodiscard]] std::string presence_result(const PresenceResult& r);

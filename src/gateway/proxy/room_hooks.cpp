@@ -48,12 +48,9 @@ std::variant<PublishGrant, std::string> read_publish_result(std::string_view res
   PublishGrant grant;
   dom::element value;
   if (obj["data"].get(value) == simdjson::SUCCESS) grant.data_json = simdjson::minify(value);
-  bool skip = false;
   if (obj["skip_history"].get(value) == simdjson::SUCCESS &&
-      (value.get(skip) != simdjson::SUCCESS || skip)) {
-    return std::string(
-        "result.skip_history is not supported (every publication is in its room's stream, so "
-        "that recovery is exact); publish such messages in a namespace with history_size = 0");
+      value.get(grant.skip_history) != simdjson::SUCCESS) {
+    return std::string("result.skip_history must be true or false");
   }
   return grant;
 }

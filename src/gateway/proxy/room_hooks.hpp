@@ -39,12 +39,13 @@ struct SubscribeGrant {
 [[nodiscard]] std::variant<SubscribeGrant, std::string> read_subscribe_result(
     std::string_view result_json);
 
-// A publish result: {"data"?: any}. Without data the client's is published.
-// `skip_history: true` is refused: a publication outside the room's stream
-// would leave a hole no recovery can see (a namespace with history_size = 0
-// keeps nothing instead, with every offset still in order).
+// A publish result: {"data"?: any, "skip_history"?: bool}. Without data the
+// client's is published. With skip_history the publication goes outside the
+// room's stream (PublishRequest::skip_history): live to the subscribers of
+// the moment, no offset, so it leaves no hole in anyone's recovery.
 struct PublishGrant {
   std::optional<std::string> data_json;
+  bool skip_history = false;
 };
 [[nodiscard]] std::variant<PublishGrant, std::string> read_publish_result(
     std::string_view result_json);

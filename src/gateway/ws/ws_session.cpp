@@ -573,8 +573,10 @@ void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
   publish_to_broker(id, std::move(cmd.room), std::move(cmd.data));
 }
 
-void WsSession::publish_to_broker(std::uint32_t id, std::string room, std::string data) {
+void WsSession::publish_to_broker(std::uint32_t id, std::string room, std::string data,
+                                  bool skip_history) {
   PublishRequest req{std::move(room), std::move(data), info_json_};
+  req.skip_history = skip_history;
   state_.broker->publish(shard_, std::move(req), [self = shared_from_this(), id](PublishResult r) {
     if (self->finished_) return;
     if (r.error) return self->reply_error(id, r.error->code, r.error->message);
@@ -617,7 +619,7 @@ void WsSession::on_publish_answer(std::uint32_t id, std::string room, std::strin
     }
     data = std::move(*grant.data_json);
   }
-  publish_to_broker(id, std::move(room), std::move(data));
+  publish_to_broker(id, std::move(room), std::move(data), grant.skip_history);
 }
 
 void WsSession::count_bad_answer(proxy::HookKind hook) {

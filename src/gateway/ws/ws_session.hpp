@@ -121,7 +121,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void refuse_subscription(const std::string& room, BrokerError error);
   void on_unsubscribe(std::uint32_t id, protocol::UnsubscribeCmd& cmd);
   void on_publish(std::uint32_t id, protocol::PublishCmd& cmd);
-  void publish_to_broker(std::uint32_t id, std::string room, std::string data);
+  void publish_to_broker(std::uint32_t id, std::string room, std::string data,
+                         bool skip_history = false);
   // publish_proxy: the backend sees the publication first and may refuse
   // it or replace its data (proxy/room_hooks.hpp).
   void proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd);
