@@ -4,43 +4,77 @@ namespace herald::bench {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 
-Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks)
-    : ws_(ctx), server_(std::move(server)), cb_(std::move(callbacks)) {}
+namespace {
+
+std::variant<Conn::Plain, Conn::Tls> make_stream(boost::asio::io_context& ctx,
+                                                 boost::asio::ssl::context* tls) {
+  if (tls == nullptr)
+    return std::variant<Conn::Plain, Conn::Tls>(std::in_place_type<Conn::Plain>, ctx);
+  return std::variant<Conn::Plain, Conn::Tls>(std::in_place_type<Conn::Tls>, ctx, *tls);
+}
+
+}  // namespace
+
+Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
+           boost::asio::ssl::context* tls)
+    : ws_(make_stream(ctx, tls)), server_(std::move(server)), cb_(std::move(callbacks)) {}
+
+beast::tcp_stream& Conn::tcp() {
+  return std::visit([](auto& ws) -> beast::tcp_stream& { return beast::get_lowest_layer(ws); },
+                    ws_);
+}
 
 void Conn::open() {
-  beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));
-  beast::get_lowest_layer(ws_).async_connect(server_, [self = shared_from_this()](
-                                                          beast::error_code ec) {
+  tcp().expires_after(std::chrono::seconds(30));
+  tcp().async_connect(server_, [self = shared_from_this()](beast::error_code ec) {
     if (ec) return self->fail("connect: " + ec.message());
-    beast::get_lowest_layer(self->ws_).socket().set_option(boost::asio::ip::tcp::no_delay(true));
-    self->ws_.async_handshake("127.0.0.1", "/ws", [self](beast::error_code e) {
-      if (e) return self->fail("handshake: " + e.message());
-      beast::get_lowest_layer(self->ws_).expires_never();
-      self->ws_.read_message_max(64 << 20);
-      self->open_ = true;
-      if (self->cb_.on_open) self->cb_.on_open();
-      self->read();
-      self->write_next();
-    });
+    self->tcp().socket().set_option(boost::asio::ip::tcp::no_delay(true));
+    Tls* tls = std::get_if<Tls>(&self->ws_);
+    if (tls == nullptr) return self->upgrade();
+    tls->next_layer().async_handshake(boost::asio::ssl::stream_base::client,
+                                      [self](beast::error_code e) {
+                                        if (e) return self->fail("tls handshake: " + e.message());
+                                        self->upgrade();
+                                      });
   });
 }
 
+void Conn::upgrade() {
+  std::visit(
+      [self = shared_from_this()](auto& ws) {
+        ws.async_handshake("127.0.0.1", "/ws", [self](beast::error_code e) {
+          if (e) return self->fail("handshake: " + e.message());
+          self->tcp().expires_never();
+          std::visit([](auto& w) { w.read_message_max(64 << 20); }, self->ws_);
+          self->open_ = true;
+          if (self->cb_.on_open) self->cb_.on_open();
+          self->read();
+          self->write_next();
+        });
+      },
+      ws_);
+}
 void Conn::read() {
-  ws_.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    if (ec) return self->fail(ec == websocket::error::closed ? "closed by server" : ec.message());
-    auto data = self->buffer_.cdata();
-    // Safety: a flat_buffer's readable bytes are one contiguous char range.
-    std::string_view frame(static_cast<const char*>(data.data()), data.size());
-    while (!frame.empty() && !self->closed_) {
-      auto nl = frame.find('\n');
-      std::string_view line = frame.substr(0, nl);
-      if (!line.empty() && self->cb_.on_message) self->cb_.on_message(line);
-      if (nl == std::string_view::npos) break;
-      frame.remove_prefix(nl + 1);
-    }
-    self->buffer_.consume(self->buffer_.size());
-    if (!self->closed_) self->read();
-  });
+  std::visit(
+      [this](auto& ws) {
+        ws.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+          if (ec)
+            return self->fail(ec == websocket::error::closed ? "closed by server" : ec.message());
+          auto data = self->buffer_.cdata();
+          // Safety: a flat_buffer's readable bytes are one contiguous char range.
+          std::string_view frame(static_cast<const char*>(data.data()), data.size());
+          while (!frame.empty() && !self->closed_) {
+            auto nl = frame.find('\n');
+            std::string_view line = frame.substr(0, nl);
+            if (!line.empty() && self->cb_.on_message) self->cb_.on_message(line);
+            if (nl == std::string_view::npos) break;
+            frame.remove_prefix(nl + 1);
+          }
+          self->buffer_.consume(self->buffer_.size());
+          if (!self->closed_) self->read();
+        });
+      },
+      ws_);
 }
 
 void Conn::send(std::string text) {
@@ -52,14 +86,18 @@ void Conn::send(std::string text) {
 void Conn::write_next() {
   if (writing_ || out_.empty() || closed_) return;
   writing_ = true;
-  ws_.text(true);
-  ws_.async_write(boost::asio::buffer(out_.front()),
-                  [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                    self->writing_ = false;
-                    if (ec) return self->fail("write: " + ec.message());
-                    self->out_.pop_front();
-                    self->write_next();
-                  });
+  std::visit(
+      [this](auto& ws) {
+        ws.text(true);
+        ws.async_write(boost::asio::buffer(out_.front()),
+                       [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                         self->writing_ = false;
+                         if (ec) return self->fail("write: " + ec.message());
+                         self->out_.pop_front();
+                         self->write_next();
+                       });
+      },
+      ws_);
 }
 
 void Conn::drop() {
@@ -71,7 +109,7 @@ void Conn::fail(const std::string& error) {
   closed_ = true;
   open_ = false;
   beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().close(ignored);
+  tcp().socket().close(ignored);
   if (cb_.on_closed) {
     auto cb = std::move(cb_.on_closed);
     cb_.on_closed = nullptr;

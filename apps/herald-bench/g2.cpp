@@ -93,7 +93,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
       if (!*done) *done = true, --opening;
       if (!error.empty()) ++failures;
     };
-    auto c = std::make_shared<Conn>(ctx, server, std::move(cb));
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls);
     c->send(R"({"id":1,"connect":{"user":"s)" + std::to_string(i) +
             R"("}})"
             "\n" +
@@ -146,7 +146,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     cb.on_closed = [&](const std::string& error) {
       if (!error.empty()) ++failures;
     };
-    auto c = std::make_shared<Conn>(ctx, server, std::move(cb));
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls);
     c->send(R"({"id":1,"connect":{"user":"pub)" + std::to_string(p) + R"("}})");
     c->open();
     pubs.push_back(c);

@@ -5,6 +5,7 @@
 //   herald-bench g1 [--subscribers N] [--duration 60s] ...   zero loss under churn
 //   herald-bench g2 [--subscribers N] [--rooms R] ...         fan-out throughput vs references
 //                   [--reference uws|ws|both]                 (uWebSockets.js, Node.js ws)
+//                   [--tls]                                   heraldd over wss:// too
 //   herald-bench g3 [--nodes 3] [--subscribers N] ...         G1 over a cluster, a node killed
 //
 // Progress goes to stderr every second; the result goes to stdout as JSON
@@ -26,6 +27,28 @@
 namespace {
 
 using namespace herald::bench;
+
+// A self-signed P-256 certificate and its key for 127.0.0.1, made by the
+// openssl command line in a fresh temporary directory.
+struct TlsFiles {
+  std::filesystem::path dir;
+  std::string cert, key;
+};
+TlsFiles make_certificate(const std::string& openssl) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("herald-bench-tls-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  TlsFiles f{dir, (dir / "server.crt").string(), (dir / "server.key").string()};
+  const std::string cmd = openssl +
+                          " req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
+                          "-keyout " +
+                          f.key + " -out " + f.cert +
+                          " -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
+                          "2>/dev/null";
+  if (std::system(cmd.c_str()) != 0)
+    throw std::runtime_error("could not make a certificate with '" + openssl + "' (--openssl)");
+  return f;
+}
 
 std::string sibling_heraldd() {
   std::error_code ec;
@@ -114,6 +137,13 @@ int main(int argc, char** argv) {
   g2cmd->add_option("--reference-script", reference_script, "The Node.js ws reference server")
       ->capture_default_str();
   g2cmd->add_option("--uws-script", uws_script, "The uWebSockets.js reference server")
+      ->capture_default_str();
+  bool tls = false;
+  std::string openssl_cli = "/usr/bin/openssl";
+  g2cmd->add_flag("--tls", tls,
+                  "After heraldd over plain TCP, heraldd again over TLS (wss://, a P-256 "
+                  "certificate made for the run): the same load, the cost of TLS beside it");
+  g2cmd->add_option("--openssl", openssl_cli, "The openssl command line, to make that certificate")
       ->capture_default_str();
 
   G1Options g3;
@@ -236,6 +266,24 @@ int main(int argc, char** argv) {
         Target t("heraldd", heraldd_argv);
         reports.push_back(run_g2(g2, t, ok));
         all_ok = all_ok && ok;
+      }
+      if (tls) {
+        const TlsFiles files = make_certificate(openssl_cli);
+        std::vector<std::string> tls_argv = heraldd_argv;
+        tls_argv.insert(tls_argv.end(),
+                        {"--server.tls_cert_file", files.cert, "--server.tls_key_file", files.key});
+        // The client does not verify: what is measured is the server's
+        // side, and the certificate was made a moment ago for this run.
+        boost::asio::ssl::context client(boost::asio::ssl::context::tls_client);
+        client.set_verify_mode(boost::asio::ssl::verify_none);
+        G2Options tls_options = g2;
+        tls_options.tls = &client;
+        {
+          Target t("heraldd (tls)", tls_argv);
+          reports.push_back(run_g2(tls_options, t, ok));
+          all_ok = all_ok && ok;
+        }
+        std::filesystem::remove_all(files.dir);
       }
       struct Reference {
         std::string key, name, script;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 
 #include <chrono>
 #include <string>
@@ -40,6 +41,8 @@ struct G2Options {
   std::chrono::milliseconds warmup{1'000};
   bool quiet = false;
   unsigned server_threads = 1;  // 0 for the single-threaded reference
+  // Connect over TLS (wss://) with this client context; null: plain.
+  boost::asio::ssl::context* tls = nullptr;
 };
 
 // Which side ran out of CPU: "load generator" (its one thread over 90% of a

@@ -80,11 +80,21 @@ int run(const Settings& settings) {
     control.stop();
   });
   // SIGHUP reloads the zones: a new database is built beside the serving one
-  // and swapped in; queries in flight finish on the old one.
+  // and swapped in; queries in flight finish on the old one. It reloads the
+  // TLS certificate and key too: new connections get the new pair, open
+  // ones keep theirs, and a pair that does not load leaves the old one.
   boost::asio::signal_set hup(control, SIGHUP);
   std::function<void()> wait_hup = [&] {
     hup.async_wait([&](const boost::system::error_code& ec, int) {
       if (ec) return;
+      if (server_ptr && server_ptr->tls()) {
+        if (auto failed = server_ptr->reload_tls()) {
+          log::error("tls reload failed: still serving the previous certificate",
+                     {{"error", *failed}});
+        } else {
+          log::info("tls certificate reloaded", {{"by", "SIGHUP"}});
+        }
+      }
       if (dns) {
         log::info("reloading zones", {{"by", "SIGHUP"}});
         (void)dns->load();

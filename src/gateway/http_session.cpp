@@ -12,9 +12,9 @@ namespace herald::gateway {
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-HttpSession::HttpSession(boost::asio::ip::tcp::socket&& socket, ConnectionsPerIp::Lease lease,
+HttpSession::HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease,
                          detail::ServerState& state, unsigned shard)
-    : stream_(std::move(socket)), state_(state), shard_(shard), lease_(std::move(lease)) {
+    : stream_(std::move(stream)), state_(state), shard_(shard), lease_(std::move(lease)) {
   state_.shards[shard_]->http_sessions.insert(this);
 }
 
@@ -26,25 +26,45 @@ HttpSession::~HttpSession() {
 
 void HttpSession::start() {
   if (state_.draining.load(std::memory_order_relaxed)) return close();
+  if (std::holds_alternative<TlsStream>(stream_)) return handshake();
   read_request();
+}
+
+void HttpSession::handshake() {
+  tcp_layer(stream_).expires_after(state_.options.client.handshake_timeout);
+  std::get<TlsStream>(stream_).async_handshake(
+      boost::asio::ssl::stream_base::server, [self = shared_from_this()](beast::error_code ec) {
+        if (ec) {
+          // A client speaking plain HTTP to a TLS port, a bad certificate
+          // on its side, a timeout: nothing to answer in TLS.
+          log::debug("tls handshake failed", {{"shard", self->shard_}, {"error", ec.message()}});
+          self->state_.tls_handshake_failures->inc();
+          return self->close();
+        }
+        self->read_request();
+      });
 }
 
 void HttpSession::read_request() {
   parser_.emplace();
   parser_->header_limit(static_cast<std::uint32_t>(state_.options.http.max_header_bytes));
   parser_->body_limit(state_.options.http.max_body_bytes);
-  stream_.expires_after(state_.options.http.idle_timeout);
+  tcp_layer(stream_).expires_after(state_.options.http.idle_timeout);
   reading_ = true;
-  http::async_read(
-      stream_, buffer_, *parser_,
-      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+  std::visit(
+      [this](auto& s) {
+        http::async_read(
+            s, buffer_, *parser_,
+            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+      },
+      stream_);
 }
 
 void HttpSession::on_read(beast::error_code ec) {
   reading_ = false;
   if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
       ec == boost::asio::error::operation_aborted || ec == boost::asio::error::connection_reset ||
-      ec == boost::asio::error::eof) {
+      ec == boost::asio::error::eof || ec == boost::asio::ssl::error::stream_truncated) {
     return close();
   }
   // An error from here on refuses the request mid-stream: the client may
@@ -109,7 +129,7 @@ void HttpSession::on_read(beast::error_code ec) {
     // Hand the socket to a WebSocket session on this same shard; this HTTP
     // session ends when the last reference to it goes (now).
     upgraded_ = true;
-    stream_.expires_never();
+    tcp_layer(stream_).expires_never();
     auto ws = std::make_shared<WsSession>(std::move(stream_), std::move(lease_), state_, shard_);
     ws->start(std::move(request));
     return;
@@ -128,11 +148,16 @@ void HttpSession::send(HttpResponse response, bool keep_alive) {
   state_.count_response(response.result_int());
   response.keep_alive(keep_alive);
   response_.emplace(std::move(response));
-  stream_.expires_after(state_.options.http.idle_timeout);
-  http::async_write(stream_, *response_,
-                    [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
-                      self->on_write(keep_alive, ec);
-                    });
+  tcp_layer(stream_).expires_after(state_.options.http.idle_timeout);
+  std::visit(
+      [this, keep_alive](auto& s) {
+        http::async_write(
+            s, *response_,
+            [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
+              self->on_write(keep_alive, ec);
+            });
+      },
+      stream_);
 }
 
 void HttpSession::on_write(bool keep_alive, beast::error_code ec) {
@@ -149,32 +174,43 @@ void HttpSession::linger_then_close() {
   // destroy our error response before the client reads it. So: send FIN,
   // then read and discard until the client closes, for at most one second.
   beast::error_code ignored;
-  stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
-  stream_.expires_after(std::chrono::seconds(1));  // the whole linger, not per read
+  tcp_layer(stream_).socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+  tcp_layer(stream_).expires_after(std::chrono::seconds(1));  // the whole linger, not per read
   discard_some();
 }
 
 void HttpSession::discard_some() {
   discard_.consume(discard_.size());
-  stream_.async_read_some(discard_.prepare(4096),
-                          [self = shared_from_this()](beast::error_code e, std::size_t) {
-                            if (e) return self->close();
-                            self->discard_some();
-                          });
+  // Raw bytes, under TLS too: they are discarded, and what matters is
+  // reading until the client closes.
+  tcp_layer(stream_).async_read_some(discard_.prepare(4096),
+                                     [self = shared_from_this()](beast::error_code e, std::size_t) {
+                                       if (e) return self->close();
+                                       self->discard_some();
+                                     });
 }
 
 void HttpSession::drain() {
   // Idle: a read is pending and not one byte of a request has arrived.
   if (reading_ && buffer_.size() == 0 && parser_ && !parser_->got_some()) {
     beast::error_code ignored;
-    stream_.socket().cancel(ignored);  // on_read sees operation_aborted and closes
+    tcp_layer(stream_).socket().cancel(ignored);  // on_read sees operation_aborted and closes
   }
 }
 
 void HttpSession::close() {
+  auto* tls = std::get_if<TlsStream>(&stream_);
+  if (tls != nullptr && !tls_closing_ && tcp_layer(stream_).socket().is_open()) {
+    // TLS ends with close_notify, so that a client can tell our end of the
+    // response from a cut connection; bounded, a client need not answer.
+    tls_closing_ = true;
+    tcp_layer(stream_).expires_after(std::chrono::seconds(1));
+    tls->async_shutdown([self = shared_from_this()](beast::error_code) { self->close(); });
+    return;
+  }
   beast::error_code ignored;
-  stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
-  stream_.socket().close(ignored);
+  tcp_layer(stream_).socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+  tcp_layer(stream_).socket().close(ignored);
 }
 
 }  // namespace herald::gateway

@@ -1,17 +1,18 @@
 // One HTTP/1.1 connection: read a request (bounded by the header and body
 // limits and the idle timeout), answer it through the router, repeat while
 // keep-alive holds. Lives on one shard; every member function runs on that
-// shard's thread.
+// shard's thread. Over TLS the session first completes the TLS handshake
+// (within client.handshake_timeout); everything after is the same.
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/parser.hpp>
 
 #include <memory>
 #include <optional>
 
+#include "gateway/client_stream.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/limits/connections_per_ip.hpp"
@@ -21,9 +22,10 @@ namespace herald::gateway {
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   // `lease`: the connection's slot of server.max_connections_per_ip, held
-  // until it closes (or handed to its WsSession on upgrade).
-  HttpSession(boost::asio::ip::tcp::socket&& socket, ConnectionsPerIp::Lease lease,
-              detail::ServerState& state, unsigned shard);
+  // until it closes (or handed to its WsSession on upgrade). `stream`
+  // holds the accepted socket, alone or under a TLS stream.
+  HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, detail::ServerState& state,
+              unsigned shard);
   ~HttpSession();
   HttpSession(const HttpSession&) = delete;
   HttpSession& operator=(const HttpSession&) = delete;
@@ -34,6 +36,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void drain();
 
  private:
+  // TLS only: the server's side of the handshake, then the first request.
+  void handshake();
   void read_request();
   void on_read(boost::beast::error_code ec);
   // keep_alive false: the connection closes once the response is written
@@ -44,7 +48,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void discard_some();
   void close();
 
-  boost::beast::tcp_stream stream_;
+  ClientStream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   std::optional<HttpResponse> response_;  // alive until its write completes
@@ -53,7 +57,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::beast::flat_buffer discard_;  // lingering close reads into it
   bool reading_ = false;
   bool linger_ = false;
-  bool upgraded_ = false;  // the socket now belongs to a WsSession
+  bool upgraded_ = false;     // the socket now belongs to a WsSession
+  bool tls_closing_ = false;  // close_notify sent (or being sent)
   ConnectionsPerIp::Lease lease_;
 };
 

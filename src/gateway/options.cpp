@@ -84,6 +84,14 @@ void register_options(config::Schema& s, Options& o) {
   s.add_duration("server.shutdown_timeout", o.shutdown_timeout, milliseconds(0),
                  milliseconds(600'000),
                  "On SIGTERM/SIGINT: how long to let open requests finish before exiting");
+  s.add_string("server.tls_cert_file", o.tls.cert_file,
+               "PEM file with the server's certificate followed by its chain; with "
+               "server.tls_key_file, the listener serves https:// and wss:// only. SIGHUP "
+               "reloads both without dropping connections");
+  s.add_string("server.tls_key_file", o.tls.key_file,
+               "PEM file with the private key of server.tls_cert_file");
+  s.add_choice("server.tls_min_version", o.tls.min_version, {"1.2", "1.3"},
+               "Oldest TLS version accepted");
   s.add_size("http.max_header_bytes", o.http.max_header_bytes, 1024, 1024 * 1024,
              "Largest request line plus headers; larger requests get 431");
   s.add_size("http.max_body_bytes", o.http.max_body_bytes, 0, 1024ull * 1024 * 1024,

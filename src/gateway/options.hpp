@@ -90,6 +90,15 @@ struct AuthOptions {
 // found by brute force from one captured token. Not configurable.
 inline constexpr std::size_t kMinHmacSecretBytes = 32;
 
+// TLS on the listener (tls/tls_credentials.hpp): with both files set, the
+// port serves https:// and wss:// only.
+struct TlsOptions {
+  std::string cert_file;  // PEM: the certificate, then its chain
+  std::string key_file;   // PEM: the private key
+  std::string min_version = "1.2";
+  [[nodiscard]] bool enabled() const { return !cert_file.empty() || !key_file.empty(); }
+};
+
 struct WebOptions {
   bool enabled = true;  // serve the web app (web/, embedded) at "/"
 };
@@ -173,6 +182,7 @@ struct Options {
   // refused with 115.
   std::uint32_t max_rooms = 100'000;
   std::chrono::milliseconds shutdown_timeout{10'000};
+  TlsOptions tls;
   HttpLimits http;
   ClientLimits client;
   RoomOptions rooms;

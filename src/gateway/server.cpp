@@ -113,6 +113,7 @@ Server::Server(Options options, metrics::Registry& registry)
                                "' is " + e.what());
     }
   }
+  if (impl_->options.tls.enabled()) st.tls = std::make_unique<TlsCredentials>(impl_->options.tls);
   impl_->make_backend_hooks(registry);
   auto& gw = st.gw;
   gw.messages_out = &registry.counter("herald_messages_out_total",
@@ -168,6 +169,10 @@ Server::Server(Options options, metrics::Registry& registry)
                                         "Connections refused, by reason", {{"reason", "limit"}});
   st.rejected_per_ip = &registry.counter("herald_connections_rejected_total",
                                          "Connections refused, by reason", {{"reason", "per_ip"}});
+  st.tls_handshake_failures =
+      &registry.counter("herald_tls_handshake_failures_total",
+                        "TLS handshakes that failed (plain HTTP to the TLS port, a client that "
+                        "refused the certificate, a timeout)");
   registry.callback("herald_connections", "Connections open now", [&st] {
     return static_cast<double>(st.connections.load(std::memory_order_relaxed));
   });
@@ -268,6 +273,15 @@ void Server::add_keyword_api(match::store::Store& store) {
 void Server::add_api_action(std::string path, ApiAction action) {
   register_api_action(impl_->state.router, impl_->state, std::move(path), std::move(action));
 }
+std::optional<std::string> Server::reload_tls() {
+  if (!impl_->state.tls) return std::nullopt;
+  return impl_->state.tls->reload();
+}
+
+bool Server::tls() const {
+  return impl_->state.tls != nullptr;
+}
+
 unsigned Server::shard_count() const {
   return impl_->pool.size();
 }
@@ -420,8 +434,14 @@ void Server::Impl::admit(tcp::socket socket, ShardPool::Shard& target) {
     return;
   }
   socket.set_option(tcp::no_delay(true), ec);
-  asio::post(target.ctx, [this, &target, s = std::move(socket), l = std::move(*lease)]() mutable {
-    std::make_shared<HttpSession>(std::move(s), std::move(l), state, target.index)->start();
+  // The TLS context is taken here, per connection: a reload changes what
+  // later connections get, never one that is open.
+  std::shared_ptr<asio::ssl::context> tls = state.tls ? state.tls->current() : nullptr;
+  asio::post(target.ctx, [this, &target, s = std::move(socket), l = std::move(*lease),
+                          tls = std::move(tls)]() mutable {
+    ClientStream stream = tls ? ClientStream(std::in_place_type<TlsStream>, std::move(s), *tls)
+                              : ClientStream(std::in_place_type<PlainStream>, std::move(s));
+    std::make_shared<HttpSession>(std::move(stream), std::move(l), state, target.index)->start();
   });
 }
 
@@ -465,7 +485,10 @@ void Server::Impl::reject(tcp::socket socket, asio::io_context& ctx, const std::
   // until it is closed. `response` is one of admit()'s statics.
   auto s = std::make_shared<tcp::socket>(std::move(socket));
   asio::post(ctx, [this, s, &response] {
-    asio::async_write(*s, asio::buffer(response),
+    // A TLS client could not read a plain HTTP answer: it sees the
+    // connection close during its handshake, and retries.
+    const std::string_view bytes = state.tls ? std::string_view() : std::string_view(response);
+    asio::async_write(*s, asio::buffer(bytes.data(), bytes.size()),
                       [this, s](boost::system::error_code, std::size_t) {
                         boost::system::error_code ignored;
                         s->shutdown(tcp::socket::shutdown_both, ignored);

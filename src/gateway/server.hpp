@@ -9,6 +9,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "core/config/values.hpp"
 #include "core/metrics/registry.hpp"
@@ -51,6 +53,13 @@ class Server {
   // and std::runtime_error naming the setting when the cluster's Redis
   // refuses cluster.redis.username/password.
   void start();
+
+  // Loads server.tls_cert_file/tls_key_file again (SIGHUP): connections
+  // accepted from now on use them; open ones keep theirs. On failure the
+  // error names the key and the file, and the old pair keeps serving.
+  // Nothing to do (nullopt) when the listener is plain.
+  std::optional<std::string> reload_tls();
+  [[nodiscard]] bool tls() const;
 
   // The bound address (the real port when options.listen.port was 0).
   [[nodiscard]] config::Endpoint local_endpoint() const;

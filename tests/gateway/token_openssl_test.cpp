@@ -12,6 +12,7 @@
 
 #include "gateway/auth/token.hpp"
 #include "support/daemon.hpp"
+#include "support/openssl_cli.hpp"
 #include "support/process.hpp"
 
 namespace herald::gateway::auth {
@@ -22,12 +23,7 @@ std::string read_file(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
-// openssl <args...>; fails the test with openssl's output on a non-zero exit.
-void openssl(std::vector<std::string> args) {
-  args.insert(args.begin(), OPENSSL_PATH);
-  auto r = test::run(args);
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-}
+using test::openssl;
 
 // header.payload, base64url, as any JWT library frames them.
 std::string signing_input(const std::string& alg, const std::string& payload) {

@@ -4,41 +4,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHeraldd } from '../support/heraldd.mjs';
-import WebSocket from 'ws';
+import { Client as WsClient } from './ws_client.mjs';
 
 const HERALDD = process.env.HERALDD;
 
-
-// A client that reads messages (frames split on newlines) in order.
-class Client {
-  constructor(port) {
-    this.ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
-    this.queue = [];
-    this.waiters = [];
-    this.ws.on('message', (data) => {
-      for (const line of data.toString().split('\n')) {
-        if (!line) continue;
-        const msg = JSON.parse(line);
-        const w = this.waiters.shift();
-        if (w) w(msg); else this.queue.push(msg);
-      }
-    });
-  }
-  open() { return new Promise((resolve, reject) => { this.ws.once('open', resolve); this.ws.once('error', reject); }); }
-  send(obj) { this.ws.send(JSON.stringify(obj)); }
-  next(timeoutMs = 5000) {
-    if (this.queue.length) return Promise.resolve(this.queue.shift());
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error('no message in time')), timeoutMs);
-      this.waiters.push((m) => { clearTimeout(t); resolve(m); });
-    });
-  }
-  async reply(id) {
-    for (;;) {
-      const m = await this.next();
-      if (m.id === id) return m;
-    }
-  }
+class Client extends WsClient {
+  constructor(port) { super(`ws://127.0.0.1:${port}/ws`); }
 }
 
 test('two ws clients chat through heraldd', async () => {

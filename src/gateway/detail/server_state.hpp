@@ -29,6 +29,7 @@
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/hook.hpp"
 #include "gateway/proxy/in_flight_limit.hpp"
+#include "gateway/tls/tls_credentials.hpp"
 #include "gateway/ws/write_cork.hpp"
 
 namespace herald::gateway {
@@ -86,6 +87,9 @@ struct ServerState {
   ShardPool* pool = nullptr;                      // for work that must visit every shard
   std::unique_ptr<auth::TokenVerifier> verifier;  // null without auth.hmac_secret
   bool dev_mode = false;
+  // server.tls_*: null when the listener is plain. Its current() is taken
+  // per accepted connection; a reload swaps it (tls/tls_credentials.hpp).
+  std::unique_ptr<TlsCredentials> tls;
 
   std::atomic<bool> draining{false};
   std::atomic<bool> stopped{false};  // shards stopping: no more cross-shard posts
@@ -106,6 +110,7 @@ struct ServerState {
   metrics::Counter* accepted = nullptr;
   metrics::Counter* rejected_limit = nullptr;
   metrics::Counter* rejected_per_ip = nullptr;
+  metrics::Counter* tls_handshake_failures = nullptr;
   GatewayMetrics gw;
 
   void count_response(unsigned status) {

@@ -33,17 +33,28 @@ constexpr std::size_t kMaxIovecs = 256;
 constexpr std::uint16_t kCloseNormal = 1000;
 constexpr std::uint16_t kCloseNoStatus = 1005;
 
+template <class Handshake>
+Handshake handshake_over(ClientStream&& stream) {
+  return std::visit(
+      [](auto& s) -> Handshake {
+        using Stream = std::decay_t<decltype(s)>;
+        return std::make_unique<websocket::stream<Stream>>(std::move(s));
+      },
+      stream);
+}
+
 }  // namespace
 
-WsConnection::WsConnection(beast::tcp_stream&& stream, detail::ServerState& state,
+WsConnection::WsConnection(ClientStream&& stream, detail::ServerState& state,
                            detail::ShardState& shard, Owner& owner)
-    : handshake_(std::make_unique<websocket::stream<beast::tcp_stream>>(std::move(stream))),
-      socket_(handshake_->get_executor()),
+    : handshake_(handshake_over<Handshake>(std::move(stream))),
+      transport_(std::visit([](auto& h) { return h->get_executor(); }, handshake_),
+                 [this](const beast::error_code& ec) { on_writable(ec); }),
       state_(state),
       shard_(shard),
       owner_(owner),
       reader_(state.options.client.max_message_bytes),
-      idle_timer_(handshake_->get_executor()),
+      idle_timer_(std::visit([](auto& h) { return h->get_executor(); }, handshake_)),
       out_(shard.queued_bytes) {}
 
 WsConnection::~WsConnection() {
@@ -53,33 +64,43 @@ WsConnection::~WsConnection() {
 void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_alive) {
   keep_alive_ = std::move(keep_alive);
   const ClientLimits& limits = state_.options.client;
-  // Beast's handshake has its own timeout; the TCP stream's must not fire.
-  beast::get_lowest_layer(*handshake_).expires_never();
-  websocket::stream_base::timeout timeouts{};
-  timeouts.handshake_timeout = limits.handshake_timeout;
-  timeouts.idle_timeout = websocket::stream_base::none();
-  timeouts.keep_alive_pings = false;
-  handshake_->set_option(timeouts);
-  handshake_->set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
-  handshake_->async_accept(
-      request, [this, self = keep_alive_.lock()](beast::error_code ec) { on_handshake(ec); });
+  std::visit(
+      [&](auto& handshake) {
+        // Beast's handshake has its own timeout; the TCP stream's must not
+        // fire.
+        beast::get_lowest_layer(*handshake).expires_never();
+        websocket::stream_base::timeout timeouts{};
+        timeouts.handshake_timeout = limits.handshake_timeout;
+        timeouts.idle_timeout = websocket::stream_base::none();
+        timeouts.keep_alive_pings = false;
+        handshake->set_option(timeouts);
+        handshake->set_option(websocket::stream_base::decorator(
+            [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
+        handshake->async_accept(
+            request, [this, self = keep_alive_.lock()](beast::error_code ec) { on_handshake(ec); });
+      },
+      handshake_);
 }
 
 void WsConnection::on_handshake(beast::error_code ec) {
   if (ec) {
     log::debug("websocket handshake failed", {{"error", ec.message()}});
-    handshake_.reset();
+    std::visit([](auto& h) { h.reset(); }, handshake_);
     return closed();
   }
-  // The 101 is written: from here on the socket and its framing are ours.
+  // The 101 is written: from here on the stream and its framing are ours.
   // Nothing was read past the request (Beast's accept with a request reads
   // nothing, and RFC 6455 4.1 has the client wait for the 101 before it
-  // sends a frame), so no bytes are left behind in the stream.
-  socket_ = handshake_->next_layer().release_socket();
-  handshake_.reset();
-  beast::error_code ignored;
-  socket_.non_blocking(true, ignored);
+  // sends a frame), so no bytes are left behind in Beast's buffers; a TLS
+  // stream moves whole, with whatever it decrypted ahead.
+  transport_.open(std::visit(
+                      [](auto& h) {
+                        ClientStream s(std::move(h->next_layer()));
+                        h.reset();
+                        return s;
+                      },
+                      handshake_),
+                  keep_alive_);
   open_ = true;
   // Keep-alive: ping a silent client at half the idle timeout, close it
   // when the other half passes in silence too.
@@ -116,7 +137,7 @@ void WsConnection::on_idle_tick() {
 
 void WsConnection::read() {
   if (in_.size() - in_size_ < kInitialReadBytes / 2) in_.resize(in_.size() * 2);
-  socket_.async_read_some(
+  transport_.async_read_some(
       asio::buffer(in_.data() + in_size_, in_.size() - in_size_),
       asio::bind_allocator(HandlerAllocator<int>(read_memory_),
                            [this, self = keep_alive_.lock()](beast::error_code ec, std::size_t n) {
@@ -148,7 +169,7 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
     // A close was received or the input refused: nothing more is read. The
     // socket closes when our close frame is out (perhaps already).
     reader_stopped_ = true;
-    if (!socket_.is_open()) closed();
+    if (!transport_.is_open()) closed();
     return;
   }
   // Keep the unparsed tail at the front, and make room for all of a large
@@ -247,18 +268,13 @@ void WsConnection::write_now() {
     }
     std::size_t offered = 0;
     for (std::size_t i = 0; i < n; ++i) offered += iov[i].iov_len;
-    msghdr msg{};
-    msg.msg_iov = iov.data();
-    msg.msg_iovlen = n;
-    const ssize_t sent = ::sendmsg(socket_.native_handle(), &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-    if (sent < 0) {
-      if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) break;
-      log::debug("websocket write failed", {{"error", std::generic_category().message(errno)}});
+    beast::error_code ec;
+    const std::size_t written = transport_.write_some(std::span(iov.data(), n), ec);
+    if (ec == asio::error::would_block) break;
+    if (ec) {
+      log::debug("websocket write failed", {{"error", ec.message()}});
       return close_socket();  // the read fails and tells the owner
     }
-    // Safety: sendmsg returned a byte count, not an error, so it is >= 0.
-    const auto written = static_cast<std::size_t>(sent);
     const ws::OutboundQueue::Written w = out_.consume(written);
     state_.gw.write_batches->inc();
     state_.gw.bytes_out->inc(written);
@@ -269,13 +285,9 @@ void WsConnection::write_now() {
     }
     if (written < offered) break;  // the kernel is full: wait rather than ask again
   }
-  // What is left waits until the socket can take more.
+  // What is left waits until the transport can take more.
   waiting_writable_ = true;
-  socket_.async_wait(asio::socket_base::wait_write,
-                     asio::bind_allocator(HandlerAllocator<int>(write_memory_),
-                                          [this, self = keep_alive_.lock()](beast::error_code ec) {
-                                            on_writable(ec);
-                                          }));
+  transport_.wait_writable();
 }
 
 void WsConnection::on_writable(beast::error_code ec) {
@@ -324,10 +336,8 @@ void WsConnection::release() {
 }
 
 void WsConnection::close_socket() {
-  if (socket_.is_open()) {
-    beast::error_code ignored;
-    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
-    socket_.close(ignored);  // a pending read completes and tells the owner
+  if (transport_.is_open()) {
+    transport_.close();  // a pending read completes and tells the owner
     idle_timer_.cancel();
   }
   if (reader_stopped_) closed();

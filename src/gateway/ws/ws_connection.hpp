@@ -3,17 +3,18 @@
 // rooms and codes; this class knows bytes, frames and the close handshake).
 //
 // Beast performs the opening handshake; then the connection owns the TCP
-// socket. Reading: ws/frame_reader.hpp turns the bytes into messages and
-// control frames; text and binary messages go to the owner, pings are
-// answered here, a peer's close is echoed, a protocol error closes with the
-// code the reader gives (1002/1007/1009). Keep-alive: a silent peer is
-// pinged at half of client.idle_timeout and closed at the end of it.
+// socket, or the TLS stream over it (ws/transport.hpp: the framing and the
+// write path below are the same for both). Reading: ws/frame_reader.hpp turns the bytes into
+// messages and control frames; text and binary messages go to the owner, pings are answered here, a
+// peer's close is echoed, a protocol error closes with the code the reader gives (1002/1007/1009).
+// Keep-alive: a silent peer is pinged at half of client.idle_timeout and closed at the end of it.
 //
 // Writing: frames go to the OutboundQueue (ws/outbound_queue.hpp) and the
 // connection joins the shard's cork (ws/write_cork.hpp); when the cork
-// drains, flush() hands everything queued to ONE non-blocking sendmsg, as
-// one WebSocket message whose lines are the shared frames' own bytes. Only
-// what the kernel does not take waits, for the socket to become writable;
+// drains, flush() hands everything queued to ONE non-blocking write (a
+// sendmsg; over TLS one encrypted write), as one WebSocket message whose
+// lines are the shared frames' own bytes. Only what the transport does not
+// take waits, for the socket to become writable;
 // new frames join the queue meanwhile, so a slow socket gets larger writes
 // by itself.
 //
@@ -27,9 +28,8 @@
 // that the destructor cancels. Single-threaded: the shard's thread only.
 #pragma once
 
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/websocket/ssl.hpp>
 #include <boost/beast/websocket/stream.hpp>
 
 #include <cstdint>
@@ -38,14 +38,17 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <variant>
 #include <vector>
 
+#include "gateway/client_stream.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/frame.hpp"
 #include "gateway/http_router.hpp"
 #include "gateway/ws/frame_reader.hpp"
 #include "gateway/ws/handler_memory.hpp"
 #include "gateway/ws/outbound_queue.hpp"
+#include "gateway/ws/transport.hpp"
 
 namespace herald::gateway {
 
@@ -68,8 +71,8 @@ class WsConnection {
     Owner& operator=(const Owner&) = default;
   };
 
-  WsConnection(boost::beast::tcp_stream&& stream, detail::ServerState& state,
-               detail::ShardState& shard, Owner& owner);
+  WsConnection(ClientStream&& stream, detail::ServerState& state, detail::ShardState& shard,
+               Owner& owner);
   ~WsConnection();
   WsConnection(const WsConnection&) = delete;
   WsConnection& operator=(const WsConnection&) = delete;
@@ -115,8 +118,12 @@ class WsConnection {
   void closed();  // tells the owner, once
 
   // The opening handshake only; null once the socket is ours.
-  std::unique_ptr<boost::beast::websocket::stream<boost::beast::tcp_stream>> handshake_;
-  boost::asio::ip::tcp::socket socket_;
+  // The opening handshake only; both null once the stream is the
+  // transport's.
+  using Handshake = std::variant<std::unique_ptr<boost::beast::websocket::stream<PlainStream>>,
+                                 std::unique_ptr<boost::beast::websocket::stream<TlsStream>>>;
+  Handshake handshake_;
+  ws::Transport transport_;
   detail::ServerState& state_;
   detail::ShardState& shard_;
   Owner& owner_;
@@ -140,7 +147,6 @@ class WsConnection {
   bool close_queued_ = false;                                         // our close frame is in out_
   bool close_written_ = false;                                        // ... and written
   bool close_received_ = false;  // the peer's close frame arrived
-  HandlerMemory write_memory_;   // the writable wait
 
   bool open_ = false;      // the handshake completed
   bool released_ = false;  // the owner is done

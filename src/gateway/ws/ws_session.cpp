@@ -46,14 +46,15 @@ std::string peer_address(const beast::tcp_stream& stream) {
 
 }  // namespace
 
-WsSession::WsSession(beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
+WsSession::WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease,
                      detail::ServerState& state, unsigned shard)
     : state_(state),
       shard_state_(*state.shards[shard]),
       shard_(shard),
-      peer_(peer_address(stream)),
-      connect_timer_(stream.get_executor()),
-      expiry_(stream.get_executor(), shard_state_.backends[proxy::HookKind::refresh].get(),
+      peer_(peer_address(tcp_layer(stream))),
+      connect_timer_(tcp_layer(stream).get_executor()),
+      expiry_(tcp_layer(stream).get_executor(),
+              shard_state_.backends[proxy::HookKind::refresh].get(),
               state_.hooks[proxy::HookKind::refresh].get()),
       connection_(std::move(stream), state, *state.shards[shard], *this),
       publish_rate_(state.options.client.publish_rate, state.options.client.publish_rate,

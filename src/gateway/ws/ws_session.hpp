@@ -11,7 +11,6 @@
 #pragma once
 
 #include <boost/asio/steady_timer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 
 #include <memory>
 #include <optional>
@@ -19,6 +18,7 @@
 #include <vector>
 
 #include "gateway/auth/token.hpp"
+#include "gateway/client_stream.hpp"
 #include "gateway/detail/server_state.hpp"
 #include "gateway/frame.hpp"
 #include "gateway/http_router.hpp"
@@ -37,8 +37,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
  public:
   // `lease` is the connection's slot of server.max_connections_per_ip,
   // held until the session ends.
-  WsSession(boost::beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
-            detail::ServerState& state, unsigned shard);
+  WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, detail::ServerState& state,
+            unsigned shard);
   ~WsSession();
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
