@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 
@@ -22,6 +23,17 @@ Daemon::Daemon(std::vector<std::string> flags, std::vector<std::string> env,
   argv.insert(argv.end(), flags.begin(), flags.end());
   proc = std::make_unique<ChildProcess>(argv, env);
   port = proc->wait_for_port(listening, "heraldd");
+}
+
+Daemon::~Daemon() {
+  if (!proc || proc->wait_exit(std::chrono::milliseconds(0))) return;
+  proc->signal(SIGTERM);
+  const auto code = proc->wait_exit(std::chrono::seconds(30));
+  if (!code) {
+    ADD_FAILURE() << "heraldd did not exit within 30 s of SIGTERM:\n" << proc->output();
+  } else if (*code != 0) {
+    ADD_FAILURE() << "heraldd exited with " << *code << " on SIGTERM:\n" << proc->output();
+  }
 }
 
 std::string write_temp_file(const std::string& name, const std::string& text) {
