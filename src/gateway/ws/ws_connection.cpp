@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "core/log.hpp"
+#include "gateway/ws/deflate_offer.hpp"
 #include "gateway/ws/frame_header.hpp"
 
 namespace herald::gateway {
@@ -60,8 +61,24 @@ void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_al
   timeouts.idle_timeout = websocket::stream_base::none();
   timeouts.keep_alive_pings = false;
   handshake_->set_option(timeouts);
+  // permessage-deflate (RFC 7692): answered here, in the 101 Beast
+  // writes; Beast's own compression stays off (the framing is ours).
+  std::optional<std::string> deflate;
+  if (limits.compression) {
+    std::string offers;
+    const auto [first, last] = request.equal_range(beast::http::field::sec_websocket_extensions);
+    for (auto field = first; field != last; ++field) {
+      if (!offers.empty()) offers += ", ";
+      offers += field->value();
+    }
+    deflate = ws::negotiate_permessage_deflate(offers);
+  }
+  deflate_ = deflate.has_value();
   handshake_->set_option(websocket::stream_base::decorator(
-      [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
+      [deflate = std::move(deflate)](websocket::response_type& res) {
+        res.set(beast::http::field::server, "herald");
+        if (deflate) res.set(beast::http::field::sec_websocket_extensions, *deflate);
+      }));
   handshake_->async_accept(
       request, [this, self = keep_alive_.lock()](beast::error_code ec) { on_handshake(ec); });
 }
@@ -81,6 +98,10 @@ void WsConnection::on_handshake(beast::error_code ec) {
   beast::error_code ignored;
   socket_.non_blocking(true, ignored);
   open_ = true;
+  if (deflate_) {
+    reader_.enable_inflate();
+    out_.enable_deflate();
+  }
   // Keep-alive: ping a silent client at half the idle timeout, close it
   // when the other half passes in silence too.
   arm_idle_timer(state_.options.client.idle_timeout / 2);
