@@ -4,8 +4,15 @@ namespace herald::bench {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 
-Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks)
-    : ws_(ctx), server_(std::move(server)), cb_(std::move(callbacks)) {}
+Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
+           bool compression)
+    : ws_(ctx), server_(std::move(server)), cb_(std::move(callbacks)) {
+  if (compression) {
+    websocket::permessage_deflate pmd;
+    pmd.client_enable = true;
+    ws_.set_option(pmd);
+  }
+}
 
 void Conn::open() {
   beast::get_lowest_layer(ws_).expires_after(std::chrono::seconds(30));

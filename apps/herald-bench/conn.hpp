@@ -1,7 +1,9 @@
 // One load-generator WebSocket connection on a shared io_context: connect,
 // upgrade, then read messages (frames split on '\n') and write queued text
 // one message at a time. Owners react through callbacks; a Conn never
-// outlives its io_context's run.
+// outlives its io_context's run. With `compression` it offers
+// permessage-deflate, as a browser does: Beast then inflates what arrives
+// compressed and compresses what it sends.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -28,7 +30,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
     std::function<void(const std::string& error)> on_closed;
   };
 
-  Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks);
+  Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
+       bool compression = false);
   void open();
   void send(std::string text);
   // Drops the connection at once (TCP close, no WebSocket close handshake),

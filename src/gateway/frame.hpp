@@ -7,10 +7,12 @@
 // once, by the first connection that negotiated compression and writes the
 // frame, and then shared by all of them. A frame is shared across shard
 // threads, so that first computation is guarded by a std::once_flag: the
-// other threads wait for it and then read the same bytes. A frame no
+// other threads wait for it and then read the same bytes (published by a
+// release store that later readers acquire). A frame no
 // compressing connection writes is never compressed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -33,14 +35,22 @@ struct Frame {
 
   // `text` compressed on its own and sync-flushed (ends with
   // ws::kDeflateTail), computed on the first call, on any thread.
+  // A writer asks for it per piece it sends (several times per delivery),
+  // so the common case is one acquire load, not a call_once.
   [[nodiscard]] const std::string& deflated() const {
-    std::call_once(deflate_once_, [this] { deflated_ = ws::deflate_piece(text); });
+    if (!deflated_ready_.load(std::memory_order_acquire)) {
+      std::call_once(deflate_once_, [this] {
+        deflated_ = ws::deflate_piece(text);
+        deflated_ready_.store(true, std::memory_order_release);
+      });
+    }
     return deflated_;
   }
 
  private:
   mutable std::once_flag deflate_once_;
-  mutable std::string deflated_;  // written once, under deflate_once_
+  mutable std::atomic<bool> deflated_ready_{false};  // deflated_ is written
+  mutable std::string deflated_;                     // written once, under deflate_once_
 };
 
 using FramePtr = std::shared_ptr<const Frame>;
