@@ -149,8 +149,12 @@ TEST(FrameReader, ServerFrameHeadersUseTheShortestLength) {
             std::string("\x88\x06\x0b\xba", 4));
 }
 
+std::string hello_packed() {
+  return zlib_deflate("hello");
+}
+
 TEST(FrameReader, CompressedMessagesMatchExpectedAndBeast) {
-  const std::string hello = zlib_deflate("hello");
+  const std::string hello = hello_packed();
   const std::string chat_text = R"({"room":"chat","data":{"text":"hi there, hi there"}})";
   const std::string chat = zlib_deflate(chat_text);
   const std::string at_limit(kMax, 'a');
@@ -189,6 +193,19 @@ TEST(FrameReader, CompressedMessagesMatchExpectedAndBeast) {
     const Transcript beast = frame_transcript_beast(c.bytes, kMax, true);
     EXPECT_TRUE(transcripts_agree(ours, beast)) << c.name << "; Beast:\n" << joined(beast);
   }
+}
+
+TEST(FrameReader, LargeInflatedMessagesFollowEachOther) {
+  // Over the size whose buffer the reader keeps: each is read whole, the
+  // next one too (the buffer released between them).
+  const std::string a(20'000, 'a');
+  const std::string b(30'000, 'b');
+  const std::string bytes = frame({.opcode = 1, .payload = zlib_deflate(a), .rsv = 4}) +
+                            frame({.opcode = 1, .payload = zlib_deflate(b), .rsv = 4}) +
+                            frame({.opcode = 1, .payload = hello_packed(), .rsv = 4});
+  const Transcript ours = frame_transcript_ours(bytes, 100'000, true);
+  EXPECT_EQ(joined(ours), "T:" + a + "\nT:" + b + "\nT:hello\nEOF\n");
+  EXPECT_TRUE(transcripts_agree(ours, frame_transcript_beast(bytes, 100'000, true)));
 }
 
 // Where Beast 1.81 cannot be the oracle.

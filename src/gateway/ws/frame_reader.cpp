@@ -21,6 +21,10 @@ constexpr std::uint16_t kBadPayload = 1007;
 constexpr std::uint16_t kTooBig = 1009;
 constexpr std::uint16_t kNoStatus = 1005;
 
+// An inflated message's buffer is reused up to this size (a chat client's
+// messages), released after a larger one.
+constexpr std::size_t kKeptInflatedBytes = 4096;
+
 // The parsed fixed part of a frame; `header` is 0 while incomplete.
 struct Header {
   std::size_t header = 0;  // bytes before the payload, mask key included
@@ -165,6 +169,9 @@ ReadResult FrameReader::inflated(std::uint8_t opcode, std::string_view compresse
 
 ReadResult FrameReader::next(std::span<char> input) {
   if (failed_) return fail(kProtocolError, "the connection already failed");
+  // The last inflated message is handed out no more: a large one's buffer
+  // is not kept by every connection that once sent one.
+  if (inflated_.capacity() > kKeptInflatedBytes) std::string().swap(inflated_);
   const Header h = parse_header(input);
   if (h.header == 0) return {};
   // The checks in Beast's order, so that a frame breaking several rules is
