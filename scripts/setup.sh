@@ -13,9 +13,10 @@ PACKAGES=(
   build-essential cmake ninja-build ccache pkg-config git
   # fuzzing (libFuzzer ships in clang's runtime) and code hygiene
   clang libclang-rt-14-dev clang-format clang-tidy
-  # libraries: asio/beast, config, flags, logs, JSON, TLS/HMAC, Redis
+  # libraries: asio/beast, config, flags, logs, JSON, TLS/HMAC, Redis,
+  # permessage-deflate
   libboost1.81-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
-  libsimdjson-dev libssl-dev libhiredis-dev
+  libsimdjson-dev libssl-dev libhiredis-dev zlib1g-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
   # the openssl command line: an independent JWT signer for the token tests

@@ -16,8 +16,14 @@ std::variant<Conn::Plain, Conn::Tls> make_stream(boost::asio::io_context& ctx,
 }  // namespace
 
 Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
-           boost::asio::ssl::context* tls)
-    : ws_(make_stream(ctx, tls)), server_(std::move(server)), cb_(std::move(callbacks)) {}
+           boost::asio::ssl::context* tls, bool compression)
+    : ws_(make_stream(ctx, tls)), server_(std::move(server)), cb_(std::move(callbacks)) {
+  if (compression) {
+    websocket::permessage_deflate pmd;
+    pmd.client_enable = true;
+    std::visit([&](auto& ws) { ws.set_option(pmd); }, ws_);
+  }
+}
 
 beast::tcp_stream& Conn::tcp() {
   return std::visit([](auto& ws) -> beast::tcp_stream& { return beast::get_lowest_layer(ws); },

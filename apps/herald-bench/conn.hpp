@@ -2,7 +2,9 @@
 // upgrade (over TLS when given a client context: wss://), then read
 // messages (frames split on '\n') and write queued text one message at a
 // time. Owners react through callbacks; a Conn never outlives its
-// io_context's run.
+// io_context's run. With `compression` it offers permessage-deflate, as a
+// browser does: Beast then inflates what arrives compressed and compresses
+// what it sends.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -37,9 +39,9 @@ class Conn : public std::enable_shared_from_this<Conn> {
   };
 
   // `tls`: connect over TLS with this client context (it must outlive the
-  // connection); null for plain TCP.
+  // connection); null for plain TCP. `compression`: offer permessage-deflate.
   Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
-       boost::asio::ssl::context* tls = nullptr);
+       boost::asio::ssl::context* tls = nullptr, bool compression = false);
   void open();
   void send(std::string text);
   // Drops the connection at once (TCP close, no WebSocket close handshake),

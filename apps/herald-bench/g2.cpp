@@ -7,6 +7,7 @@
 #include <boost/asio/write.hpp>
 #include <fmt/format.h>
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -29,7 +30,7 @@ std::optional<std::string> scrape_metrics(std::uint16_t port) {
     asio::io_context ctx;
     asio::ip::tcp::socket s(ctx);
     s.connect({asio::ip::make_address("127.0.0.1"), port});
-    std::string req = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    std::string req = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
     asio::write(s, asio::buffer(req));
     std::string out;
     boost::system::error_code ec;
@@ -44,6 +45,27 @@ std::optional<std::string> scrape_metrics(std::uint16_t port) {
   } catch (const std::exception&) {
     return std::nullopt;
   }
+}
+
+// A chat message's fields after "t" (the send time), about 300 bytes of
+// JSON text: a user and a sentence picked by `n`, so consecutive
+// publications differ as a room's messages do.
+std::string chat_fields(std::uint64_t n) {
+  static constexpr std::array<std::string_view, 8> kSentences = {
+      "Is anyone going to the planning meeting this afternoon? I can share my notes.",
+      "The build on the release branch is green again, thanks to everyone who helped.",
+      "Lunch at the Italian place on the corner at half past twelve, who is in?",
+      "Reminder: the quarterly review slides are due on Friday, please send yours early.",
+      "I pushed the fix for the login timeout; can someone review it before the deploy?",
+      "Coffee machine on the third floor is fixed, no more walking downstairs for it.",
+      "Does anyone know why the staging database is slow today? Queries take seconds.",
+      "Welcome to the team, Priya! Ask here if you need anything during your first week.",
+  };
+  const std::string_view a = kSentences[n % kSentences.size()];
+  const std::string_view b = kSentences[(n / kSentences.size() + 3) % kSentences.size()];
+  return fmt::format(
+      R"(,"user":"user{}","text":"{} {}","sent_at":"2026-12-02T00:{:02}:{:02}Z","reply_to":{}}})",
+      n % 97, a, b, (n / 60) % 60, n % 60, n % 5 == 0 ? std::to_string(n / 2) : "null");
 }
 
 double sample(const std::string& text, std::string_view series) {
@@ -93,7 +115,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
       if (!*done) *done = true, --opening;
       if (!error.empty()) ++failures;
     };
-    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls);
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls, o.compression);
     c->send(R"({"id":1,"connect":{"user":"s)" + std::to_string(i) +
             R"("}})"
             "\n" +
@@ -127,9 +149,9 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   std::function<void(unsigned)> publish_one = [&](unsigned p) {
     if (!publishing) return;
     unsigned room = (next_room[p]++ * o.publishers + p) % o.rooms;
+    const std::string fields = o.chat ? chat_fields(sent) : R"(,"x":")" + payload + "\"}";
     pubs[p]->send(R"({"id":)" + std::to_string(next_id[p]++) + R"(,"publish":{"room":")" +
-                  room_name(room) + R"(","data":{"t":)" + std::to_string(now_ns()) + R"(,"x":")" +
-                  payload + "\"}}}");
+                  room_name(room) + R"(","data":{"t":)" + std::to_string(now_ns()) + fields + "}}");
     ++sent;
   };
   for (unsigned p = 0; p < o.publishers; ++p) {
@@ -146,7 +168,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     cb.on_closed = [&](const std::string& error) {
       if (!error.empty()) ++failures;
     };
-    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls);
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls, o.compression);
     c->send(R"({"id":1,"connect":{"user":"pub)" + std::to_string(p) + R"("}})");
     c->open();
     pubs.push_back(c);
@@ -198,6 +220,8 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   r.add("publishers", static_cast<std::uint64_t>(o.publishers));
   r.add("window", static_cast<std::uint64_t>(o.window));
   r.add("payload_bytes", static_cast<std::uint64_t>(o.payload_bytes));
+  r.add("chat_payload", std::string(o.chat ? "yes" : "no"));
+  r.add("compression", std::string(o.compression ? "permessage-deflate" : "none"));
   r.add("subscribed", subscribed);
   r.add("connection_failures", failures);
   r.add("publish_errors", pub_errors);
@@ -216,6 +240,12 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     const double writes = sample(*metrics1, "herald_write_batches_total") -
                           sample(*metrics0, "herald_write_batches_total");
     r.add("server_messages_per_write", writes > 0 ? msgs / writes : 0.0);
+    // Everything written to WebSocket clients (the publishers'
+    // acknowledgements too) per delivered publication.
+    const double bytes =
+        sample(*metrics1, "herald_bytes_out_total") - sample(*metrics0, "herald_bytes_out_total");
+    r.add("server_bytes_out_per_delivery",
+          received_in_window ? bytes / static_cast<double>(received_in_window) : 0.0);
   }
   r.add("latency_p50_ms", latency.quantile_ms(0.5));
   r.add("latency_p99_ms", latency.quantile_ms(0.99));

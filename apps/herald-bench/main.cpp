@@ -124,6 +124,11 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   g2cmd->add_option("--payload", g2.payload_bytes, "Bytes of filler in each publication")
       ->capture_default_str();
+  g2cmd->add_flag("--chat", g2.chat,
+                  "Publish a realistic chat message (~300 bytes of JSON text) instead of filler");
+  g2cmd->add_flag("--compression", g2.compression,
+                  "Clients offer permessage-deflate and heraldd runs with client.compression "
+                  "(the references are not asked to compress)");
   g2cmd->add_option("--duration", g2_duration)->capture_default_str();
   auto* reference_opt =
       g2cmd
@@ -221,6 +226,10 @@ int main(int argc, char** argv) {
                                         "16",
                                         "--rooms.history_size",
                                         "10000"};
+  if (g2.compression) {
+    heraldd_argv.emplace_back("--client.compression");
+    heraldd_argv.emplace_back("true");
+  }
   // After the bench's own flags, so that a --heraldd-flag overrides them.
   heraldd_argv.insert(heraldd_argv.end(), heraldd_flags.begin(), heraldd_flags.end());
 

@@ -37,6 +37,11 @@ struct G2Options {
   unsigned publishers = 1;
   unsigned window = 8;
   std::size_t payload_bytes = 64;
+  // Instead of `payload_bytes` of filler: a realistic chat message, about
+  // 300 bytes of JSON text that differs from one publication to the next.
+  bool chat = false;
+  // Every client offers permessage-deflate (the server must accept it).
+  bool compression = false;
   std::chrono::milliseconds duration{10'000};
   std::chrono::milliseconds warmup{1'000};
   bool quiet = false;

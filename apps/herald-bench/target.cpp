@@ -128,7 +128,7 @@ double scrape_metric(std::uint16_t port, const std::string& series) {
     boost::asio::io_context io;
     boost::asio::ip::tcp::socket s(io);
     s.connect({boost::asio::ip::make_address("127.0.0.1"), port});
-    const std::string req = "GET /metrics HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+    const std::string req = "GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
     boost::asio::write(s, boost::asio::buffer(req));
     std::string body;
     boost::system::error_code ec;

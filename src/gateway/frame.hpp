@@ -2,21 +2,55 @@
 // it goes to (the "marshal once" lesson: a publication to 10,000 subscribers
 // is one string, not 10,000). Connections hold FramePtrs in their queues and
 // hand the text to the socket as is.
+//
+// Its permessage-deflate form (ws/deflate_codec.hpp) is made the same way:
+// once, by the first connection that negotiated compression and writes the
+// frame, and then shared by all of them. A frame is shared across shard
+// threads, so that first computation is guarded by a std::once_flag: the
+// other threads wait for it and then read the same bytes (published by a
+// release store that later readers acquire). A frame no
+// compressing connection writes is never compressed.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
+
+#include "gateway/ws/deflate_codec.hpp"
 
 namespace herald::gateway {
 
 struct Frame {
+  Frame(std::string t, std::int64_t published) : text(std::move(t)), published_ns(published) {}
+
   std::string text;
   // steady_clock nanoseconds when the publication was accepted; 0 for
   // replies and other frames that are not publications. Feeds the
   // publish-to-write latency histogram.
   std::int64_t published_ns = 0;
+
+  // `text` compressed on its own and sync-flushed (ends with
+  // ws::kDeflateTail), computed on the first call, on any thread.
+  // A writer asks for it per piece it sends (several times per delivery),
+  // so the common case is one acquire load, not a call_once.
+  [[nodiscard]] const std::string& deflated() const {
+    if (!deflated_ready_.load(std::memory_order_acquire)) {
+      std::call_once(deflate_once_, [this] {
+        deflated_ = ws::deflate_piece(text);
+        deflated_ready_.store(true, std::memory_order_release);
+      });
+    }
+    return deflated_;
+  }
+
+ private:
+  mutable std::once_flag deflate_once_;
+  mutable std::atomic<bool> deflated_ready_{false};  // deflated_ is written
+  mutable std::string deflated_;                     // written once, under deflate_once_
 };
 
 using FramePtr = std::shared_ptr<const Frame>;
@@ -28,7 +62,7 @@ inline std::int64_t steady_now_ns() {
 }
 
 inline FramePtr make_frame(std::string text, std::int64_t published_ns = 0) {
-  return std::make_shared<const Frame>(Frame{std::move(text), published_ns});
+  return std::make_shared<const Frame>(std::move(text), published_ns);
 }
 
 }  // namespace herald::gateway

@@ -128,6 +128,10 @@ void register_options(config::Schema& s, Options& o) {
   s.add_duration(
       "client.write_delay", o.client.write_delay, milliseconds(0), milliseconds(1000),
       "Hold outbound messages this long to batch them into one write (0: next loop turn)");
+  s.add_bool("client.compression", o.client.compression,
+             "Negotiate permessage-deflate (RFC 7692) with clients that offer it: each "
+             "publication is compressed once for all of them; client.max_message_bytes bounds "
+             "a compressed message once inflated");
 
   s.add_int("rooms.max_rooms", o.max_rooms, 1, 100'000'000,
             "Rooms one node holds at once (memory: with subscribers or unexpired history; "

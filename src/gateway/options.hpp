@@ -41,6 +41,8 @@ struct ClientLimits {
   std::chrono::milliseconds connect_timeout{10'000};    // until the connect command
   std::chrono::milliseconds idle_timeout{30'000};       // pings at half, close at full
   std::chrono::milliseconds write_delay{0};  // 0: flush every loop turn; >0: coalesce this long
+  // Negotiate permessage-deflate (RFC 7692) with clients that offer it.
+  bool compression = false;
 };
 
 // Moderation of the publications of a room (gateway/moderation/): the

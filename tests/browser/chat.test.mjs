@@ -4,6 +4,9 @@
 // banned word arrives masked, and a cut connection recovers exactly what was
 // missed. Each test saves a
 // screenshot to $HERALD_ARTIFACTS (default: a temporary directory).
+// HERALD_COMPRESSION=1 runs the same tests with client.compression on:
+// Chromium offers permessage-deflate by itself, so every message then
+// crosses compressed (ctest's browser_chat_deflate).
 // Run by ctest: node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,6 +18,7 @@ import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = process.env.HERALD_ARTIFACTS || join(tmpdir(), 'herald-browser');
+const COMPRESSION = process.env.HERALD_COMPRESSION === '1';
 mkdirSync(ARTIFACTS, { recursive: true });
 
 let heraldd;
@@ -25,7 +29,9 @@ let browser;
 before(async () => {
   // Every room is moderated with the dictionary "demo" (filled by the
   // moderation test through the keyword API).
-  const d = await startHeraldd(undefined, ['--rooms.moderation', 'demo']);
+  const flags = ['--rooms.moderation', 'demo'];
+  if (COMPRESSION) flags.push('--client.compression', 'true');
+  const d = await startHeraldd(undefined, flags);
   heraldd = d.proc;
   base = `http://127.0.0.1:${d.port}`;
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
@@ -63,6 +69,24 @@ async function waitFor(what, fn, timeoutMs = 5000) {
   }
   assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
 }
+
+test('the WebSocket is compressed exactly when client.compression is on', async () => {
+  const page = await (await browser.newContext()).newPage();
+  await page.goto(base + '/');
+  // The page's own WebSocket, as herald.js opens it: what Chromium and the
+  // server agreed on.
+  const extensions = await page.evaluate((url) => new Promise((resolve, reject) => {
+    const ws = new WebSocket(url);
+    ws.onopen = () => { resolve(ws.extensions); ws.close(); };
+    ws.onerror = () => reject(new Error('no WebSocket'));
+  }), base.replace('http', 'ws') + '/ws');
+  if (COMPRESSION) {
+    assert.match(extensions, /^permessage-deflate; server_no_context_takeover; client_no_context_takeover/);
+  } else {
+    assert.equal(extensions, '');
+  }
+  await page.context().close();
+});
 
 test('two users chat; the room list moves the room to the top with an unread count', async () => {
   const alice = await signIn('alice');

@@ -1,7 +1,9 @@
 // The outbound queue (src/gateway/ws/outbound_queue): random pushes and
 // partial writes, the bytes it hands out read back by Beast as a WebSocket
 // client (an independent reader of our framing), and the backlog invariant
-// checked after every step against a model that counts frames.
+// checked after every step against a model that counts frames. The same
+// with permessage-deflate: Beast inflating, and zlib inflating the payload
+// of a compressed message to the plain twin's bytes.
 #include "gateway/ws/outbound_queue.hpp"
 
 #include <gtest/gtest.h>
@@ -18,7 +20,9 @@
 #include <string>
 #include <vector>
 
+#include "gateway/ws/deflate_codec.hpp"
 #include "gateway/ws/frame_header.hpp"
+#include "support/zlib_oracle.hpp"
 
 namespace herald::test {
 namespace {
@@ -29,7 +33,8 @@ using gateway::ws::OutboundQueue;
 
 // Reads a server's byte stream as a client would; returns each data message
 // and "PING" for each ping, in order.
-std::vector<std::string> read_as_client(const std::string& wire) {
+// `deflate`: both ends negotiate permessage-deflate, so the client inflates.
+std::vector<std::string> read_as_client(const std::string& wire, bool deflate = false) {
   namespace beast = boost::beast;
   namespace websocket = beast::websocket;
   boost::asio::io_context ioc;
@@ -38,6 +43,13 @@ std::vector<std::string> read_as_client(const std::string& wire) {
   client_end.connect(server_end);
   websocket::stream<beast::test::stream&> client(client_end);
   websocket::stream<beast::test::stream&> server(server_end);
+  if (deflate) {
+    websocket::permessage_deflate pmd;
+    pmd.client_enable = true;
+    pmd.server_enable = true;
+    client.set_option(pmd);
+    server.set_option(pmd);
+  }
   // A real handshake between the two ends, then our bytes as the server's.
   beast::error_code accept_ec, handshake_ec;
   server.async_accept([&](beast::error_code ec) { accept_ec = ec; });
@@ -78,7 +90,7 @@ std::string drain(OutboundQueue& q) {
   }
 }
 
-TEST(OutboundQueue, RandomPartialWritesGiveTheSameStreamAndKeepTheBacklog) {
+void random_partial_writes(bool deflate) {
   std::mt19937 rng(7);
   for (int round = 0; round < 200; ++round) {
     std::atomic<std::int64_t> gauge{0};
@@ -88,9 +100,11 @@ TEST(OutboundQueue, RandomPartialWritesGiveTheSameStreamAndKeepTheBacklog) {
     std::size_t pings = 0;
     {
       OutboundQueue q(gauge);
+      if (deflate) q.enable_deflate();
       std::deque<std::int64_t> unwritten;  // weights of frames not yet written
       int next = 0;
       auto push = [&] {
+        // Short texts (a message of them may go plain) and long ones.
         std::string text = "m" + std::to_string(next++) + std::string(rng() % 300, 'x');
         pushed.push_back(text);
         model_backlog += static_cast<std::int64_t>(text.size() + 1);
@@ -135,7 +149,7 @@ TEST(OutboundQueue, RandomPartialWritesGiveTheSameStreamAndKeepTheBacklog) {
     // Every frame arrives once, in order, as lines of the messages.
     std::vector<std::string> lines;
     std::size_t seen_pings = 0;
-    for (const std::string& m : read_as_client(wire)) {
+    for (const std::string& m : read_as_client(wire, deflate)) {
       if (m == "PING") {
         ++seen_pings;
         continue;
@@ -151,6 +165,70 @@ TEST(OutboundQueue, RandomPartialWritesGiveTheSameStreamAndKeepTheBacklog) {
     EXPECT_EQ(lines, pushed) << "round " << round;
     EXPECT_EQ(seen_pings, pings);
   }
+}
+
+TEST(OutboundQueue, RandomPartialWritesGiveTheSameStreamAndKeepTheBacklog) {
+  random_partial_writes(false);
+}
+
+TEST(OutboundQueue, CompressedRandomPartialWritesGiveTheSameStreamAndKeepTheBacklog) {
+  random_partial_writes(true);
+}
+
+// The payload of the one message in `wire` (a server frame), and its RSV1.
+std::pair<std::string, bool> payload_of(const std::string& wire) {
+  const auto b1 = static_cast<unsigned char>(wire.at(1));
+  std::size_t header = 2;
+  if (b1 == 126) header = 4;
+  if (b1 == 127) header = 10;
+  return {wire.substr(header), (static_cast<unsigned char>(wire[0]) & 0x40) != 0};
+}
+
+TEST(OutboundQueue, ACompressedMessageInflatesToItsPlainTwinAndSharesTheFramesBytes) {
+  // Chat-like publications: one message of three shared frames.
+  std::vector<FramePtr> frames;
+  for (int i = 0; i < 3; ++i) {
+    frames.push_back(make_frame(
+        R"({"push":{"room":"chat:lobby","offset":)" + std::to_string(i) +
+        R"(,"pub":{"data":{"user":"alice","text":"Is anyone going to the meeting this afternoon? I can share my notes from last week."}}}})"));
+  }
+  std::atomic<std::int64_t> gauge{0};
+  OutboundQueue plain(gauge);
+  OutboundQueue packed(gauge);
+  packed.enable_deflate();
+  for (const FramePtr& f : frames) {
+    plain.push(f);
+    packed.push(f);
+  }
+  const auto [plain_payload, plain_rsv1] = payload_of(drain(plain));
+  const auto [packed_payload, packed_rsv1] = payload_of(drain(packed));
+  EXPECT_FALSE(plain_rsv1);
+  EXPECT_TRUE(packed_rsv1);
+  EXPECT_LT(packed_payload.size(), plain_payload.size());
+  EXPECT_EQ(zlib_inflate(packed_payload), plain_payload);
+  // Each frame was compressed once, and a second queue sends the very same
+  // bytes (the frame's, shared).
+  const std::string* first = &frames[0]->deflated();
+  OutboundQueue again(gauge);
+  again.enable_deflate();
+  again.push(frames[0]);
+  std::array<iovec, 8> iov{};
+  ASSERT_EQ(again.gather(iov), 2u);
+  EXPECT_EQ(iov[1].iov_base, first->data());
+  EXPECT_EQ(iov[1].iov_len, first->size() - gateway::ws::kDeflateTail.size());
+  again.drop_queued();
+}
+
+TEST(OutboundQueue, AMessageThatCompressionWouldGrowGoesPlain) {
+  std::atomic<std::int64_t> gauge{0};
+  OutboundQueue q(gauge);
+  q.enable_deflate();
+  q.push(make_frame(R"({"id":1,"result":{}})"));
+  const std::string wire = drain(q);
+  const auto [payload, rsv1] = payload_of(wire);
+  EXPECT_FALSE(rsv1);
+  EXPECT_EQ(payload, R"({"id":1,"result":{}})");
+  EXPECT_EQ(read_as_client(wire, true), std::vector<std::string>{R"({"id":1,"result":{}})"});
 }
 
 TEST(OutboundQueue, DropKeepsTheOpenMessageWhole) {

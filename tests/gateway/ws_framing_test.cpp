@@ -3,7 +3,10 @@
 // for each violation, pong for ping, the close handshake) and the bounds on
 // what a client can make it queue. The frame reader's rules themselves are
 // checked against Beast in frame_reader_test.cpp; this is the session
-// acting on them, and every other connection carrying on.
+// acting on them, and every other connection carrying on. Then
+// permessage-deflate (client.compression): its negotiation, compressed
+// publications inflated by zlib against the plain twin another client
+// reads, and compressed client messages, a zip bomb among them.
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/read.hpp>
@@ -17,6 +20,7 @@
 #include <string>
 
 #include "support/ws_client_frame.hpp"
+#include "support/zlib_oracle.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -35,6 +39,7 @@ std::string client_frame(std::uint8_t first_byte, const std::string& payload, bo
 
 struct ServerFrame {
   std::uint8_t opcode = 0;
+  bool rsv1 = false;  // a compressed message (permessage-deflate)
   std::string payload;
   [[nodiscard]] std::uint16_t close_code() const {
     if (payload.size() < 2) return 0;
@@ -46,7 +51,8 @@ struct ServerFrame {
 // A client that writes raw bytes and reads the server's frames itself.
 class RawClient {
  public:
-  explicit RawClient(std::uint16_t port) : socket_(ctx_) {
+  // `extensions`: the Sec-WebSocket-Extensions offer, if any.
+  explicit RawClient(std::uint16_t port, const std::string& extensions = "") : socket_(ctx_) {
     socket_.connect({asio::ip::make_address("127.0.0.1"), port});
     // Bounded waits: a server that never answers fails the test (a read
     // times out and counts as the end of the stream) instead of hanging it.
@@ -54,14 +60,19 @@ class RawClient {
     ::setsockopt(socket_.native_handle(), SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
     const std::string upgrade =
         "GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n";
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n" +
+        (extensions.empty() ? "" : "Sec-WebSocket-Extensions: " + extensions + "\r\n") + "\r\n";
     asio::write(socket_, asio::buffer(upgrade));
     asio::read_until(socket_, in_, "\r\n\r\n");
     std::string head(asio::buffers_begin(in_.data()), asio::buffers_end(in_.data()));
     const std::size_t end = head.find("\r\n\r\n") + 4;
     EXPECT_NE(head.find(" 101 "), std::string::npos) << head;
+    response_head_ = head.substr(0, end);
     in_.consume(end);
   }
+
+  // The 101's status line and headers.
+  [[nodiscard]] const std::string& response_head() const { return response_head_; }
 
   void write(const std::string& bytes) {
     boost::system::error_code ec;
@@ -75,6 +86,7 @@ class RawClient {
     const auto* p = static_cast<const unsigned char*>(in_.data().data());
     ServerFrame f;
     f.opcode = p[0] & 0x0f;
+    f.rsv1 = (p[0] & 0x40) != 0;
     EXPECT_EQ(p[1] & 0x80, 0) << "a server frame must not be masked";
     std::size_t header = 2;
     std::uint64_t n = p[1] & 0x7f;
@@ -123,6 +135,7 @@ class RawClient {
   asio::io_context ctx_;
   asio::ip::tcp::socket socket_;
   asio::streambuf in_;
+  std::string response_head_;
 };
 
 const std::string kConnect = R"({"id":1,"connect":{"user":"raw"}})";
@@ -205,6 +218,103 @@ TEST(GatewayFraming, PingsFasterThanPongsAreReadMakeASlowConsumer) {
   ASSERT_TRUE(close);
   EXPECT_EQ(close->close_code(), 3002);
   expect_alive(*bystander, 60);
+}
+
+constexpr const char* kOffer = "permessage-deflate; client_max_window_bits";
+constexpr const char* kAnswer =
+    "Sec-WebSocket-Extensions: permessage-deflate; server_no_context_takeover; "
+    "client_no_context_takeover\r\n";
+
+TEST(GatewayDeflate, NegotiatedOnlyWhenOnAndOffered) {
+  {
+    Daemon on({"--client.compression", "true"});
+    EXPECT_NE(RawClient(on.port, kOffer).response_head().find(kAnswer), std::string::npos);
+    // An offer the server cannot honour (a smaller window for its shared
+    // bytes) is declined; the next one is taken.
+    RawClient two(on.port, "permessage-deflate; server_max_window_bits=9, permessage-deflate");
+    EXPECT_NE(two.response_head().find(kAnswer), std::string::npos) << two.response_head();
+    RawClient none(on.port, "permessage-deflate; server_max_window_bits=9");
+    EXPECT_EQ(none.response_head().find("Sec-WebSocket-Extensions"), std::string::npos);
+    RawClient plain(on.port);
+    EXPECT_EQ(plain.response_head().find("Sec-WebSocket-Extensions"), std::string::npos);
+  }
+  Daemon off;  // client.compression defaults to false
+  RawClient c(off.port, kOffer);
+  EXPECT_EQ(c.response_head().find("Sec-WebSocket-Extensions"), std::string::npos);
+  c.write(client_frame(0xC1, zlib_deflate(kConnect)));  // compressed, yet not negotiated
+  auto close = c.until_close();
+  ASSERT_TRUE(close);
+  EXPECT_EQ(close->close_code(), 1002);
+}
+
+// The lines of a message.
+std::vector<std::string> lines_of(const std::string& message) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  for (;;) {
+    const std::size_t nl = message.find('\n', start);
+    out.push_back(message.substr(start, nl - start));
+    if (nl == std::string::npos) return out;
+    start = nl + 1;
+  }
+}
+
+// Reads `c`'s messages (inflating compressed ones with zlib) until a line
+// containing `needle`; that line, or "" at the end of the stream.
+std::string line_with(RawClient& c, const std::string& needle, bool* compressed = nullptr) {
+  while (auto f = c.next()) {
+    if (f->opcode != 0x1) continue;
+    const std::string text = f->rsv1 ? zlib_inflate(f->payload) : f->payload;
+    for (const std::string& line : lines_of(text)) {
+      if (line.find(needle) == std::string::npos) continue;
+      if (compressed != nullptr) *compressed = f->rsv1;
+      return line;
+    }
+  }
+  return "";
+}
+
+TEST(GatewayDeflate, APublicationInflatesToThePlainTwinAndClientsMayCompress) {
+  Daemon d({"--client.compression", "true"});
+  RawClient packed(d.port, kOffer);
+  RawClient plain(d.port);
+  // The compressing client's commands arrive compressed (zlib's deflater,
+  // not ours), the other's plain.
+  packed.write(client_frame(0xC1, zlib_deflate(R"({"id":1,"connect":{"user":"z"}})")));
+  EXPECT_NE(line_with(packed, R"("id":1)"), "");
+  packed.write(client_frame(0xC1, zlib_deflate(R"({"id":2,"subscribe":{"room":"chat"}})")));
+  EXPECT_NE(line_with(packed, R"("id":2)"), "");
+  plain.write(client_frame(0x81, R"({"id":1,"connect":{"user":"p"}})"));
+  EXPECT_NE(line_with(plain, R"("id":1)"), "");
+  plain.write(client_frame(0x81, R"({"id":2,"subscribe":{"room":"chat"}})"));
+  EXPECT_NE(line_with(plain, R"("id":2)"), "");
+  // A realistic chat message (~300 bytes of JSON text).
+  const std::string data =
+      R"({"user":"alice","text":"Is anyone going to the planning meeting this afternoon? )"
+      R"(I can share my notes from last week, and the draft agenda is in the shared folder )"
+      R"(under planning. Let me know before three so I can book the larger room.",)"
+      R"("sent_at":"2026-12-02T00:40:00Z","reply_to":null})";
+  plain.write(client_frame(0x81, R"({"id":3,"publish":{"room":"chat","data":)" + data + "}}"));
+  bool compressed = false;
+  const std::string got = line_with(packed, R"({"pub":)", &compressed);
+  EXPECT_TRUE(compressed) << "the publication was sent uncompressed";
+  EXPECT_EQ(got, line_with(plain, R"({"pub":)"));  // byte for byte
+  EXPECT_NE(got.find(data), std::string::npos) << got;
+}
+
+TEST(GatewayDeflate, AZipBombClosesWith1009AndOthersCarryOn) {
+  Daemon d({"--client.compression", "true", "--client.max_message_bytes", "1KiB"});
+  auto bystander = connect_as(d.port, "by");
+  RawClient c(d.port, kOffer);
+  // 500 KB of one letter: a few hundred bytes compressed, under the limit.
+  const std::string bomb = zlib_deflate(std::string(500'000, 'a'), 9);
+  ASSERT_LT(bomb.size(), 1024u);
+  c.write(client_frame(0xC1, bomb));
+  auto close = c.until_close();
+  ASSERT_TRUE(close);
+  EXPECT_EQ(close->close_code(), 1009);
+  EXPECT_TRUE(c.closed_by_server());
+  expect_alive(*bystander, 50);
 }
 
 }  // namespace

@@ -6,11 +6,13 @@ import WebSocket from 'ws';
 export class Client {
   constructor(url, options = {}) {
     this.ws = new WebSocket(url, options);
+    this.lines = [];  // every line received, as sent
     this.queue = [];
     this.waiters = [];
     this.ws.on('message', (data) => {
       for (const line of data.toString().split('\n')) {
         if (!line) continue;
+        this.lines.push(line);
         const msg = JSON.parse(line);
         const w = this.waiters.shift();
         if (w) w(msg); else this.queue.push(msg);

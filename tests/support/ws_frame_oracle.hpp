@@ -33,9 +33,12 @@ inline std::string joined(const Transcript& t) {
   return out;
 }
 
-inline Transcript frame_transcript_ours(std::string bytes, std::size_t max_message) {
+// `deflate`: permessage-deflate was negotiated (with client_no_context_takeover).
+inline Transcript frame_transcript_ours(std::string bytes, std::size_t max_message,
+                                        bool deflate = false) {
   namespace ws = gateway::ws;
   ws::FrameReader reader(max_message);
+  if (deflate) reader.enable_inflate();
   Transcript out;
   std::size_t pos = 0;
   for (;;) {
@@ -69,7 +72,8 @@ inline Transcript frame_transcript_ours(std::string bytes, std::size_t max_messa
   }
 }
 
-inline Transcript frame_transcript_beast(const std::string& bytes, std::size_t max_message) {
+inline Transcript frame_transcript_beast(const std::string& bytes, std::size_t max_message,
+                                         bool deflate = false) {
   namespace beast = boost::beast;
   namespace websocket = beast::websocket;
   boost::asio::io_context ioc;
@@ -78,10 +82,18 @@ inline Transcript frame_transcript_beast(const std::string& bytes, std::size_t m
   server.connect(client);
   server.append(
       "GET /ws HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n");
+      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n");
+  server.append(deflate ? "Sec-WebSocket-Extensions: permessage-deflate; "
+                          "client_no_context_takeover\r\n\r\n"
+                        : "\r\n");
   server.append(bytes);
   client.close();  // the input ends after `bytes`
   websocket::stream<beast::test::stream&> ws(server);
+  if (deflate) {
+    websocket::permessage_deflate pmd;
+    pmd.server_enable = true;
+    ws.set_option(pmd);
+  }
   ws.accept();
   ws.read_message_max(max_message);
   Transcript out;

@@ -1,5 +1,6 @@
 // The header of a frame the server sends (RFC 6455 §5.2, drawn in
-// frame_reader.hpp): FIN set, no RSV bits, never masked (§5.1: a server
+// frame_reader.hpp): FIN set, RSV1 only on a compressed message
+// (permessage-deflate, RFC 7692 §6), RSV2 and RSV3 never, never masked (§5.1: a server
 // must not mask), the length in its shortest form. Two to ten bytes, built
 // on the stack, so a write can put one in front of shared payload bytes
 // without copying them.
@@ -22,11 +23,12 @@ struct FrameHeader {
   [[nodiscard]] std::string_view view() const { return {bytes.data(), size}; }
 };
 
-[[nodiscard]] inline FrameHeader server_frame_header(Opcode opcode, std::uint64_t payload_size) {
+[[nodiscard]] inline FrameHeader server_frame_header(Opcode opcode, std::uint64_t payload_size,
+                                                     bool compressed = false) {
   FrameHeader h;
   // Safety: each value stored is one octet of the header (0..255).
   const auto octet = [](std::uint64_t v) { return static_cast<char>(v & 0xff); };
-  h.bytes[0] = octet(0x80 | static_cast<std::uint8_t>(opcode));
+  h.bytes[0] = octet(0x80 | (compressed ? 0x40 : 0) | static_cast<std::uint8_t>(opcode));
   if (payload_size < 126) {
     h.bytes[1] = octet(payload_size);
     h.size = 2;

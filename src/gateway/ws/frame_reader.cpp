@@ -4,6 +4,8 @@
 
 #include <cstring>
 
+#include "gateway/ws/deflate_codec.hpp"
+
 namespace herald::gateway::ws {
 namespace {
 
@@ -19,6 +21,10 @@ constexpr std::uint16_t kBadPayload = 1007;
 constexpr std::uint16_t kTooBig = 1009;
 constexpr std::uint16_t kNoStatus = 1005;
 
+// An inflated message's buffer is reused up to this size (a chat client's
+// messages), released after a larger one.
+constexpr std::size_t kKeptInflatedBytes = 4096;
+
 // The parsed fixed part of a frame; `header` is 0 while incomplete.
 struct Header {
   std::size_t header = 0;  // bytes before the payload, mask key included
@@ -26,7 +32,8 @@ struct Header {
   std::uint8_t opcode = 0;
   bool fin = false;
   bool masked = false;
-  bool rsv = false;
+  bool rsv1 = false;    // permessage-deflate's "compressed" bit (RFC 7692 §6)
+  bool rsv23 = false;   // no extension we negotiate uses these
   bool minimal = true;  // the length used its shortest encoding
 };
 
@@ -41,7 +48,8 @@ Header parse_header(std::span<const char> in) {
   const std::uint8_t b0 = byte_at(in, 0);
   const std::uint8_t b1 = byte_at(in, 1);
   h.fin = (b0 & 0x80) != 0;
-  h.rsv = (b0 & 0x70) != 0;
+  h.rsv1 = (b0 & 0x40) != 0;
+  h.rsv23 = (b0 & 0x30) != 0;
   h.opcode = b0 & 0x0f;
   h.masked = (b1 & 0x80) != 0;
   std::size_t need = 2;
@@ -134,6 +142,7 @@ std::size_t FrameReader::frame_size(std::span<const char> input) {
 ReadResult FrameReader::fail(std::uint16_t code, std::string_view what) {
   failed_ = true;
   message_.clear();
+  message_compressed_ = false;
   ReadResult r;
   r.event = ReadEvent::error;
   r.close_code = code;
@@ -141,8 +150,28 @@ ReadResult FrameReader::fail(std::uint16_t code, std::string_view what) {
   return r;
 }
 
+ReadResult FrameReader::inflated(std::uint8_t opcode, std::string_view compressed, ReadResult r) {
+  switch (inflate_message(compressed, max_message_, inflated_)) {
+    case InflateStatus::ok:
+      break;
+    case InflateStatus::too_big:
+      return fail(kTooBig, "message over client.max_message_bytes once inflated");
+    case InflateStatus::corrupt:
+      return fail(kBadPayload, "a compressed message that does not inflate");
+  }
+  if (opcode == kText && !simdjson::validate_utf8(inflated_)) {
+    return fail(kBadPayload, "a text message that is not UTF-8");
+  }
+  r.event = opcode == kText ? ReadEvent::text : ReadEvent::binary;
+  r.payload = inflated_;
+  return r;
+}
+
 ReadResult FrameReader::next(std::span<char> input) {
   if (failed_) return fail(kProtocolError, "the connection already failed");
+  // The last inflated message is handed out no more: a large one's buffer
+  // is not kept by every connection that once sent one.
+  if (inflated_.capacity() > kKeptInflatedBytes) std::string().swap(inflated_);
   const Header h = parse_header(input);
   if (h.header == 0) return {};
   // The checks in Beast's order, so that a frame breaking several rules is
@@ -152,7 +181,10 @@ ReadResult FrameReader::next(std::span<char> input) {
     if (op != kClose && op != kPing && op != kPong) return fail(kProtocolError, "reserved opcode");
     if (!h.fin) return fail(kProtocolError, "a control frame may not be fragmented");
     if (h.length > 125) return fail(kProtocolError, "a control frame's payload is over 125 bytes");
-    if (h.rsv) return fail(kProtocolError, "RSV bits set, but no extension was negotiated");
+    if (h.rsv1 || h.rsv23) {
+      return fail(kProtocolError, inflate_ ? "RSV bits set on a control frame"
+                                           : "RSV bits set, but no extension was negotiated");
+    }
   } else {
     if (op != kContinuation && op != kText && op != kBinary) {
       return fail(kProtocolError, "reserved opcode");
@@ -163,7 +195,12 @@ ReadResult FrameReader::next(std::span<char> input) {
     if (op == kContinuation && message_opcode_ == 0) {
       return fail(kProtocolError, "a continuation frame with no message to continue");
     }
-    if (h.rsv) return fail(kProtocolError, "RSV bits set, but no extension was negotiated");
+    if (h.rsv23 || (h.rsv1 && !inflate_)) {
+      return fail(kProtocolError, "RSV bits set, but no extension was negotiated");
+    }
+    if (h.rsv1 && op == kContinuation) {
+      return fail(kProtocolError, "RSV1 set on a continuation frame (RFC 7692 6.1)");
+    }
   }
   if (!h.masked) return fail(kProtocolError, "a client frame must be masked (RFC 6455 5.1)");
   if (!h.minimal) return fail(kProtocolError, "frame length not in its shortest form");
@@ -213,6 +250,10 @@ ReadResult FrameReader::next(std::span<char> input) {
       break;
   }
   // A data frame.
+  if (message_opcode_ == 0 && h.rsv1) {
+    if (h.fin) return inflated(op, body, r);
+    message_compressed_ = true;
+  }
   if (message_opcode_ == 0 && h.fin) {
     // The common case, handed out in place.
     r.event = op == kText ? ReadEvent::text : ReadEvent::binary;
@@ -230,8 +271,9 @@ ReadResult FrameReader::next(std::span<char> input) {
   message_.append(body);
   if (!h.fin) {
     // Fail fast (RFC 6455 8.1 allows it; Beast does it): what arrived so
-    // far must be valid UTF-8 or the start of it.
-    if (message_opcode_ == kText && !utf8_prefix_valid()) {
+    // far must be valid UTF-8 or the start of it (compressed: only once
+    // inflated, at the end).
+    if (message_opcode_ == kText && !message_compressed_ && !utf8_prefix_valid()) {
       return fail(kBadPayload, "a text message that is not UTF-8");
     }
     r.event = ReadEvent::fragment;
@@ -239,6 +281,10 @@ ReadResult FrameReader::next(std::span<char> input) {
   }
   const std::uint8_t kind = message_opcode_;
   message_opcode_ = 0;
+  if (message_compressed_) {
+    message_compressed_ = false;
+    return inflated(kind, message_, r);
+  }
   if (kind == kText && !simdjson::validate_utf8(std::string_view(message_).substr(validated_))) {
     return fail(kBadPayload, "a text message that is not UTF-8");
   }

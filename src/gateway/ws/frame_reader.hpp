@@ -22,14 +22,20 @@
 //   | Masking-key (continued)       |          Payload Data         |
 //   +-------------------------------- - - - - - - - - - - - - - - - +
 //
-// Refused with 1002 (protocol error): RSV bits (no extension is ever
-// negotiated), reserved opcodes, an unmasked client frame (§5.1), a length
-// not in its shortest form (§5.2), a fragmented or
-// over-125-byte control frame (§5.5), a continuation with no message open or
-// a new message while one is open (§5.4), a close payload of one byte or
-// with a code that may not be sent (§7.4). 1007: a text message or close
-// reason that is not UTF-8 (§8.1). 1009: a message over the limit, refused
-// from the length field, before its payload is read.
+// Refused with 1002 (protocol error): RSV bits (but RSV1 on the first frame
+// of a data message once permessage-deflate is negotiated), reserved opcodes, an unmasked client
+// frame (§5.1), a length not in its shortest form (§5.2), a fragmented or over-125-byte control
+// frame (§5.5), a continuation with no message open or a new message while one is open (§5.4), a
+// close payload of one byte or with a code that may not be sent (§7.4). 1007: a text message or
+// close reason that is not UTF-8 (§8.1). 1009: a message over the limit, refused from the length
+// field, before its payload is read.
+//
+// permessage-deflate (RFC 7692, enable_inflate()): a message whose first
+// frame has RSV1 is compressed; it is assembled whole (the limit applies to
+// its compressed length too) and inflated by ws/deflate_codec.hpp with the
+// limit on the inflated size, which stops a zip bomb at the limit: 1009.
+// 1002: RSV1 on a continuation or control frame (§6, §6.1); 1007: bytes
+// that do not inflate. UTF-8 is checked on the inflated text.
 //
 // Zero copy on the common path: a message in one frame is unmasked in place
 // and handed out as a view into the caller's buffer. Only fragmented
@@ -76,6 +82,9 @@ class FrameReader {
  public:
   explicit FrameReader(std::size_t max_message_bytes) : max_message_(max_message_bytes) {}
 
+  // permessage-deflate was negotiated: RSV1 marks a compressed message.
+  void enable_inflate() { inflate_ = true; }
+
   // Parses the frame at the front of `input`, unmasking its payload in
   // place. On need_more nothing was consumed; call again with more bytes
   // appended. After error the reader is spent (the connection must close).
@@ -88,6 +97,9 @@ class FrameReader {
 
  private:
   ReadResult fail(std::uint16_t code, std::string_view what);
+  // The compressed message's payload inflated into inflated_ and checked;
+  // `r` carries what was consumed.
+  ReadResult inflated(std::uint8_t opcode, std::string_view compressed, ReadResult r);
   // message_ (a text message so far) is valid UTF-8 or a prefix of it.
   bool utf8_prefix_valid();
 
@@ -95,6 +107,9 @@ class FrameReader {
   std::string message_;              // a fragmented message being assembled
   std::uint8_t message_opcode_ = 0;  // 0: no fragmented message open
   std::size_t validated_ = 0;        // message_[0, validated_) is valid UTF-8
+  bool inflate_ = false;             // permessage-deflate was negotiated
+  bool message_compressed_ = false;  // the open fragmented message is compressed
+  std::string inflated_;             // the last compressed message, inflated
   bool failed_ = false;
 };
 

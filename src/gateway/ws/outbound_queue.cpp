@@ -2,10 +2,19 @@
 
 #include <algorithm>
 
+#include "gateway/ws/deflate_codec.hpp"
+
 namespace herald::gateway::ws {
 namespace {
 
-constexpr char kSeparator = '\n';
+constexpr std::string_view kSeparator = "\n";
+
+// The separator compressed on its own, like a frame's text: the same bytes
+// between any two compressed frames.
+const std::string& deflated_separator() {
+  static const std::string piece = deflate_piece(kSeparator);
+  return piece;
+}
 
 iovec to_iovec(const char* data, std::size_t size) {
   // Safety: iovec's base is non-const for readv's sake; sendmsg only reads.
@@ -58,12 +67,37 @@ void OutboundQueue::compact() {
 
 void OutboundQueue::open_message() {
   message_end_ = frames_.size();
-  std::uint64_t payload = message_end_ - head_ - 1;  // separators
-  for (std::size_t i = head_; i < message_end_; ++i) payload += frames_[i]->text.size();
-  header_ = server_frame_header(Opcode::text, payload);
+  const std::size_t separators = message_end_ - head_ - 1;
+  std::uint64_t plain = separators;
+  for (std::size_t i = head_; i < message_end_; ++i) plain += frames_[i]->text.size();
+  compressed_ = false;
+  std::uint64_t payload = plain;
+  if (deflate_) {
+    // Each frame's compressed bytes are made once, by whichever connection
+    // writes the frame first (frame.hpp), and shared like its text.
+    std::uint64_t packed = separators * deflated_separator().size() - kDeflateTail.size();
+    for (std::size_t i = head_; i < message_end_; ++i) packed += frames_[i]->deflated().size();
+    // A message of short replies often grows when compressed: it goes
+    // plain then (RFC 7692 lets each message choose, by its RSV1 bit).
+    compressed_ = packed < plain;
+    if (compressed_) payload = packed;
+  }
+  header_ = server_frame_header(Opcode::text, payload, compressed_);
   piece_ = 0;
   piece_offset_ = 0;
   open_ = true;
+}
+
+std::string_view OutboundQueue::piece(std::size_t p) const {
+  if (p == 0) return header_.view();
+  if (p % 2 == 0) return compressed_ ? std::string_view(deflated_separator()) : kSeparator;
+  const Frame& f = *frames_[head_ + (p - 1) / 2];
+  if (!compressed_) return f.text;
+  std::string_view bytes = f.deflated();
+  // The message's last piece: its trailing 00 00 ff ff is not sent
+  // (RFC 7692 §7.2.1); the client appends it back.
+  if (p == 2 * (message_end_ - head_) - 1) bytes.remove_suffix(kDeflateTail.size());
+  return bytes;
 }
 
 std::size_t OutboundQueue::gather(std::span<iovec> iov) {
@@ -80,15 +114,8 @@ std::size_t OutboundQueue::gather(std::span<iovec> iov) {
   const std::size_t pieces = 2 * count;  // header, then text and separator pairs, less one
   std::size_t n = 0;
   for (std::size_t p = piece_; p < pieces && n < iov.size(); ++p) {
-    const std::size_t skip = p == piece_ ? piece_offset_ : 0;
-    if (p == 0) {
-      iov[n++] = to_iovec(header_.bytes.data() + skip, header_.size - skip);
-    } else if (p % 2 == 1) {
-      const std::string& text = frames_[head_ + (p - 1) / 2]->text;
-      iov[n++] = to_iovec(text.data() + skip, text.size() - skip);
-    } else {
-      iov[n++] = to_iovec(&kSeparator, 1 - skip);
-    }
+    const std::string_view bytes = piece(p).substr(p == piece_ ? piece_offset_ : 0);
+    iov[n++] = to_iovec(bytes.data(), bytes.size());
   }
   return n;
 }
@@ -106,12 +133,7 @@ OutboundQueue::Written OutboundQueue::consume(std::size_t bytes) {
   const std::size_t count = message_end_ - head_;
   const std::size_t pieces = 2 * count;
   while (piece_ < pieces) {
-    std::size_t size = 1;  // a separator
-    if (piece_ == 0) {
-      size = header_.size;
-    } else if (piece_ % 2 == 1) {
-      size = frames_[head_ + (piece_ - 1) / 2]->text.size();
-    }
+    const std::size_t size = piece(piece_).size();
     const std::size_t take = std::min(bytes, size - piece_offset_);
     piece_offset_ += take;
     bytes -= take;

@@ -7,7 +7,9 @@
 // a header built for that message. The payload bytes are the shared Frame's
 // own (encoded once per publication, never copied per recipient); gather()
 // points iovecs at them and the connection hands those to one sendmsg.
-// Control frames go out between messages, never inside one.
+// Control frames go out between messages, never inside one. With
+// permessage-deflate negotiated, a message may instead be the frames'
+// shared compressed bytes (enable_deflate()).
 //
 // Invariants:
 // - backlog_bytes() == bytes of data frames pushed - bytes of data frames
@@ -50,6 +52,13 @@ class OutboundQueue {
     return static_cast<std::int64_t>(f.text.size() + 1);
   }
 
+  // From now on messages may be compressed (permessage-deflate was
+  // negotiated): each message that is smaller compressed goes compressed,
+  // as the concatenation of its frames' shared compressed bytes
+  // (Frame::deflated, ws/deflate_codec.hpp says why that is one valid
+  // message). backlog_bytes() keeps counting the plain text.
+  void enable_deflate() { deflate_ = true; }
+
   void push(FramePtr frame);
   // A complete control frame (frame_header.hpp), sent at the next message
   // boundary.
@@ -82,6 +91,8 @@ class OutboundQueue {
 
  private:
   void open_message();
+  // Piece p of the open message (the cursor's numbering below).
+  [[nodiscard]] std::string_view piece(std::size_t p) const;
   void release(std::int64_t bytes);
   void compact();
 
@@ -92,6 +103,8 @@ class OutboundQueue {
   std::size_t head_ = 0;
   std::size_t message_end_ = 0;
   bool open_ = false;
+  bool deflate_ = false;     // permessage-deflate was negotiated
+  bool compressed_ = false;  // the open message is compressed (RSV1)
   FrameHeader header_;
   // Cursor in the open message: piece 0 is the header, piece 2k+1 the text
   // of its k-th frame, piece 2k+2 the separator before frame k+1.

@@ -9,6 +9,7 @@
 #include <system_error>
 
 #include "core/log.hpp"
+#include "gateway/ws/deflate_offer.hpp"
 #include "gateway/ws/frame_header.hpp"
 
 namespace herald::gateway {
@@ -64,6 +65,19 @@ WsConnection::~WsConnection() {
 void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_alive) {
   keep_alive_ = std::move(keep_alive);
   const ClientLimits& limits = state_.options.client;
+  // permessage-deflate (RFC 7692): answered here, in the 101 Beast
+  // writes; Beast's own compression stays off (the framing is ours).
+  std::optional<std::string> deflate;
+  if (limits.compression) {
+    std::string offers;
+    const auto [first, last] = request.equal_range(beast::http::field::sec_websocket_extensions);
+    for (auto field = first; field != last; ++field) {
+      if (!offers.empty()) offers += ", ";
+      offers += field->value();
+    }
+    deflate = ws::negotiate_permessage_deflate(offers);
+  }
+  deflate_ = deflate.has_value();
   std::visit(
       [&](auto& handshake) {
         // Beast's handshake has its own timeout; the TCP stream's must not
@@ -75,7 +89,10 @@ void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_al
         timeouts.keep_alive_pings = false;
         handshake->set_option(timeouts);
         handshake->set_option(websocket::stream_base::decorator(
-            [](websocket::response_type& res) { res.set(beast::http::field::server, "herald"); }));
+            [deflate = std::move(deflate)](websocket::response_type& res) {
+              res.set(beast::http::field::server, "herald");
+              if (deflate) res.set(beast::http::field::sec_websocket_extensions, *deflate);
+            }));
         handshake->async_accept(
             request, [this, self = keep_alive_.lock()](beast::error_code ec) { on_handshake(ec); });
       },
@@ -102,6 +119,10 @@ void WsConnection::on_handshake(beast::error_code ec) {
                       handshake_),
                   keep_alive_);
   open_ = true;
+  if (deflate_) {
+    reader_.enable_inflate();
+    out_.enable_deflate();
+  }
   // Keep-alive: ping a silent client at half the idle timeout, close it
   // when the other half passes in silence too.
   arm_idle_timer(state_.options.client.idle_timeout / 2);

@@ -16,7 +16,10 @@
 // lines are the shared frames' own bytes. Only what the transport does not
 // take waits, for the socket to become writable;
 // new frames join the queue meanwhile, so a slow socket gets larger writes
-// by itself.
+// by itself. With permessage-deflate negotiated (client.compression, the
+// client offered it), the reader inflates compressed messages and the queue
+// sends each message compressed when that makes it smaller, from the
+// frames' shared compressed bytes (ws/deflate_codec.hpp).
 //
 // Closing follows RFC 6455 §7: our close frame goes after what the caller
 // chose to keep queued; then we wait (client.handshake_timeout) for the
@@ -148,6 +151,7 @@ class WsConnection {
   bool close_written_ = false;                                        // ... and written
   bool close_received_ = false;  // the peer's close frame arrived
 
+  bool deflate_ = false;   // permessage-deflate negotiated (RFC 7692)
   bool open_ = false;      // the handshake completed
   bool released_ = false;  // the owner is done
   bool closed_ = false;    // on_closed was sent
