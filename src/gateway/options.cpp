@@ -120,6 +120,10 @@ void register_options(config::Schema& s, Options& o) {
   s.add_duration(
       "client.write_delay", o.client.write_delay, milliseconds(0), milliseconds(1000),
       "Hold outbound messages this long to batch them into one write (0: next loop turn)");
+  s.add_duration("client.sse_heartbeat", o.client.sse_heartbeat, milliseconds(100),
+                 milliseconds(3'600'000),
+                 "Send an SSE stream a comment when it was quiet this long (keeps proxies from "
+                 "closing it)");
 
   s.add_int("rooms.max_rooms", o.max_rooms, 1, 100'000'000,
             "Rooms one node holds at once (memory: with subscribers or unexpired history; "

@@ -41,6 +41,9 @@ struct ClientLimits {
   std::chrono::milliseconds connect_timeout{10'000};    // until the connect command
   std::chrono::milliseconds idle_timeout{30'000};       // pings at half, close at full
   std::chrono::milliseconds write_delay{0};  // 0: flush every loop turn; >0: coalesce this long
+  // SSE streams (gateway/sse/): a comment this often on a quiet stream, so
+  // proxies keep it open and a dead peer is found.
+  std::chrono::milliseconds sse_heartbeat{15'000};
 };
 
 // Moderation of the publications of a room (gateway/moderation/): the

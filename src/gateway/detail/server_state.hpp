@@ -45,6 +45,7 @@ struct ShardState {
       : cork(ctx, write_delay), parser(max_line) {}
   std::unordered_set<HttpSession*> http_sessions;  // shard-local
   std::unordered_set<WsSession*> ws_sessions;      // shard-local
+  std::unordered_set<Subscriber*> sse_streams;     // shard-local: told on shutdown
   Hub hub;                                         // shard-local: room -> local subscribers
   WriteCork cork;                                  // shard-local: sessions to flush this turn
   protocol::CommandParser parser;                  // shard-local, reused per command
@@ -64,6 +65,7 @@ struct GatewayMetrics {
   metrics::Counter* commands = nullptr;
   metrics::Counter* command_errors = nullptr;
   metrics::Gauge* ws_connections = nullptr;
+  metrics::Gauge* sse_streams = nullptr;
   metrics::Gauge* subscriptions = nullptr;
   metrics::Histogram* publish_to_write = nullptr;
 };

@@ -1,10 +1,9 @@
 #include "gateway/ws/ws_session.hpp"
 
-#include <random>
-
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "core/time/unix_clock.hpp"
+#include "gateway/client_id.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
@@ -18,18 +17,6 @@ using protocol::DisconnectCode;
 using protocol::ErrorCode;
 
 namespace {
-
-std::string random_client_id() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(16, '0');
-  std::uint64_t v = rng();
-  for (char& c : id) {
-    c = kHex[v & 0xf];
-    v >>= 4;
-  }
-  return id;
-}
 
 // A backend's error code, relayed as the reply's code.
 ErrorCode backend_code(const proxy::ErrorAnswer& error) {
@@ -703,7 +690,7 @@ void WsSession::enqueue(const FramePtr& frame, bool replied) {
   connection_.enqueue(frame, replied);
 }
 
-void WsSession::deliver(const FramePtr& frame) {
+void WsSession::deliver(const std::string& /*room*/, const FramePtr& frame) {
   enqueue(frame);
   // published_ns marks publications (join/leave pushes carry 0).
   if (room_list_ && frame->published_ns != 0 && state_kind_ == State::connected) {
