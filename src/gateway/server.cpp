@@ -24,6 +24,7 @@
 #include "gateway/moderation/moderating_broker.hpp"
 #include "gateway/moderation/moderator.hpp"
 #include "gateway/shard_pool.hpp"
+#include "gateway/sse/client_publish.hpp"
 #include "gateway/ws/ws_session.hpp"
 #include "web/assets.hpp"
 
@@ -195,6 +196,7 @@ Server::Server(Options options, metrics::Registry& registry)
                                    "text/plain; version=0.0.4; charset=utf-8", req.version()));
       });
   register_api(st.router, st);
+  sse::register_client_publish(st.router, st);
   if (impl_->options.web.enabled) {
     // The web app, from memory (web/assets.hpp); index.html also at "/".
     for (const web::Asset& a : web::assets()) {

@@ -341,6 +341,79 @@ TEST(Sse, ASlowConsumerIsClosedAndOthersGoOn) {
   EXPECT_EQ(offsets_of(bystander, "calm", 1), (std::vector<std::uint64_t>{1}));
 }
 
+HttpReply client_publish(std::uint16_t port, const std::string& query, const std::string& body,
+                         std::map<std::string, std::string> headers = {
+                             {"Content-Type", "application/json"}}) {
+  return http_request("127.0.0.1", port,
+                      HttpCall{"POST", "/sse/publish" + query, std::move(headers), body});
+}
+
+TEST(Sse, ClientsPublishOverHttpThroughTheSameChecksAndModeration) {
+  const std::string conf = write_temp_file("sse-publish.toml", R"(
+[rooms]
+moderation = "words"
+max_publication_bytes = 200
+
+[namespaces.ro]
+publish = false
+)");
+  Daemon d({"--config", conf, "--client.publish_rate", "1"});
+  HttpReply r = api_post(d.port, "/api/keywords/words/add",
+                         R"({"keywords":[{"keyword":"darn","action":"mask"}]})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  SseStream s(d.port, "/sse?room=lobby&user=bob");
+  ASSERT_EQ(opening(s, 1).size(), 1u);
+
+  r = client_publish(d.port, "?user=alice", R"({"room":"lobby","data":{"text":"darn it"}})");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json_uint(r.body, "/result/offset"), 1u);
+  auto pub = s.next();
+  ASSERT_TRUE(pub) << s.output();
+  EXPECT_EQ(json_str(pub->data, "/pub/data/text"), "**** it");  // moderated as any
+  EXPECT_EQ(json_str(pub->data, "/pub/info/user"), "alice");
+  EXPECT_EQ(pub->id.value_or("").substr(pub->id.value_or("").rfind('.')), ".1");
+
+  struct Case {
+    std::string query;
+    std::string body;
+    std::map<std::string, std::string> headers;
+    int status;
+    std::string says;
+  };
+  const std::map<std::string, std::string> json{{"Content-Type", "application/json"}};
+  const std::vector<Case> cases{
+      {"?user=carol",
+       R"({"room":"lobby","data":1})",
+       {{"Content-Type", "text/plain"}},
+       415,
+       "Content-Type"},
+      {"", R"({"room":"lobby","data":1})", json, 401, "user=<name>"},
+      {"?user=carol", R"({"data":1})", json, 400, "room: expected a string"},
+      {"?user=carol", R"({"room":"lobby"})", json, 400, "data: expected a JSON value"},
+      {"?user=carol", "not json", json, 400, "body is not valid JSON"},
+      {"?user=carol", R"({"room":"bad room","data":1})", json, 400, "bad_room"},
+      {"?user=carol", R"({"room":"ro:x","data":1})", json, 403, "publish = false"},
+      {"?user=carol", R"({"room":"lobby","data":")" + std::string(300, 'x') + R"("})", json, 413,
+       "max_publication_bytes is 200"},
+  };
+  for (const Case& c : cases) {
+    r = client_publish(d.port, c.query, c.body, c.headers);
+    EXPECT_EQ(r.status, c.status) << c.body;
+    EXPECT_THAT(r.body, HasSubstr(c.says)) << c.body;
+  }
+  // client.publish_rate 1: alice's burst is spent; dave's is not.
+  r = client_publish(d.port, "?user=alice", R"({"room":"lobby","data":2})");
+  EXPECT_EQ(r.status, 429) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("client.publish_rate"));
+  r = client_publish(d.port, "?user=dave", R"({"room":"lobby","data":3})");
+  EXPECT_EQ(r.status, 200) << r.body;
+  // None of the refused ones was published: the next is offset 2.
+  pub = s.next();
+  ASSERT_TRUE(pub) << s.output();
+  EXPECT_EQ(json_uint(pub->data, "/pub/offset"), 2u);
+  EXPECT_EQ(json_raw(pub->data, "/pub/data"), "3");
+}
+
 TEST(Sse, ShutdownTellsTheStreamToReconnect) {
   Daemon d;
   SseStream s(d.port, "/sse?room=a&user=u");

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/publish_checks.hpp"
 #include "gateway/sse/stream_id.hpp"
 
 namespace herald::gateway::sse {
@@ -36,10 +36,12 @@ std::variant<StreamRequest, HttpResponse> read_stream_request(const HttpRequest&
 
   const std::uint32_t max_rooms = state.options.client.max_subscriptions;
   for (std::string& room : query_values(query, "room")) {
-    if (auto err = room_name_error(room)) return bad("bad_room", "/sse room: " + *err);
-    if (out.identity.claims && !out.identity.claims->allows(room)) {
-      return make_error_response(http::status::forbidden, "permission_denied",
-                                 "the token does not allow room '" + room + "'", request.version());
+    if (auto refused = room_refusal(out.identity.claims, room)) {
+      if (refused->code == protocol::ErrorCode::bad_room) {
+        return bad("bad_room", "/sse room: " + refused->message);
+      }
+      return make_error_response(http::status::forbidden, protocol::error_name(refused->code),
+                                 refused->message, request.version());
     }
     if (std::ranges::find(out.rooms, room) != out.rooms.end()) {
       return bad("bad_request", "/sse: room '" + room + "' is named twice");

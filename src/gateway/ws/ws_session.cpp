@@ -8,7 +8,7 @@
 #include "gateway/protocol/results.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
 #include "gateway/proxy/room_hooks.hpp"
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/publish_checks.hpp"
 #include "gateway/shard_pool.hpp"
 
 namespace herald::gateway {
@@ -267,12 +267,8 @@ void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer
 }
 
 bool WsSession::check_room(std::uint32_t id, const std::string& room) {
-  if (auto err = room_name_error(room)) {
-    reply_error(id, ErrorCode::bad_room, *err);
-    return false;
-  }
-  if (claims_ && !claims_->allows(room)) {
-    reply_error(id, ErrorCode::permission_denied, "the token does not allow room '" + room + "'");
+  if (auto refused = room_refusal(claims_, room)) {
+    reply_error(id, refused->code, refused->message);
     return false;
   }
   return true;
@@ -542,21 +538,11 @@ bool WsSession::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_v
 }
 
 void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
-  if (!check_room(id, cmd.room)) return;
-  const RoomOptions& opts = state_.options.room_options(cmd.room);
-  if (!opts.publish) {
-    return reply_error(
-        id, ErrorCode::permission_denied,
-        "clients may not publish in '" + cmd.room + "' (its namespace has publish = false)");
-  }
-  if (cmd.data.size() > opts.max_publication_bytes) {
-    return reply_error(id, ErrorCode::limit_exceeded,
-                       "publish.data is " + std::to_string(cmd.data.size()) +
-                           " bytes; max_publication_bytes is " +
-                           std::to_string(opts.max_publication_bytes));
+  if (auto refused = publish_refusal(state_.options, claims_, cmd.room, cmd.data.size())) {
+    return reply_error(id, refused->code, refused->message);
   }
   if (!within_rate(id, publish_rate_, "client.publish_rate")) return;
-  if (opts.publish_proxy) return proxy_publish(id, cmd);
+  if (state_.options.room_options(cmd.room).publish_proxy) return proxy_publish(id, cmd);
   publish_to_broker(id, std::move(cmd.room), std::move(cmd.data));
 }
 
