@@ -19,8 +19,9 @@ let browser;
 
 // A relay to heraldd: cut() closes every connection through it; while
 // held, new connections wait (their first bytes kept for inspection)
-// until release().
-function startRelay(target) {
+// until release(). With refuseUpgrades it answers a WebSocket upgrade 502,
+// as a proxy that does not carry WebSockets does.
+function startRelay(target, { refuseUpgrades = false } = {}) {
   const open = new Set();
   let held = null;
   const requests = [];
@@ -39,6 +40,10 @@ function startRelay(target) {
     client.once('data', (chunk) => {
       client.pause();
       requests.push(chunk.toString('latin1'));
+      if (refuseUpgrades && /^upgrade: websocket/im.test(chunk.toString('latin1'))) {
+        client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
+      }
       if (held) held.push([client, chunk]); else { pipe(client, chunk); client.resume(); }
     });
   });
@@ -134,6 +139,53 @@ test('an EventSource cut off resumes exactly where it stopped', async () => {
     // Nothing more arrives: each publication came once.
     await new Promise((r) => setTimeout(r, 300));
     assert.equal(await count('got'), 9);
+    await page.close();
+  } finally {
+    relay.close();
+  }
+});
+
+test('herald.js falls back to SSE and HTTP publishing when WebSockets are refused', async () => {
+  const relay = await startRelay(port, { refuseUpgrades: true });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    await page.goto(`http://127.0.0.1:${relay.port}/healthz`);
+    await page.evaluate(async (relayPort) => {
+      const { HeraldClient } = await import('/herald.js');
+      const client = new HeraldClient(`ws://127.0.0.1:${relayPort}/ws`, { user: 'alice', minDelayMs: 20 });
+      window.client = client;
+      window.got = [];
+      window.recoveries = [];
+      client.addEventListener('publication', (e) => window.got.push(e.detail));
+      client.addEventListener('recovery', (e) => window.recoveries.push(e.detail));
+      client.start();
+      // Issued while nothing is open: carried over to the fallback.
+      window.subscribed = await client.subscribe('help:desk');
+      window.sent = await client.publish('help:desk', { text: 'over http' });
+    }, relay.port);
+    assert.equal(await page.evaluate(() => window.client.transport), 'sse');
+    assert.equal(await page.evaluate(() => window.client.state), 'connected');
+    assert.equal(await page.evaluate(() => window.sent.offset), 1);
+    const got = () => page.evaluate(() => window.got.map((p) => [p.offset, p.data, p.info?.user]));
+    await waitFor('its own publication', async () => (await got()).length === 1);
+    assert.deepEqual(await got(), [[1, { text: 'over http' }, 'alice']]);
+    // Commands SSE cannot carry say so.
+    const history = await page.evaluate(() => window.client.history('help:desk').then(() => 'answered', (e) => e.code));
+    assert.equal(history, 108);
+
+    // Cut off: the stream resumes by itself, missing nothing.
+    relay.hold();
+    relay.cut();
+    await waitFor('the stream to reconnect', async () => relay.waiting() === 1);
+    await publish('help:desk', 'while away');
+    relay.release();
+    await page.evaluate(() => window.client.publish('help:desk', 'after'));
+    await waitFor('three publications', async () => (await got()).length === 3);
+    assert.deepEqual((await got()).map((p) => p[0]), [1, 2, 3]);
+    assert.deepEqual((await got()).map((p) => p[1]), [{ text: 'over http' }, 'while away', 'after']);
+    assert.deepEqual(await page.evaluate(() => window.recoveries), []);
+    await page.evaluate(() => window.client.close());
     await page.close();
   } finally {
     relay.close();
