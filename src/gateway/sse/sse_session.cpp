@@ -33,6 +33,14 @@ std::string response_head(unsigned http_version) {
   return head;
 }
 
+// A byte count as the signed totals the queue bound and the shard's gauge
+// keep.
+std::int64_t signed_bytes(std::size_t n) {
+  // Safety: byte counts here are bounded by client.max_queue_bytes (at most
+  // 1 GiB, options.cpp) plus one event, far below 2^63.
+  return static_cast<std::int64_t>(n);
+}
+
 }  // namespace
 
 SseSession::SseSession(boost::beast::tcp_stream&& stream, ConnectionsPerIp::Lease lease,
@@ -44,6 +52,7 @@ SseSession::SseSession(boost::beast::tcp_stream&& stream, ConnectionsPerIp::Leas
       heartbeat_(socket_.get_executor()),
       expiry_(socket_.get_executor()),
       lease_(std::move(lease)),
+      max_queue_bytes_(signed_bytes(state.options.client.max_queue_bytes)),
       user_(std::move(request.identity.user)),
       client_id_(random_client_id()),
       info_json_(protocol::encode_client_info(user_, client_id_)),
@@ -135,6 +144,7 @@ void SseSession::on_subscribed(std::size_t index, const SubscribeResult& result)
 
 void SseSession::open() {
   opened_ = true;
+  if (closing_) return;  // a disconnect is on its way out: nothing after it
   std::string data = "{\"client\":";
   json::append_string(data, client_id_);
   data += ",\"user\":";
@@ -174,8 +184,8 @@ void SseSession::deliver(const std::string& room, const FramePtr& frame) {
   const std::size_t index = room_index(room);
   if (index == rooms_.size()) return;
   if (!opened_) {
-    const auto weight = static_cast<std::int64_t>(frame->text.size());
-    if (backlog_bytes() + weight > static_cast<std::int64_t>(state_.options.client.max_queue_bytes))
+    const std::int64_t weight = signed_bytes(frame->text.size());
+    if (backlog_bytes() + weight > max_queue_bytes_)
       return close_slow_consumer("pushes held before the stream opened");
     held_bytes_ += weight;
     held_.emplace_back(index, frame);
@@ -229,18 +239,16 @@ void SseSession::append_event(std::string_view event, std::string_view data, boo
 }
 
 std::int64_t SseSession::backlog_bytes() const {
-  return static_cast<std::int64_t>(pending_.size() + writing_.size()) + held_bytes_;
+  return signed_bytes(pending_.size() + writing_.size()) + held_bytes_;
 }
 
 void SseSession::queue(std::string_view bytes) {
   if (finished_ || !socket_.is_open()) return;  // closed: nothing more is written
-  if (backlog_bytes() + static_cast<std::int64_t>(bytes.size()) >
-      static_cast<std::int64_t>(state_.options.client.max_queue_bytes)) {
+  if (backlog_bytes() + signed_bytes(bytes.size()) > max_queue_bytes_) {
     return close_slow_consumer("events");
   }
   pending_ += bytes;
-  shard_state_.queued_bytes.fetch_add(static_cast<std::int64_t>(bytes.size()),
-                                      std::memory_order_relaxed);
+  shard_state_.queued_bytes.fetch_add(signed_bytes(bytes.size()), std::memory_order_relaxed);
   if (writing_.empty()) write_some();
 }
 
@@ -262,8 +270,7 @@ void SseSession::write_some() {
 }
 
 void SseSession::on_written(boost::system::error_code ec, std::size_t bytes) {
-  shard_state_.queued_bytes.fetch_sub(static_cast<std::int64_t>(writing_.size()),
-                                      std::memory_order_relaxed);
+  shard_state_.queued_bytes.fetch_sub(signed_bytes(writing_.size()), std::memory_order_relaxed);
   writing_.clear();
   if (ec) return close_socket();  // the read sees the close and finishes
   state_.gw.bytes_out->inc(bytes);
@@ -343,8 +350,7 @@ void SseSession::finish() {
   finished_ = true;
   heartbeat_.cancel();
   expiry_.cancel();
-  shard_state_.queued_bytes.fetch_sub(static_cast<std::int64_t>(pending_.size()),
-                                      std::memory_order_relaxed);
+  shard_state_.queued_bytes.fetch_sub(signed_bytes(pending_.size()), std::memory_order_relaxed);
   pending_.clear();
   held_.clear();
   held_bytes_ = 0;

@@ -119,6 +119,7 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, public
   boost::asio::steady_timer heartbeat_;
   boost::asio::steady_timer expiry_;
   ConnectionsPerIp::Lease lease_;
+  const std::int64_t max_queue_bytes_;  // client.max_queue_bytes
 
   std::string user_;
   std::string client_id_;
