@@ -96,5 +96,37 @@ TEST(ClusterSse, AStreamGetsTheOtherNodesPublicationsAndResumesOnEitherNode) {
   EXPECT_EQ(json_uint(recovery->data, "/offset"), 7u);
 }
 
+// A hole the node cannot fill (the history lost a publication): the stream
+// is ended with 3005 rather than continued across the hole, and resuming
+// from its last id says the room could not be recovered.
+TEST(ClusterSse, AStreamResetEndsTheStreamAndTheResumeSaysSo) {
+  RedisServer redis;
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  SseStream s(a.port, "/sse?room=chat:h&user=u");
+  ASSERT_TRUE(opened(s, 1));
+  api_publish(b.port, "chat:h", "1");
+  ASSERT_EQ(pubs(s, 1), (std::vector<std::string>{"chat:h1"}));
+  const std::string id = s.last_id();
+  // Offset 2 is lost from the channel and from the history.
+  redis.command({"HINCRBY", "herald:{chat:h}:m", "top", "1"});
+  redis.command({"DEL", "herald:{chat:h}:h"});
+  api_publish(b.port, "chat:h", "3");
+  std::optional<SseEvent> e;
+  while ((e = s.next())) {
+    ASSERT_FALSE(json_has(e->data, "/pub")) << "delivered across a hole: " << e->data;
+    if (json_has(e->data, "/disconnect")) break;
+  }
+  ASSERT_TRUE(e) << s.output();
+  EXPECT_EQ(json_uint(e->data, "/disconnect/code"), 3005u);
+  EXPECT_TRUE(s.wait_ended());
+
+  SseStream again(a.port, "/sse?room=chat:h&user=u", {"Last-Event-ID: " + id});
+  ASSERT_TRUE(again.next());  // connected
+  auto recovery = again.next();
+  ASSERT_TRUE(recovery) << again.output();
+  EXPECT_EQ(recovery->event, "recovery");
+  EXPECT_EQ(json_bool(recovery->data, "/recovered"), false);
+}
+
 }  // namespace
 }  // namespace herald::test
