@@ -35,6 +35,15 @@
 //   waits for the connection (publish included: a publish whose reply was
 //   lost to a disconnect is not retried, and the promise rejects).
 //
+// - Falls back to Server-Sent Events when a WebSocket cannot be opened at
+//   all (`sseFallbackAfter` attempts in a row that never opened, e.g. a
+//   proxy that refuses the upgrade): the rooms are then read from one
+//   EventSource on /sse (docs/protocol.md, "Server-Sent Events"), which
+//   reconnects by itself and resumes exactly from its Last-Event-ID, and
+//   publish() posts to /sse/publish. `client.transport` says which is in
+//   use ('websocket' or 'sse'). Over SSE only subscribe, unsubscribe and
+//   publish work; other commands reject with code 108 (not available).
+//
 // Events (EventTarget): 'state' {state}, 'connecterror' {code, message}
 // (the server refused the connect: e.g. the backend's "sign in first";
 // code 116, a backend that is unavailable, is retried with backoff),
@@ -77,9 +86,17 @@ export function applyRoomDiffs(list, diffs) {
 }
 
 export class HeraldClient extends EventTarget {
-  constructor(url, { user = '', token = '', minDelayMs = 250, maxDelayMs = 5000 } = {}) {
+  constructor(url, { user = '', token = '', minDelayMs = 250, maxDelayMs = 5000,
+    sseFallbackAfter = 2 } = {}) {
     super();
     this.url = url;
+    this.sseFallbackAfter = sseFallbackAfter; // 0: never fall back
+    this.transport = 'websocket';
+    this._opened = false;      // a WebSocket ever opened: its failures are outages, not a block
+    this._failedOpens = 0;     // WebSocket attempts in a row that never opened
+    this._sse = null;          // the EventSource, in the SSE fallback
+    this._sseWaiting = new Map(); // room -> [{resolve, reject}] of subscribes awaiting the stream
+    this._sseReopening = false;   // a reopen is scheduled for the end of this tick
     // Neither token nor user: `{"connect":{}}`, the connect hook's to decide.
     this.credentials = token ? { token } : user ? { user } : {};
     this.minDelayMs = minDelayMs;
@@ -108,6 +125,8 @@ export class HeraldClient extends EventTarget {
     this._setState('closed');
     clearTimeout(this._timer);
     if (this._ws) this._ws.close(1000);
+    if (this._sse) this._sse.close();
+    this._sse = null;
     this._failPending(new HeraldError(0, 'client closed'), true);
   }
 
@@ -123,6 +142,9 @@ export class HeraldClient extends EventTarget {
   // before the publications that follow it (a promise continuation would
   // run only after the whole frame).
   command(name, params = {}, onResult = null) {
+    if (this.transport === 'sse') {
+      return Promise.reject(new HeraldError(108, `${name} is not available over the SSE fallback`));
+    }
     const id = this._nextId++;
     const line = JSON.stringify({ id, [name]: params });
     return new Promise((resolve, reject) => {
@@ -136,6 +158,7 @@ export class HeraldClient extends EventTarget {
   // A room stays in _subs with a null position until its first reply; if
   // that subscribe fails (or its connection drops), the room is forgotten.
   subscribe(room) {
+    if (this.transport === 'sse') return this._sseSubscribe(room);
     this._subs.set(room, null);
     return this.command('subscribe', { room }, (r) => {
       if (this._subs.has(room)) this._subs.set(room, { epoch: r.epoch, offset: r.offset });
@@ -148,10 +171,17 @@ export class HeraldClient extends EventTarget {
   async unsubscribe(room) {
     this._subs.delete(room);
     this._serverRooms.delete(room);
+    if (this.transport === 'sse') {
+      this._sseOpen();
+      return {};
+    }
     return this.command('unsubscribe', { room });
   }
 
-  publish(room, data) { return this.command('publish', { room, data }); }
+  publish(room, data) {
+    if (this.transport === 'sse') return this._ssePublish(room, data);
+    return this.command('publish', { room, data });
+  }
   history(room, opts = {}) { return this.command('history', { room, ...opts }); }
   readMarker(room) { return this.command('rooms.read', { room }); }
   tagRoom(room, tags) { return this.command('rooms.tag', { room, ...tags }); }
@@ -176,7 +206,11 @@ export class HeraldClient extends EventTarget {
     this._setState(this._attempt === 0 ? 'connecting' : 'reconnecting');
     const ws = new WebSocket(this.url);
     this._ws = ws;
-    ws.onopen = () => this._onOpen();
+    ws.onopen = () => {
+      this._opened = true;
+      this._failedOpens = 0;
+      this._onOpen();
+    };
     ws.onmessage = (e) => {
       for (const line of String(e.data).split('\n')) {
         if (line) this._onMessage(JSON.parse(line));
@@ -321,10 +355,14 @@ export class HeraldClient extends EventTarget {
   }
 
   _onClose(code) {
+    const neverOpened = !this._opened;
     this._ws = null;
     // Commands in flight are lost with the connection.
     this._failPending(new HeraldError(0, 'disconnected'));
     if (this.state === 'closed') return;
+    if (neverOpened && this.sseFallbackAfter > 0 && ++this._failedOpens >= this.sseFallbackAfter) {
+      return this._startSse();
+    }
     const retry = !(code >= 3500 && code <= 3999) && code !== 1009;
     if (!retry) {
       this._setState('closed');
@@ -336,6 +374,117 @@ export class HeraldClient extends EventTarget {
     const backoff = Math.min(this.maxDelayMs, this.minDelayMs * 2 ** (this._attempt - 1));
     const delay = Math.max(backoff * (0.5 + Math.random() / 2), this._holdUntil - Date.now());
     this._timer = setTimeout(() => this._open(), delay);
+  }
+
+  // ---- the SSE fallback
+
+  // The WebSocket never opened: switch for good. Commands waiting for the
+  // connection are replayed over SSE (subscribes and publishes) or refused.
+  _startSse() {
+    this.transport = 'sse';
+    const waiting = this._outbox.splice(0).map((id) => this._pending.get(id)).filter(Boolean);
+    this._pending.clear();
+    for (const p of waiting) {
+      if (p.name === 'subscribe') this._sseSubscribe(p.params.room).then(p.resolve, p.reject);
+      else if (p.name === 'publish') this._ssePublish(p.params.room, p.params.data).then(p.resolve, p.reject);
+      else p.reject(new HeraldError(108, `${p.name} is not available over the SSE fallback`));
+    }
+    this._sseOpen();
+  }
+
+  _httpBase() {
+    return this.url.replace(/^ws/, 'http').replace(/\/ws(\?.*)?$/, '');
+  }
+
+  // Who, as the query of /sse and /sse/publish (EventSource sends no headers).
+  _identityQuery() {
+    if (this.credentials.token) return `token=${encodeURIComponent(this.credentials.token)}`;
+    if (this.credentials.user) return `user=${encodeURIComponent(this.credentials.user)}`;
+    return '';
+  }
+
+  // (Re)opens the stream on every room, resuming each from its position;
+  // once for all the changes made in the same tick.
+  _sseOpen() {
+    if (this._sseReopening) return;
+    this._sseReopening = true;
+    queueMicrotask(() => {
+      this._sseReopening = false;
+      this._sseOpenNow();
+    });
+  }
+
+  _sseOpenNow() {
+    if (this._sse) this._sse.close();
+    this._sse = null;
+    if (this.state === 'closed' || this._subs.size === 0) return;
+    const q = [this._identityQuery()];
+    const last = [];
+    for (const [room, pos] of this._subs) {
+      q.push(`room=${encodeURIComponent(room)}`);
+      if (pos) last.push(`${room}.${pos.epoch}.${pos.offset}`);
+    }
+    if (last.length) q.push(`last_event_id=${encodeURIComponent(last.join(','))}`);
+    const es = new EventSource(`${this._httpBase()}/sse?${q.filter(Boolean).join('&')}`);
+    this._sse = es;
+    this._setState(this._opened ? 'reconnecting' : 'connecting');
+    es.addEventListener('connected', (e) => {
+      this.user = JSON.parse(e.data).user;
+      this._setState('connected');
+    });
+    es.addEventListener('subscribed', (e) => {
+      const s = JSON.parse(e.data);
+      const pos = this._subs.get(s.room);
+      if (pos === null) this._subs.set(s.room, { epoch: s.epoch, offset: s.offset });
+      for (const w of this._sseWaiting.get(s.room) ?? []) w.resolve(s);
+      this._sseWaiting.delete(s.room);
+    });
+    es.addEventListener('recovery', (e) => {
+      const r = JSON.parse(e.data);
+      if (this._subs.has(r.room)) this._subs.set(r.room, { epoch: r.epoch, offset: r.offset });
+      this.dispatchEvent(new CustomEvent('recovery', { detail: { room: r.room, recovered: false, missed: 0 } }));
+    });
+    es.addEventListener('refused', (e) => {
+      const r = JSON.parse(e.data);
+      if (this._subs.get(r.room) === null) this._subs.delete(r.room);
+      for (const w of this._sseWaiting.get(r.room) ?? []) w.reject(new HeraldError(r.error.code, r.error.message));
+      this._sseWaiting.delete(r.room);
+    });
+    es.onmessage = (e) => this._onMessage(JSON.parse(e.data));
+    // EventSource reconnects by itself (with Last-Event-ID); a stream the
+    // server refused (an HTTP error) is closed for good.
+    es.onerror = () => {
+      if (es.readyState === EventSource.CLOSED) {
+        this._setState('closed');
+        for (const [, ws] of this._sseWaiting) for (const w of ws) w.reject(new HeraldError(0, 'stream refused'));
+        this._sseWaiting.clear();
+      } else {
+        this._setState('reconnecting');
+      }
+    };
+  }
+
+  // A subscribe over SSE: the stream is reopened with the room added (the
+  // others resume from their positions); settles with its opening event.
+  _sseSubscribe(room) {
+    if (!this._subs.has(room)) this._subs.set(room, null);
+    return new Promise((resolve, reject) => {
+      const list = this._sseWaiting.get(room) ?? [];
+      list.push({ resolve, reject });
+      this._sseWaiting.set(room, list);
+      this._sseOpen();
+    });
+  }
+
+  async _ssePublish(room, data) {
+    const r = await fetch(`${this._httpBase()}/sse/publish?${this._identityQuery()}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ room, data }),
+    });
+    const body = await r.json().catch(() => ({}));
+    if (r.ok) return body.result;
+    throw new HeraldError(body.error?.code ?? r.status, body.error?.message ?? `HTTP ${r.status}`);
   }
 
   // Rejects the commands that were sent (their replies are lost), or all of

@@ -6,6 +6,8 @@
 #include <boost/beast/websocket/rfc6455.hpp>
 
 #include "core/log.hpp"
+#include "gateway/sse/sse_session.hpp"
+#include "gateway/sse/stream_request.hpp"
 #include "gateway/ws/ws_session.hpp"
 
 namespace herald::gateway {
@@ -136,12 +138,33 @@ void HttpSession::on_read(beast::error_code ec) {
   }
   const unsigned version = request.version();
   const bool keep_alive = request.keep_alive();
+  if (sse::is_stream_request(request)) return start_event_stream(request);
   state_.router.dispatch(
       request, shard_, [self = shared_from_this(), version, keep_alive](HttpResponse response) {
         response.version(version);
         self->send(std::move(response),
                    keep_alive && !self->state_.draining.load(std::memory_order_relaxed));
       });
+}
+
+void HttpSession::start_event_stream(const HttpRequest& request) {
+  const bool keep_alive = request.keep_alive() && !state_.draining.load(std::memory_order_relaxed);
+  if (state_.draining.load(std::memory_order_relaxed)) {
+    return send(make_error_response(http::status::service_unavailable, "draining",
+                                    "server is shutting down", request.version()),
+                false);
+  }
+  auto checked = sse::read_stream_request(request, state_);
+  if (auto* refusal = std::get_if<HttpResponse>(&checked)) {
+    return send(std::move(*refusal), keep_alive);
+  }
+  // The socket goes to the stream's session, as on a WebSocket upgrade.
+  upgraded_ = true;
+  tcp_layer(stream_).expires_never();
+  auto stream =
+      std::make_shared<sse::SseSession>(std::move(stream_), std::move(lease_), state_, shard_,
+                                        std::get<sse::StreamRequest>(std::move(checked)));
+  stream->start(request.version());
 }
 
 void HttpSession::send(HttpResponse response, bool keep_alive) {

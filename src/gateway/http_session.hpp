@@ -22,8 +22,9 @@ namespace herald::gateway {
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
   // `lease`: the connection's slot of server.max_connections_per_ip, held
-  // until it closes (or handed to its WsSession on upgrade). `stream`
-  // holds the accepted socket, alone or under a TLS stream.
+  // until it closes (or handed to its WsSession on upgrade, or its SSE
+  // stream). `stream` holds the accepted socket, alone or under a TLS
+  // stream.
   HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, detail::ServerState& state,
               unsigned shard);
   ~HttpSession();
@@ -40,6 +41,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void handshake();
   void read_request();
   void on_read(boost::beast::error_code ec);
+  // GET /sse: refused with an HTTP error, or the socket handed to an
+  // event stream (sse/sse_session.hpp).
+  void start_event_stream(const HttpRequest& request);
   // keep_alive false: the connection closes once the response is written
   // (after a request that left the stream in an unknown state, or on drain).
   void send(HttpResponse response, bool keep_alive);
@@ -57,7 +61,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::beast::flat_buffer discard_;  // lingering close reads into it
   bool reading_ = false;
   bool linger_ = false;
-  bool upgraded_ = false;     // the socket now belongs to a WsSession
+  bool upgraded_ = false;     // the socket now belongs to a WsSession or an SSE stream
   bool tls_closing_ = false;  // close_notify sent (or being sent)
   ConnectionsPerIp::Lease lease_;
 };

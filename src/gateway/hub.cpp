@@ -2,28 +2,26 @@
 
 #include <algorithm>
 
-#include "gateway/ws/ws_session.hpp"
-
 namespace herald::gateway {
 
-void Hub::join(const std::string& room, WsSession* session) {
-  rooms_[room].push_back(session);
+void Hub::join(const std::string& room, Subscriber* subscriber) {
+  rooms_[room].push_back(subscriber);
 }
 
-void Hub::leave(const std::string& room, WsSession* session) {
+void Hub::leave(const std::string& room, Subscriber* subscriber) {
   auto it = rooms_.find(room);
   if (it == rooms_.end()) return;
-  std::erase(it->second, session);
+  std::erase(it->second, subscriber);
   if (it->second.empty()) rooms_.erase(it);
 }
 
 void Hub::deliver(const std::string& room, const FramePtr& frame) {
   auto it = rooms_.find(room);
   if (it == rooms_.end()) return;
-  for (WsSession* s : it->second) s->deliver(frame);
+  for (Subscriber* s : it->second) s->deliver(room, frame);
 }
 
-std::vector<WsSession*> Hub::subscribers(const std::string& room) const {
+std::vector<Subscriber*> Hub::subscribers(const std::string& room) const {
   auto it = rooms_.find(room);
   if (it == rooms_.end()) return {};
   return it->second;

@@ -12,9 +12,12 @@
 // session joins when its subscribe callback runs and leaves when it
 // unsubscribes or closes, so it sees each publication once.
 //
+// Subscribers are WebSocket sessions and SSE streams alike, through the
+// Subscriber interface (gateway/subscriber.hpp): the hub never asks which.
+//
 // Single-threaded: shard-local, no lock. deliver() never re-enters the hub:
 // a slow consumer is closed without leaving its rooms synchronously
-// (WsSession::enqueue), so iterating a room while delivering is safe.
+// (subscriber.hpp), so iterating a room while delivering is safe.
 #pragma once
 
 #include <cstddef>
@@ -23,25 +26,24 @@
 #include <vector>
 
 #include "gateway/frame.hpp"
+#include "gateway/subscriber.hpp"
 
 namespace herald::gateway {
 
-class WsSession;
-
 class Hub {
  public:
-  void join(const std::string& room, WsSession* session);
-  // No-op if the session is not in the room.
-  void leave(const std::string& room, WsSession* session);
-  // Gives `frame` to each local subscriber of `room` (WsSession::deliver).
+  void join(const std::string& room, Subscriber* subscriber);
+  // No-op if the subscriber is not in the room.
+  void leave(const std::string& room, Subscriber* subscriber);
+  // Gives `frame` to each local subscriber of `room` (Subscriber::deliver).
   void deliver(const std::string& room, const FramePtr& frame);
   // A copy of the room's subscribers, for callers that act on each one in
   // a way that edits the hub (a stream reset disconnects them).
-  [[nodiscard]] std::vector<WsSession*> subscribers(const std::string& room) const;
+  [[nodiscard]] std::vector<Subscriber*> subscribers(const std::string& room) const;
   [[nodiscard]] std::size_t room_count() const { return rooms_.size(); }
 
  private:
-  std::unordered_map<std::string, std::vector<WsSession*>> rooms_;
+  std::unordered_map<std::string, std::vector<Subscriber*>> rooms_;
 };
 
 }  // namespace herald::gateway

@@ -132,6 +132,10 @@ void register_options(config::Schema& s, Options& o) {
              "Negotiate permessage-deflate (RFC 7692) with clients that offer it: each "
              "publication is compressed once for all of them; client.max_message_bytes bounds "
              "a compressed message once inflated");
+  s.add_duration("client.sse_heartbeat", o.client.sse_heartbeat, milliseconds(100),
+                 milliseconds(3'600'000),
+                 "Send an SSE stream a comment when it was quiet this long (keeps proxies from "
+                 "closing it)");
 
   s.add_int("rooms.max_rooms", o.max_rooms, 1, 100'000'000,
             "Rooms one node holds at once (memory: with subscribers or unexpired history; "

@@ -43,6 +43,9 @@ struct ClientLimits {
   std::chrono::milliseconds write_delay{0};  // 0: flush every loop turn; >0: coalesce this long
   // Negotiate permessage-deflate (RFC 7692) with clients that offer it.
   bool compression = false;
+  // SSE streams (gateway/sse/): a comment this often on a quiet stream, so
+  // proxies keep it open and a dead peer is found.
+  std::chrono::milliseconds sse_heartbeat{15'000};
 };
 
 // Moderation of the publications of a room (gateway/moderation/): the

@@ -24,6 +24,7 @@
 #include "gateway/moderation/moderating_broker.hpp"
 #include "gateway/moderation/moderator.hpp"
 #include "gateway/shard_pool.hpp"
+#include "gateway/sse/client_publish.hpp"
 #include "gateway/ws/ws_session.hpp"
 #include "web/assets.hpp"
 
@@ -128,6 +129,7 @@ Server::Server(Options options, metrics::Registry& registry)
   gw.command_errors =
       &registry.counter("herald_command_errors_total", "Client commands answered with an error");
   gw.ws_connections = &registry.gauge("herald_ws_connections", "WebSocket connections open now");
+  gw.sse_streams = &registry.gauge("herald_sse_streams", "SSE event streams open now");
   gw.subscriptions = &registry.gauge("herald_subscriptions", "Active room subscriptions");
   gw.publish_to_write = &registry.histogram(
       "herald_publish_to_write_seconds",
@@ -148,7 +150,7 @@ Server::Server(Options options, metrics::Registry& registry)
     // reconnect and their resubscribe says what could be recovered.
     auto reset = [&st](unsigned shard, const std::string& room) {
       // A copy: a disconnect may edit the hub.
-      for (WsSession* s : st.shards[shard]->hub.subscribers(room)) {
+      for (Subscriber* s : st.shards[shard]->hub.subscribers(room)) {
         s->disconnect(protocol::DisconnectCode::stream_reset);
       }
     };
@@ -199,6 +201,7 @@ Server::Server(Options options, metrics::Registry& registry)
                                    "text/plain; version=0.0.4; charset=utf-8", req.version()));
       });
   register_api(st.router, st);
+  sse::register_client_publish(st.router, st);
   if (impl_->options.web.enabled) {
     // The web app, from memory (web/assets.hpp); index.html also at "/".
     for (const web::Asset& a : web::assets()) {
@@ -531,6 +534,8 @@ bool Server::shutdown() {
       // and recover from their offsets.
       std::vector<WsSession*> ws(shard.ws_sessions.begin(), shard.ws_sessions.end());
       for (WsSession* s : ws) s->disconnect(protocol::DisconnectCode::shutdown);
+      std::vector<Subscriber*> sse(shard.sse_streams.begin(), shard.sse_streams.end());
+      for (Subscriber* s : sse) s->disconnect(protocol::DisconnectCode::shutdown);
     });
   }
   const auto deadline = std::chrono::steady_clock::now() + m.options.shutdown_timeout;

@@ -16,6 +16,7 @@
 #include "support/http_client.hpp"
 #include "support/openssl_cli.hpp"
 #include "support/process.hpp"
+#include "support/sse_stream.hpp"
 
 namespace herald::test {
 namespace {
@@ -71,6 +72,32 @@ TEST(Tls, ServesHttpsOnlyAndAPlainRequestGetsNothing) {
   EXPECT_ANY_THROW(http_get("127.0.0.1", d.port, "/healthz"));  // closed, unanswered
   r = s_client(d.port, pair.cert, "/metrics");
   EXPECT_THAT(r.output, HasSubstr("herald_tls_handshake_failures_total 1"));
+  std::filesystem::remove_all(dir);
+}
+
+// The SSE fallback over https: curl verifies the certificate and reads the
+// stream; a publication made over TLS too (s_client) arrives as its event.
+TEST(Tls, AnEventStreamOverHttps) {
+  const auto dir = temp_dir("sse");
+  const CertPair pair = make_pair(dir, "a", "first");
+  Daemon d(tls_flags(pair));
+  SseStream s(d.port, "/sse?room=news&user=alice", {}, pair.cert);
+  auto connected = s.next();
+  ASSERT_TRUE(connected && connected->event == "connected") << s.output();
+  ASSERT_TRUE(s.next_named("subscribed")) << s.output();
+  const std::string body = R"({"room":"news","data":{"t":1}})";
+  const std::string cmd =
+      "printf 'POST /api/publish HTTP/1.1\\r\\nHost: 127.0.0.1\\r\\nContent-Type: "
+      "application/json\\r\\nContent-Length: " +
+      std::to_string(body.size()) + "\\r\\nConnection: close\\r\\n\\r\\n" + body + "' | " +
+      OPENSSL_PATH + " s_client -connect 127.0.0.1:" + std::to_string(d.port) + " -CAfile " +
+      pair.cert + " -verify_return_error -brief -ign_eof";
+  RunResult r = run({"/bin/sh", "-c", cmd});
+  EXPECT_THAT(r.output, HasSubstr(R"("offset":1)"));
+  auto pub = s.next_named("");
+  ASSERT_TRUE(pub) << s.output();
+  EXPECT_THAT(pub->data, HasSubstr(R"("data":{"t":1})"));
+  s.cut();
   std::filesystem::remove_all(dir);
 }
 

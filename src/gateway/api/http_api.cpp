@@ -20,6 +20,18 @@ namespace http = boost::beast::http;
 namespace dom = simdjson::dom;
 using Respond = HttpRouter::Respond;
 
+HttpResponse broker_error(const BrokerError& e) {
+  http::status status = http::status::bad_request;
+  if (e.code == protocol::ErrorCode::limit_exceeded) status = http::status::too_many_requests;
+  if (e.code == protocol::ErrorCode::not_available) status = http::status::not_found;
+  if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
+  if (e.code == protocol::ErrorCode::moderation_rejected)
+    status = http::status::unprocessable_entity;
+  if (e.code == protocol::ErrorCode::unavailable || e.code == protocol::ErrorCode::too_many_rooms)
+    status = http::status::service_unavailable;
+  return make_error_response(status, protocol::error_name(e.code), e.message);
+}
+
 namespace {
 
 HttpResponse json_ok(std::string_view result) {
@@ -31,19 +43,6 @@ HttpResponse json_ok(std::string_view result) {
 
 HttpResponse bad_request(std::string_view message) {
   return make_error_response(http::status::bad_request, "bad_request", message);
-}
-
-// Maps a broker error to an HTTP status and the same error body.
-HttpResponse broker_error(const BrokerError& e) {
-  http::status status = http::status::bad_request;
-  if (e.code == protocol::ErrorCode::limit_exceeded) status = http::status::too_many_requests;
-  if (e.code == protocol::ErrorCode::not_available) status = http::status::not_found;
-  if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
-  if (e.code == protocol::ErrorCode::moderation_rejected)
-    status = http::status::unprocessable_entity;
-  if (e.code == protocol::ErrorCode::unavailable || e.code == protocol::ErrorCode::too_many_rooms)
-    status = http::status::service_unavailable;
-  return make_error_response(status, protocol::error_name(e.code), e.message);
 }
 
 // The parsed body and a reader for its fields; each reader returns false and
@@ -130,7 +129,7 @@ bool api_authorized(const detail::ServerState& state, const HttpRequest& req, Re
   return ok;
 }
 
-bool admit_api_request(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+bool admit_json_body(const HttpRequest& req, Respond& respond) {
   if (req.method() == http::verb::post) {
     // A plain HTML form can POST across origins without a preflight, but
     // only as urlencoded, multipart or text/plain, and it always says which.
@@ -150,7 +149,11 @@ bool admit_api_request(const detail::ServerState& state, const HttpRequest& req,
       return false;
     }
   }
-  return api_authorized(state, req, respond);
+  return true;
+}
+
+bool admit_api_request(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+  return admit_json_body(req, respond) && api_authorized(state, req, respond);
 }
 
 HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,

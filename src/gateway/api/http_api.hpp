@@ -21,11 +21,20 @@ bool api_authorized(const detail::ServerState& state, const HttpRequest& req,
                     HttpRouter::Respond& respond);
 
 // What every /api/* route checks before reading the request: a POST's body
-// is JSON (Content-Type: application/json, or no body and no type; else
-// 415), then the API key (api_authorized). True when the request may
-// proceed; otherwise it has answered.
+// is JSON (admit_json_body), then the API key (api_authorized). True when
+// the request may proceed; otherwise it has answered.
 bool admit_api_request(const detail::ServerState& state, const HttpRequest& req,
                        HttpRouter::Respond& respond);
+// A POST's body is JSON (Content-Type: application/json, or no body and no
+// type; else it answers 415 and returns false). A plain HTML form cannot
+// send that across origins without a preflight.
+bool admit_json_body(const HttpRequest& req, HttpRouter::Respond& respond);
+
+// A broker's (or a check's) error as an HTTP response: the status its code
+// maps to (429 limit_exceeded, 404 not_available, 422 moderation_rejected,
+// 503 unavailable and too_many_rooms, 500 internal, else 400) and the JSON
+// error body naming the code.
+[[nodiscard]] HttpResponse broker_error(const BrokerError& e);
 
 // `respond` made callable from any thread: the answer is posted to `shard`,
 // where `respond` runs and is then cleared. Invariant: an HTTP session is

@@ -22,6 +22,7 @@
 #include "gateway/http_router.hpp"
 #include "gateway/hub.hpp"
 #include "gateway/limits/connections_per_ip.hpp"
+#include "gateway/limits/user_rates.hpp"
 #include "gateway/options.hpp"
 #include "gateway/origin_policy.hpp"
 #include "gateway/protocol/command.hpp"
@@ -46,6 +47,7 @@ struct ShardState {
       : cork(ctx, write_delay), parser(max_line) {}
   std::unordered_set<HttpSession*> http_sessions;  // shard-local
   std::unordered_set<WsSession*> ws_sessions;      // shard-local
+  std::unordered_set<Subscriber*> sse_streams;     // shard-local: told on shutdown
   Hub hub;                                         // shard-local: room -> local subscribers
   WriteCork cork;                                  // shard-local: sessions to flush this turn
   protocol::CommandParser parser;                  // shard-local, reused per command
@@ -65,16 +67,20 @@ struct GatewayMetrics {
   metrics::Counter* commands = nullptr;
   metrics::Counter* command_errors = nullptr;
   metrics::Gauge* ws_connections = nullptr;
+  metrics::Gauge* sse_streams = nullptr;
   metrics::Gauge* subscriptions = nullptr;
   metrics::Histogram* publish_to_write = nullptr;
 };
 
 struct ServerState {
+  // Users whose HTTP publish rate is tracked before idle ones are dropped.
+  static constexpr std::size_t kMaxRatedUsers = 100'000;
   ServerState(const Options& o, metrics::Registry& r)
       : options(o),
         registry(r),
         origin_policy(o.allowed_origins, o.dev_mode()),
         per_ip(o.max_connections_per_ip, o.per_ip_exempt_loopback),
+        http_publish_rates(o.client.publish_rate, kMaxRatedUsers),
         proxy_in_flight(o.proxy.max_in_flight),
         forward_headers(proxy::parse_header_list(o.proxy.forward_headers)) {}
 
@@ -97,6 +103,9 @@ struct ServerState {
   // server.max_connections_per_ip: asked by the acceptor, released by the
   // sessions' leases (on their shards). Outlives every session.
   ConnectionsPerIp per_ip;
+  // client.publish_rate of HTTP publishes (sse/client_publish.hpp), per
+  // user over every shard.
+  UserRates http_publish_rates;
   // proxy.max_in_flight, over every hook and shard; outlives every request.
   proxy::InFlightLimit proxy_in_flight;
   // The backend hooks (proxy.<hook>_url); null where the URL is empty.

@@ -37,6 +37,31 @@ std::size_t push_capacity(std::string_view room, std::string_view data_json,
 
 }  // namespace
 
+std::optional<StreamPosition> stream_position_in_push(std::string_view push) {
+  constexpr std::string_view kRoom = "{\"pub\":{\"room\":\"";
+  constexpr std::string_view kOffset = ",\"offset\":";
+  constexpr std::string_view kEpoch = ",\"epoch\":\"";
+  if (!push.starts_with(kRoom)) return std::nullopt;
+  // Room names never need escaping (rooms/room_name.hpp): the name ends at
+  // the next quote.
+  std::size_t at = push.find('"', kRoom.size());
+  if (at == std::string_view::npos) return std::nullopt;
+  std::string_view rest = push.substr(at + 1);
+  if (!rest.starts_with(kOffset)) return std::nullopt;  // outside the stream
+  rest.remove_prefix(kOffset.size());
+  StreamPosition position;
+  auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), position.offset);
+  if (ec != std::errc{}) return std::nullopt;
+  // Safety: from_chars succeeded, so `end` lies in [rest.begin, rest.end].
+  rest.remove_prefix(static_cast<std::size_t>(end - rest.data()));
+  if (!rest.starts_with(kEpoch)) return std::nullopt;
+  rest.remove_prefix(kEpoch.size());
+  const std::size_t quote = rest.find('"');
+  if (quote == std::string_view::npos) return std::nullopt;
+  position.epoch = rest.substr(0, quote);
+  return position;
+}
+
 std::string encode_result(std::uint32_t id, std::string_view result_json) {
   std::string out;
   out.reserve(24 + result_json.size());

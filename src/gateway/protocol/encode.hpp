@@ -12,10 +12,12 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "gateway/protocol/codes.hpp"
+#include "gateway/protocol/command.hpp"
 
 namespace herald::gateway::protocol {
 
@@ -44,6 +46,12 @@ inline constexpr std::string_view kPubSuffix = "}";
 [[nodiscard]] inline std::string_view publication_in_push(std::string_view push) {
   return push.substr(kPubPrefix.size(), push.size() - kPubPrefix.size() - kPubSuffix.size());
 }
+// The {epoch, offset} of an in-stream {"pub":...} push, read from the
+// fixed prefix encode_pub_push writes (the cluster's frames have the same
+// bytes): {"pub":{"room":"...","offset":N,"epoch":"..." . nullopt for a
+// publication outside the stream and for any other frame. Reads only the
+// prefix, never the data.
+[[nodiscard]] std::optional<StreamPosition> stream_position_in_push(std::string_view push);
 [[nodiscard]] std::string encode_pub_push(std::string_view room, std::uint64_t offset,
                                           std::string_view epoch, std::string_view data_json,
                                           std::string_view info_json,

@@ -1,15 +1,14 @@
 #include "gateway/ws/ws_session.hpp"
 
-#include <random>
-
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "core/time/unix_clock.hpp"
+#include "gateway/client_id.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
 #include "gateway/proxy/room_hooks.hpp"
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/publish_checks.hpp"
 #include "gateway/shard_pool.hpp"
 
 namespace herald::gateway {
@@ -18,18 +17,6 @@ using protocol::DisconnectCode;
 using protocol::ErrorCode;
 
 namespace {
-
-std::string random_client_id() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(16, '0');
-  std::uint64_t v = rng();
-  for (char& c : id) {
-    c = kHex[v & 0xf];
-    v >>= 4;
-  }
-  return id;
-}
 
 // A backend's error code, relayed as the reply's code.
 ErrorCode backend_code(const proxy::ErrorAnswer& error) {
@@ -281,12 +268,8 @@ void WsSession::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer
 }
 
 bool WsSession::check_room(std::uint32_t id, const std::string& room) {
-  if (auto err = room_name_error(room)) {
-    reply_error(id, ErrorCode::bad_room, *err);
-    return false;
-  }
-  if (claims_ && !claims_->allows(room)) {
-    reply_error(id, ErrorCode::permission_denied, "the token does not allow room '" + room + "'");
+  if (auto refused = room_refusal(claims_, room)) {
+    reply_error(id, refused->code, refused->message);
     return false;
   }
   return true;
@@ -556,21 +539,11 @@ bool WsSession::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_v
 }
 
 void WsSession::on_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
-  if (!check_room(id, cmd.room)) return;
-  const RoomOptions& opts = state_.options.room_options(cmd.room);
-  if (!opts.publish) {
-    return reply_error(
-        id, ErrorCode::permission_denied,
-        "clients may not publish in '" + cmd.room + "' (its namespace has publish = false)");
-  }
-  if (cmd.data.size() > opts.max_publication_bytes) {
-    return reply_error(id, ErrorCode::limit_exceeded,
-                       "publish.data is " + std::to_string(cmd.data.size()) +
-                           " bytes; max_publication_bytes is " +
-                           std::to_string(opts.max_publication_bytes));
+  if (auto refused = publish_refusal(state_.options, claims_, cmd.room, cmd.data.size())) {
+    return reply_error(id, refused->code, refused->message);
   }
   if (!within_rate(id, publish_rate_, "client.publish_rate")) return;
-  if (opts.publish_proxy) return proxy_publish(id, cmd);
+  if (state_.options.room_options(cmd.room).publish_proxy) return proxy_publish(id, cmd);
   publish_to_broker(id, std::move(cmd.room), std::move(cmd.data));
 }
 
@@ -704,7 +677,7 @@ void WsSession::enqueue(const FramePtr& frame, bool replied) {
   connection_.enqueue(frame, replied);
 }
 
-void WsSession::deliver(const FramePtr& frame) {
+void WsSession::deliver(const std::string& /*room*/, const FramePtr& frame) {
   enqueue(frame);
   // published_ns marks publications (join/leave pushes carry 0).
   if (room_list_ && frame->published_ns != 0 && state_kind_ == State::connected) {

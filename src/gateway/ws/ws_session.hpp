@@ -26,6 +26,7 @@
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/rooms/room_list_feed.hpp"
+#include "gateway/subscriber.hpp"
 #include "gateway/ws/session_expiry.hpp"
 #include "gateway/ws/subscription_table.hpp"
 #include "gateway/ws/ws_connection.hpp"
@@ -33,6 +34,7 @@
 namespace herald::gateway {
 
 class WsSession final : public std::enable_shared_from_this<WsSession>,
+                        public Subscriber,
                         private WsConnection::Owner {
  public:
   // `lease` is the connection's slot of server.max_connections_per_ip,
@@ -49,12 +51,12 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // Queues a frame for this client (a push from the hub, or a reply:
   // `replied`).
   void enqueue(const FramePtr& frame, bool replied = false);
-  // A push from the hub: enqueued, and a publication also updates the room
-  // list when the client watches it.
-  void deliver(const FramePtr& frame);
-  // Sends a disconnect push (unless the queue is being dropped), then a
-  // close frame with the code, and ends the connection.
-  void disconnect(protocol::DisconnectCode code);
+  // Subscriber: a push from the hub: enqueued, and a publication also
+  // updates the room list when the client watches it.
+  void deliver(const std::string& room, const FramePtr& frame) override;
+  // Subscriber: sends a disconnect push (unless the queue is being
+  // dropped), then a close frame with the code, and ends the connection.
+  void disconnect(protocol::DisconnectCode code) override;
   // The same with a code and reason of the application backend's
   // (4000..4999; docs/backend.md).
   void disconnect(std::uint16_t code, std::string_view reason, bool reconnect);

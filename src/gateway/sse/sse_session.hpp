@@ -1,0 +1,151 @@
+// One Server-Sent Events stream (GET /sse): a client that cannot open a
+// WebSocket follows rooms over a plain HTTP response that never ends. The
+// HTTP session hands over its socket, as it does for a WebSocket upgrade,
+// once the request is checked (sse/stream_request.hpp); from then on this
+// session owns it. Lives on one shard; every member runs on its thread.
+//
+// It is a subscriber like a WebSocket session (gateway/subscriber.hpp):
+// the same hub, the same broker calls, the same presence entry, the same
+// moderated frames. And it keeps the same ordering contract
+// (broker/broker.hpp): each room joins the hub when its subscribe callback
+// runs, and the result's publications are written before any delivered
+// after, so every publication is written once, in order.
+//
+// The wire (docs/protocol.md, "Server-Sent Events"):
+//   - at once: the response head and a ": ok" comment;
+//   - when every room's subscribe has answered: "connected" (client, user),
+//     then per room "subscribed" ({room, epoch, offset, recovered}), or
+//     "refused" ({room, error}), and "recovery" ({room, recovered:false,
+//     epoch, offset}) where a Last-Event-ID position could not be resumed;
+//   - then each push the room gets, as a default ("message") event whose
+//     data is the same JSON line a WebSocket client reads ({"pub":...},
+//     {"join":...}, {"leave":...}, {"disconnect":...}).
+// The opening events and every in-stream publication carry an id: the
+// positions of all the stream's rooms (sse/stream_id.hpp). A publication
+// outside the stream carries none, so the client's position does not move.
+// Until the opening, pushes are held in order (counted against the limit).
+//
+// Limits: what is queued and not yet written (formatted events, and pushes
+// held before the opening) is bounded by client.max_queue_bytes; past it
+// the stream is closed at once, as a WebSocket slow consumer is (counted
+// in herald_slow_consumer_disconnects_total), and the client resumes from
+// its last id. A comment every client.sse_heartbeat keeps proxies from
+// closing a quiet stream and finds dead peers; a write that makes no
+// progress for client.idle_timeout closes the stream. A token's exp ends
+// the stream with a disconnect push (3003 token expired).
+//
+// Lifetime: shared; every pending operation (read, write, timers, a broker
+// answer) holds it. The hub holds a raw pointer between join and leave;
+// finish() leaves every room and runs before the destructor returns.
+#pragma once
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "gateway/broker/broker.hpp"
+#include "gateway/client_stream.hpp"
+#include "gateway/detail/server_state.hpp"
+#include "gateway/frame.hpp"
+#include "gateway/limits/connections_per_ip.hpp"
+#include "gateway/sse/stream_request.hpp"
+#include "gateway/subscriber.hpp"
+
+namespace herald::gateway::sse {
+
+class SseSession final : public std::enable_shared_from_this<SseSession>, public Subscriber {
+ public:
+  // `lease`: the connection's slot of server.max_connections_per_ip.
+  // `stream`: the request's connection, plain or TLS (client_stream.hpp).
+  SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, detail::ServerState& state,
+             unsigned shard, StreamRequest request);
+  ~SseSession();
+  SseSession(const SseSession&) = delete;
+  SseSession& operator=(const SseSession&) = delete;
+
+  // Writes the response head and subscribes every room. `http_version`:
+  // the request's (10 or 11).
+  void start(unsigned http_version);
+
+  // Subscriber.
+  void deliver(const std::string& room, const FramePtr& frame) override;
+  // A disconnect push, then the end of the response once it is written.
+  void disconnect(protocol::DisconnectCode code) override;
+
+ private:
+  enum class RoomState : std::uint8_t { pending, joined, refused };
+  struct Room {
+    std::string name;
+    std::optional<protocol::StreamPosition> since;  // from the client's last id
+    RoomState state = RoomState::pending;
+    protocol::StreamPosition position;  // the last publication written (joined)
+    bool recovered = false;
+    std::uint64_t top = 0;  // the subscribe result's offset
+    std::optional<BrokerError> error;
+  };
+
+  void on_subscribed(std::size_t index, const SubscribeResult& result);
+  // Every room has answered: the opening events, then the held pushes.
+  void open();
+  // One push as an event; an in-stream publication moves its room's
+  // position and carries the id.
+  void write_push(std::size_t room, const FramePtr& frame);
+  // Appends one event; `with_id` adds the current positions.
+  void append_event(std::string_view event, std::string_view data, bool with_id);
+  // Bytes to write; over client.max_queue_bytes closes the stream.
+  void queue(std::string_view bytes);
+  [[nodiscard]] std::int64_t backlog_bytes() const;
+  [[nodiscard]] std::size_t room_index(const std::string& room) const;
+
+  void write_some();
+  void on_written(boost::system::error_code ec, std::size_t bytes);
+  void read_some();
+  void arm_heartbeat();
+  void on_heartbeat();
+  void close_slow_consumer(std::string_view why);
+  void close_socket();
+  void finish();  // leave every room, release shard state; idempotent
+
+  detail::ServerState& state_;
+  detail::ShardState& shard_state_;
+  unsigned shard_;
+  ClientStream stream_;
+  // The TCP socket under stream_.
+  boost::asio::ip::tcp::socket& socket() { return tcp_layer(stream_).socket(); }
+  boost::asio::steady_timer heartbeat_;
+  boost::asio::steady_timer expiry_;
+  ConnectionsPerIp::Lease lease_;
+  const std::int64_t max_queue_bytes_;  // client.max_queue_bytes
+
+  std::string user_;
+  std::string client_id_;
+  std::string info_json_;
+  std::optional<auth::Claims> claims_;
+  std::vector<Room> rooms_;
+  std::size_t awaiting_ = 0;  // rooms whose subscribe has not answered
+  bool opened_ = false;
+  // Pushes delivered before the opening, in order, with their room's index.
+  std::vector<std::pair<std::size_t, FramePtr>> held_;
+  std::int64_t held_bytes_ = 0;
+
+  // Output: `pending_` is formatted and not yet handed to the socket;
+  // `writing_` is the write in flight. Both count in the shard's
+  // queued-bytes gauge while they hold bytes.
+  std::string pending_;
+  std::string writing_;
+  std::int64_t write_started_ns_ = 0;  // when the write in flight began
+  bool wrote_since_tick_ = false;
+  bool closing_ = false;  // a disconnect is queued: end after writing it
+  bool finished_ = false;
+  std::array<char, 512> discard_{};  // what the client sends after its request
+};
+
+}  // namespace herald::gateway::sse

@@ -1,0 +1,193 @@
+// A real EventSource in Debian's headless Chromium reads heraldd's SSE
+// stream (GET /sse) through a TCP relay this test controls. The relay cuts
+// the connection; while the browser's own reconnection is held back,
+// publications are missed; then the browser reconnects by itself with the
+// Last-Event-ID it kept, and gets every missed publication once, in order,
+// then the live ones.
+// Run by ctest: node --test tests/browser/sse.test.mjs
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, connect } from 'node:net';
+import { startHeraldd } from '../support/heraldd.mjs';
+import { chromium } from 'playwright-core';
+
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+let heraldd;
+let port;
+let browser;
+
+// A relay to heraldd: cut() closes every connection through it; while
+// held, new connections wait (their first bytes kept for inspection)
+// until release(). With refuseUpgrades it answers a WebSocket upgrade 502,
+// as a proxy that does not carry WebSockets does.
+function startRelay(target, { refuseUpgrades = false } = {}) {
+  const open = new Set();
+  let held = null;
+  const requests = [];
+  const pipe = (client, firstChunk) => {
+    const upstream = connect(target, '127.0.0.1');
+    open.add(client);
+    open.add(upstream);
+    if (firstChunk) upstream.write(firstChunk);
+    client.pipe(upstream);
+    upstream.pipe(client);
+    const drop = () => { client.destroy(); upstream.destroy(); open.delete(client); open.delete(upstream); };
+    client.on('error', drop); upstream.on('error', drop);
+    client.on('close', drop); upstream.on('close', drop);
+  };
+  const server = createServer((client) => {
+    client.once('data', (chunk) => {
+      client.pause();
+      requests.push(chunk.toString('latin1'));
+      if (refuseUpgrades && /^upgrade: websocket/im.test(chunk.toString('latin1'))) {
+        client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
+        return;
+      }
+      if (held) held.push([client, chunk]); else { pipe(client, chunk); client.resume(); }
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
+    port: server.address().port,
+    requests,
+    cut() { for (const s of open) s.destroy(); open.clear(); },
+    hold() { held = []; },
+    release() { const waiting = held; held = null; for (const [c, chunk] of waiting) { pipe(c, chunk); c.resume(); } },
+    waiting: () => (held ? held.length : 0),
+    close() { this.cut(); server.close(); },
+  })));
+}
+
+async function publish(room, data) {
+  const r = await fetch(`http://127.0.0.1:${port}/api/publish`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ room, data }),
+  });
+  assert.equal(r.status, 200, await r.text());
+}
+
+async function waitFor(what, fn, timeoutMs = 15000) {
+  const end = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
+}
+
+before(async () => {
+  const d = await startHeraldd();
+  heraldd = d.proc;
+  port = d.port;
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (heraldd) heraldd.kill('SIGTERM');
+});
+
+test('an EventSource cut off resumes exactly where it stopped', async () => {
+  const relay = await startRelay(port);
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    // Any page of the relay's origin: the stream is then same-origin.
+    await page.goto(`http://127.0.0.1:${relay.port}/healthz`);
+    await page.evaluate(() => {
+      window.got = [];
+      window.opened = [];
+      const es = new EventSource('/sse?room=news&room=chat%3Alobby&user=alice');
+      es.onmessage = (e) => {
+        const m = JSON.parse(e.data);
+        if (m.pub) window.got.push({ id: e.lastEventId, room: m.pub.room, offset: m.pub.offset, data: m.pub.data });
+      };
+      es.addEventListener('subscribed', (e) => window.opened.push(JSON.parse(e.data)));
+      es.addEventListener('recovery', (e) => window.opened.push({ recovery: JSON.parse(e.data) }));
+    });
+    const count = (what) => page.evaluate((w) => window[w].length, what);
+    await waitFor('the opening', async () => (await count('opened')) === 2);
+    for (const n of [1, 2, 3]) await publish('news', n);
+    await publish('chat:lobby', 'hi');
+    await waitFor('four publications', async () => (await count('got')) === 4);
+
+    relay.hold();
+    relay.cut();
+    // The browser reconnects by itself; held at the relay meanwhile.
+    await waitFor('the browser to reconnect', async () => relay.waiting() === 1);
+    for (const n of [4, 5, 6]) await publish('news', n);
+    await publish('chat:lobby', 'missed');
+    relay.release();
+    await waitFor('the second opening', async () => (await count('opened')) === 4);
+    await publish('news', 7);
+    await waitFor('nine publications', async () => (await count('got')) === 9);
+
+    const got = await page.evaluate(() => window.got);
+    // Per room, every offset once and in order (rooms are separate streams:
+    // the recovered ones of two rooms may come in either room's turn).
+    const inRoom = (room) => got.filter((p) => p.room === room).map((p) => p.offset);
+    assert.deepEqual(inRoom('news'), [1, 2, 3, 4, 5, 6, 7]);
+    assert.deepEqual(inRoom('chat:lobby'), [1, 2]);
+    assert.equal(got[got.length - 1].data, 7);
+    const opened = await page.evaluate(() => window.opened);
+    assert.deepEqual(opened.slice(2).map((o) => [o.room, o.recovered]), [['news', true], ['chat:lobby', true]]);
+    // The reconnection carried the id of the last publication seen.
+    const reconnect = relay.requests[relay.requests.length - 1];
+    assert.match(reconnect, new RegExp(`Last-Event-ID: ${got[3].id.replace(/[.]/g, '\\.')}`, 'i'));
+    // Nothing more arrives: each publication came once.
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await count('got'), 9);
+    await page.close();
+  } finally {
+    relay.close();
+  }
+});
+
+test('herald.js falls back to SSE and HTTP publishing when WebSockets are refused', async () => {
+  const relay = await startRelay(port, { refuseUpgrades: true });
+  try {
+    const page = await browser.newPage();
+    page.on('pageerror', (e) => { throw e; });
+    await page.goto(`http://127.0.0.1:${relay.port}/healthz`);
+    await page.evaluate(async (relayPort) => {
+      const { HeraldClient } = await import('/herald.js');
+      const client = new HeraldClient(`ws://127.0.0.1:${relayPort}/ws`, { user: 'alice', minDelayMs: 20 });
+      window.client = client;
+      window.got = [];
+      window.recoveries = [];
+      client.addEventListener('publication', (e) => window.got.push(e.detail));
+      client.addEventListener('recovery', (e) => window.recoveries.push(e.detail));
+      client.start();
+      // Issued while nothing is open: carried over to the fallback.
+      window.subscribed = await client.subscribe('help:desk');
+      window.sent = await client.publish('help:desk', { text: 'over http' });
+    }, relay.port);
+    assert.equal(await page.evaluate(() => window.client.transport), 'sse');
+    assert.equal(await page.evaluate(() => window.client.state), 'connected');
+    assert.equal(await page.evaluate(() => window.sent.offset), 1);
+    const got = () => page.evaluate(() => window.got.map((p) => [p.offset, p.data, p.info?.user]));
+    await waitFor('its own publication', async () => (await got()).length === 1);
+    assert.deepEqual(await got(), [[1, { text: 'over http' }, 'alice']]);
+    // Commands SSE cannot carry say so.
+    const history = await page.evaluate(() => window.client.history('help:desk').then(() => 'answered', (e) => e.code));
+    assert.equal(history, 108);
+
+    // Cut off: the stream resumes by itself, missing nothing.
+    relay.hold();
+    relay.cut();
+    await waitFor('the stream to reconnect', async () => relay.waiting() === 1);
+    await publish('help:desk', 'while away');
+    relay.release();
+    await page.evaluate(() => window.client.publish('help:desk', 'after'));
+    await waitFor('three publications', async () => (await got()).length === 3);
+    assert.deepEqual((await got()).map((p) => p[0]), [1, 2, 3]);
+    assert.deepEqual((await got()).map((p) => p[1]), [{ text: 'over http' }, 'while away', 'after']);
+    assert.deepEqual(await page.evaluate(() => window.recoveries), []);
+    await page.evaluate(() => window.client.close());
+    await page.close();
+  } finally {
+    relay.close();
+  }
+});

@@ -1,0 +1,111 @@
+// The pure pieces of the SSE stream: the event id that carries every room's
+// position (sse/stream_id.hpp), the query string reader (http_query.hpp)
+// and the stream position read from a push frame (protocol/encode.hpp).
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "gateway/http_query.hpp"
+#include "gateway/protocol/encode.hpp"
+#include "gateway/sse/stream_id.hpp"
+
+namespace herald::gateway {
+namespace {
+
+using protocol::RoomPositions;
+using protocol::StreamPosition;
+using ::testing::HasSubstr;
+
+RoomPositions parsed(std::string_view id) {
+  auto r = sse::parse_stream_id(id);
+  if (auto* e = std::get_if<std::string>(&r)) ADD_FAILURE() << *e;
+  return std::get<RoomPositions>(r);
+}
+
+std::string error_of(std::string_view id) {
+  auto r = sse::parse_stream_id(id);
+  EXPECT_TRUE(std::holds_alternative<std::string>(r)) << "accepted: " << id;
+  return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : "";
+}
+
+TEST(SseStreamId, FormatsEveryRoomInOrder) {
+  RoomPositions p{{"chat:lobby", {"5f2c9a1e", 7}}, {"news", {"b1e3a07c", 0}}};
+  EXPECT_EQ(sse::format_stream_id(p), "chat:lobby.5f2c9a1e.7,news.b1e3a07c.0");
+}
+
+TEST(SseStreamId, RoundTripsRoomsWithDotsAndEveryAllowedCharacter) {
+  RoomPositions p{{"a.b.c", {"e1", 3}},
+                  {"ns:x_y-z.1@h/p=q+r~s!", {"", 0}},
+                  {"big", {"E_-9", 18446744073709551615ull}}};
+  const std::string id = sse::format_stream_id(p);
+  // Header and URL safe: no byte a header or an SSE id line cannot carry.
+  for (char c : id) {
+    EXPECT_TRUE(c > ' ' && c < 127 && c != '%' && c != '&' && c != '#' && c != '?') << id;
+  }
+  EXPECT_EQ(parsed(id), p);
+}
+
+TEST(SseStreamId, EmptyIdNamesNoRoom) {
+  EXPECT_TRUE(parsed("").empty());
+}
+
+TEST(SseStreamId, RefusesWhatIsNotAPosition) {
+  EXPECT_THAT(error_of("news"), HasSubstr("'news' is not ROOM.EPOCH.OFFSET"));
+  EXPECT_THAT(error_of("news.7"), HasSubstr("is not ROOM.EPOCH.OFFSET"));
+  EXPECT_THAT(error_of("news.e.x"), HasSubstr("the offset must be a decimal number"));
+  EXPECT_THAT(error_of("news.e."), HasSubstr("the offset must be a decimal number"));
+  EXPECT_THAT(error_of("news.e.-1"), HasSubstr("the offset must be a decimal number"));
+  EXPECT_THAT(error_of("news.e.18446744073709551616"), HasSubstr("below 2^64"));
+  EXPECT_THAT(error_of("news.e!.1"), HasSubstr("the epoch must be"));
+  EXPECT_THAT(error_of(std::string("news.") + std::string(65, 'a') + ".1"),
+              HasSubstr("the epoch must be at most 64"));
+  EXPECT_THAT(error_of(".e.1"), HasSubstr("'.e.1'"));
+  EXPECT_THAT(error_of("bad room.e.1"), HasSubstr("'bad room.e.1'"));
+  EXPECT_THAT(error_of("a.e.1,a.e.2"), HasSubstr("room 'a' is named twice"));
+  EXPECT_THAT(error_of("a.e.1,"), HasSubstr("ends with an empty entry"));
+  EXPECT_THAT(error_of("a.e.1,,b.e.1"), HasSubstr("entry ''"));
+}
+
+TEST(HttpQuery, DecodesRepeatedKeysInOrder) {
+  auto r = parse_query("/sse?room=chat%3Alobby&room=news&user=al+ice&flag&=x&&");
+  ASSERT_TRUE(std::holds_alternative<QueryParams>(r));
+  const auto& q = std::get<QueryParams>(r);
+  EXPECT_EQ(query_values(q, "room"), (std::vector<std::string>{"chat:lobby", "news"}));
+  EXPECT_EQ(query_value(q, "user"), "al ice");
+  EXPECT_EQ(query_value(q, "flag"), "");
+  EXPECT_EQ(query_value(q, "absent"), "");
+  EXPECT_EQ(query_value(q, ""), "x");
+}
+
+TEST(HttpQuery, NoQueryIsEmpty) {
+  auto r = parse_query("/sse");
+  ASSERT_TRUE(std::holds_alternative<QueryParams>(r));
+  EXPECT_TRUE(std::get<QueryParams>(r).empty());
+}
+
+TEST(HttpQuery, RefusesABrokenEscape) {
+  for (const char* target : {"/sse?room=%", "/sse?room=%4", "/sse?room=%zz", "/sse?%4=x"}) {
+    auto r = parse_query(target);
+    ASSERT_TRUE(std::holds_alternative<std::string>(r)) << target;
+    EXPECT_THAT(std::get<std::string>(r), HasSubstr("not followed by two hex digits"));
+  }
+}
+
+TEST(StreamPositionInPush, ReadsTheEncodersOwnFrames) {
+  auto p = protocol::stream_position_in_push(protocol::encode_pub_push(
+      "chat:lobby", 42, "5f2c9a1e", R"({"offset":1,"epoch":"x"})", R"({"user":"a"})"));
+  ASSERT_TRUE(p);
+  EXPECT_EQ(*p, (StreamPosition{"5f2c9a1e", 42}));
+}
+
+TEST(StreamPositionInPush, NoneOutsideTheStreamOrForOtherPushes) {
+  EXPECT_FALSE(protocol::stream_position_in_push(
+      protocol::encode_live_pub_push("r", R"({"offset":1,"epoch":"x"})", {})));
+  EXPECT_FALSE(protocol::stream_position_in_push(
+      protocol::encode_presence_push(true, "r", R"({"user":"a"})")));
+  EXPECT_FALSE(protocol::stream_position_in_push(
+      protocol::encode_disconnect(protocol::DisconnectCode::shutdown)));
+  EXPECT_FALSE(protocol::stream_position_in_push(R"({"pub":{"room":"r","offset":)"));
+}
+
+}  // namespace
+}  // namespace herald::gateway
