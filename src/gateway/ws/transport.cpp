@@ -1,6 +1,9 @@
 #include "gateway/ws/transport.hpp"
 
 #include <boost/asio/write.hpp>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/ssl.h>
 #include <sys/socket.h>
 
 #include <algorithm>
@@ -78,6 +81,23 @@ std::size_t Transport::write_tls(Tls& tls, std::span<const iovec> iov,
                                            }
                                          }));
   return tls.out.size();
+}
+
+std::size_t Transport::read_buffered(std::span<char> into) {
+  Tls* tls = std::get_if<Tls>(&stream_);
+  if (tls == nullptr || into.empty()) return 0;
+  SSL* ssl = tls->stream.native_handle();
+  // Only what is here already: decrypted bytes, or received records in the
+  // read BIO (where the stream put what it read from the socket). A record
+  // that is not whole yet leaves SSL_read wanting more, and the next
+  // asynchronous read completes it.
+  if (SSL_pending(ssl) == 0 && BIO_pending(SSL_get_rbio(ssl)) == 0) return 0;
+  std::size_t got = 0;
+  if (SSL_read_ex(ssl, into.data(), into.size(), &got) == 1) return got;
+  // Wanting more input, or an error that the next asynchronous read meets
+  // and reports; nothing to say here.
+  ERR_clear_error();
+  return 0;
 }
 
 void Transport::wait_writable() {

@@ -178,6 +178,18 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
   heard_ = true;
   const bool filled = in_size_ + bytes == in_.size();
   in_size_ += bytes;
+  // Records that arrived with this one (TLS): handled in this turn too, so
+  // that a burst of messages is read as on TCP (transport.hpp says why).
+  for (;;) {
+    if (in_size_ == in_.size()) {
+      if (in_.size() >= kBusyReadBytes) break;
+      in_.resize(in_.size() * 2);
+    }
+    const std::size_t more =
+        transport_.read_buffered(std::span<char>(in_.data() + in_size_, in_.size() - in_size_));
+    if (more == 0) break;
+    in_size_ += more;
+  }
   std::size_t pos = 0;
   bool reading = true;
   while (reading) {
