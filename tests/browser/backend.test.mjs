@@ -17,7 +17,7 @@ import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { startHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { startExampleBackend } from '../support/example_backend.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -69,8 +69,8 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (heraldd) heraldd.kill('SIGTERM');
   if (backend) backend.proc.kill('SIGTERM');
+  if (heraldd) await stopHeraldd(heraldd);
 });
 
 // A page in a fresh browser context (its own cookies) that records the

@@ -10,7 +10,7 @@
 // Run by ctest: node --test tests/browser/
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +39,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (heraldd) heraldd.kill('SIGTERM');
+  if (heraldd) await stopHeraldd(heraldd);
 });
 
 async function signIn(name) {
@@ -59,7 +59,7 @@ const unreadOf = (page, room) =>
   page.$eval(`#room-list li[data-room="${room}"]`, (li) => li.querySelector('.unread')?.textContent || '0');
 const texts = (page) => page.$$eval('#messages li:not(.pending) .text', (xs) => xs.map((x) => x.textContent));
 
-async function waitFor(what, fn, timeoutMs = 5000) {
+async function waitFor(what, fn, timeoutMs = 20000) {
   const end = Date.now() + timeoutMs;
   let last;
   while (Date.now() < end) {
@@ -183,7 +183,7 @@ test('a cut connection recovers exactly the messages it missed', async () => {
   assert.match(await erin.textContent('#room-list li[data-room="chat:random"] .preview'), /written offline \(sending\)/);
   await erin.screenshot({ path: join(ARTIFACTS, 'reconnecting.png') });
 
-  await erin.waitForSelector('#status[data-state="connected"]', { timeout: 10000 });
+  await erin.waitForSelector('#status[data-state="connected"]', { timeout: 30000 });
   await waitFor('erin has the three, once each, then hers', async () => {
     const got = await texts(erin);
     return JSON.stringify(got) === JSON.stringify(['before', 'missed 1', 'missed 2', 'missed 3', 'written offline']) || got;

@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { startHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -71,7 +71,7 @@ before(async () => {
 after(async () => {
   if (browser) await browser.close();
   if (site) site.close();
-  for (const p of [heraldd, listed]) if (p) p.kill('SIGTERM');
+  for (const p of [heraldd, listed]) if (p) await stopHeraldd(p);
 });
 
 async function dictionary(port) {

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, connect } from 'node:net';
-import { startHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -86,7 +86,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (heraldd) heraldd.kill('SIGTERM');
+  if (heraldd) await stopHeraldd(heraldd);
 });
 
 test('an EventSource cut off resumes exactly where it stopped', async () => {

@@ -10,9 +10,8 @@ import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { once } from 'node:events';
 import { chromium } from 'playwright-core';
-import { startHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
@@ -41,12 +40,7 @@ before(async () => {
 
 after(async () => {
   if (browser) await browser.close();
-  if (heraldd) {
-    const exited = once(heraldd, 'exit');
-    heraldd.kill('SIGTERM');
-    const [code] = await exited;
-    assert.equal(code, 0, 'heraldd exits 0 on SIGTERM');
-  }
+  if (heraldd) await stopHeraldd(heraldd);
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 

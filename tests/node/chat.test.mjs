@@ -5,7 +5,7 @@
 // ctest: node --test tests/node/
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { Client as WsClient } from './ws_client.mjs';
 
 const HERALDD = process.env.HERALDD;
@@ -46,7 +46,7 @@ test('two ws clients chat through heraldd', async () => {
     alice.ws.close();
     bob.ws.close();
   } finally {
-    proc.kill('SIGTERM');
+    await stopHeraldd(proc);
   }
 });
 
@@ -113,6 +113,6 @@ test('ws clients with perMessageDeflate chat through heraldd with client.compres
     packed.ws.close();
     plain.ws.close();
   } finally {
-    proc.kill('SIGTERM');
+    await stopHeraldd(proc);
   }
 });
