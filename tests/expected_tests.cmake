@@ -1,0 +1,28 @@
+# Fails unless ctest lists every test that needs an optional tool (node,
+# kdig, nsd, clang-format): a configure on a machine missing one leaves its
+# tests out with a warning (cmake/HeraldTools.cmake), and this test makes
+# that visible as a failure instead of a shorter, green suite.
+# Run by ctest as: cmake -DCTEST=<ctest> -DBUILD_DIR=<dir> -P expected_tests.cmake
+set(EXPECTED
+  format_check
+  node_chat node_tls example_backend
+  browser_chat browser_chat_deflate browser_origin browser_tls browser_sse browser_backend
+  gateway_proxy_test cluster_proxy_test cluster_discovery_test
+  dns_process_test dns_nsd_diff_test)
+execute_process(COMMAND ${CTEST} -N WORKING_DIRECTORY ${BUILD_DIR}
+  OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ctest -N failed in ${BUILD_DIR}")
+endif()
+set(missing "")
+foreach(name IN LISTS EXPECTED)
+  if(NOT listing MATCHES "Test +#[0-9]+: ${name}\n")
+    list(APPEND missing ${name})
+  endif()
+endforeach()
+if(missing)
+  message(FATAL_ERROR "tests missing from this build: ${missing}. A tool they need was not "
+    "found at configure time (see its warning); run scripts/setup.sh and configure again")
+endif()
+list(LENGTH EXPECTED count)
+message(STATUS "all ${count} expected tests present")
