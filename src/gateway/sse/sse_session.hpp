@@ -1,8 +1,8 @@
 // One Server-Sent Events stream (GET /sse): a client that cannot open a
 // WebSocket follows rooms over a plain HTTP response that never ends. The
-// HTTP session hands over its socket, as it does for a WebSocket upgrade,
-// once the request is checked (sse/stream_request.hpp); from then on this
-// session owns it. Lives on one shard; every member runs on its thread.
+// HTTP session hands over its stream (plain or TLS: client_stream.hpp), as
+// it does for a WebSocket upgrade, once the request is checked
+// (sse/stream_request.hpp); from then on this session owns it. Lives on one shard; every member runs on its thread.
 //
 // It is a subscriber like a WebSocket session (gateway/subscriber.hpp):
 // the same hub, the same broker calls, the same presence entry, the same
