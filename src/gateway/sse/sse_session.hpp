@@ -2,7 +2,8 @@
 // WebSocket follows rooms over a plain HTTP response that never ends. The
 // HTTP session hands over its stream (plain or TLS: client_stream.hpp), as
 // it does for a WebSocket upgrade, once the request is checked
-// (sse/stream_request.hpp); from then on this session owns it. Lives on one shard; every member runs on its thread.
+// (sse/stream_request.hpp); from then on this session owns it. Lives on
+// one shard; every member runs on its thread.
 //
 // It is a subscriber like a WebSocket session (gateway/subscriber.hpp):
 // the same hub, the same broker calls, the same presence entry, the same
