@@ -51,6 +51,15 @@ std::string history_result(const HistoryResult& r) {
   return out + "}";
 }
 
+void append_connection_identity(std::string& out, std::string_view client, std::string_view user) {
+  out += "{\"client\":";
+  json::append_string(out, client);
+  out += ",\"user\":";
+  json::append_string(out, user);
+  out += ",\"version\":";
+  json::append_string(out, HERALD_VERSION);
+}
+
 std::string publish_result(const PublishResult& r) {
   if (!r.in_stream) return "{}";
   std::string out = "{\"offset\":" + std::to_string(r.offset) + ",\"epoch\":";

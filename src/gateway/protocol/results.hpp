@@ -15,6 +15,10 @@ namespace herald::gateway::protocol {
                                            std::string_view data_json = {});
 // {"epoch":"...","offset":N,"publications":[...]}
 [[nodiscard]] std::string history_result(const HistoryResult& r);
+// `{"client":C,"user":U,"version":V`: the identity that opens a connect
+// result and an SSE stream's "connected" event; the caller adds its own
+// fields and the closing brace.
+void append_connection_identity(std::string& out, std::string_view client, std::string_view user);
 // {"offset":N,"epoch":"..."}, or {} for a publication outside the stream
 [[nodiscard]] std::string publish_result(const PublishResult& r);
 // {"clients":[info, ...]}

@@ -7,6 +7,7 @@
 #include "core/time/unix_clock.hpp"
 #include "gateway/client_id.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/results.hpp"
 #include "gateway/sse/stream_id.hpp"
 
 namespace herald::gateway::sse {
@@ -145,12 +146,8 @@ void SseSession::on_subscribed(std::size_t index, const SubscribeResult& result)
 void SseSession::open() {
   opened_ = true;
   if (closing_) return;  // a disconnect is on its way out: nothing after it
-  std::string data = "{\"client\":";
-  json::append_string(data, client_id_);
-  data += ",\"user\":";
-  json::append_string(data, user_);
-  data += ",\"version\":";
-  json::append_string(data, HERALD_VERSION);
+  std::string data;
+  protocol::append_connection_identity(data, client_id_, user_);
   data += '}';
   append_event("connected", data, true);
   for (const Room& room : rooms_) {

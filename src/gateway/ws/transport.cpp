@@ -83,15 +83,23 @@ std::size_t Transport::write_tls(Tls& tls, std::span<const iovec> iov,
   return tls.out.size();
 }
 
+bool Transport::has_buffered() const {
+  const Tls* tls = std::get_if<Tls>(&stream_);
+  if (tls == nullptr) return false;
+  // Safety: native_handle() is const-less in Beast; reading the SSL's
+  // pending counts changes nothing.
+  SSL* ssl = const_cast<TlsStream&>(tls->stream).native_handle();
+  // Only what is here already: decrypted bytes, or received records in the
+  // read BIO (where the stream put what it read from the socket).
+  return SSL_pending(ssl) > 0 || BIO_pending(SSL_get_rbio(ssl)) > 0;
+}
+
 std::size_t Transport::read_buffered(std::span<char> into) {
   Tls* tls = std::get_if<Tls>(&stream_);
-  if (tls == nullptr || into.empty()) return 0;
+  if (tls == nullptr || into.empty() || !has_buffered()) return 0;
   SSL* ssl = tls->stream.native_handle();
-  // Only what is here already: decrypted bytes, or received records in the
-  // read BIO (where the stream put what it read from the socket). A record
-  // that is not whole yet leaves SSL_read wanting more, and the next
-  // asynchronous read completes it.
-  if (SSL_pending(ssl) == 0 && BIO_pending(SSL_get_rbio(ssl)) == 0) return 0;
+  // A record that is not whole yet leaves SSL_read wanting more, and the
+  // next asynchronous read completes it.
   std::size_t got = 0;
   if (SSL_read_ex(ssl, into.data(), into.size(), &got) == 1) return got;
   // Wanting more input, or an error that the next asynchronous read meets

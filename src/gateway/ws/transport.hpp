@@ -70,6 +70,8 @@ class Transport {
   // without touching the socket, the plaintext of records already received;
   // 0 when there is none (and always on TCP, where one read takes all).
   std::size_t read_buffered(std::span<char> into);
+  // Whether read_buffered has anything to give (never on TCP).
+  [[nodiscard]] bool has_buffered() const;
 
   // The bytes taken from `iov` now: 0 with `ec` = would_block when none
   // can be; another `ec` when the connection failed.

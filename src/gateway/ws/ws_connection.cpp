@@ -44,18 +44,22 @@ Handshake handshake_over(ClientStream&& stream) {
       stream);
 }
 
+template <class Handshake>
+asio::any_io_executor executor_of(Handshake& handshake) {
+  return std::visit([](auto& h) -> asio::any_io_executor { return h->get_executor(); }, handshake);
+}
+
 }  // namespace
 
 WsConnection::WsConnection(ClientStream&& stream, detail::ServerState& state,
                            detail::ShardState& shard, Owner& owner)
     : handshake_(handshake_over<Handshake>(std::move(stream))),
-      transport_(std::visit([](auto& h) { return h->get_executor(); }, handshake_),
-                 [this](const beast::error_code& ec) { on_writable(ec); }),
+      transport_(executor_of(handshake_), [this](const beast::error_code& ec) { on_writable(ec); }),
       state_(state),
       shard_(shard),
       owner_(owner),
       reader_(state.options.client.max_message_bytes),
-      idle_timer_(std::visit([](auto& h) { return h->get_executor(); }, handshake_)),
+      idle_timer_(executor_of(handshake_)),
       out_(shard.queued_bytes) {}
 
 WsConnection::~WsConnection() {
@@ -180,7 +184,7 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
   in_size_ += bytes;
   // Records that arrived with this one (TLS): handled in this turn too, so
   // that a burst of messages is read as on TCP (transport.hpp says why).
-  for (;;) {
+  while (transport_.has_buffered()) {
     if (in_size_ == in_.size()) {
       if (in_.size() >= kBusyReadBytes) break;
       in_.resize(in_.size() * 2);

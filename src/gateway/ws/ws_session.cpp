@@ -408,12 +408,8 @@ void WsSession::complete_connect(std::uint32_t id, std::optional<std::int64_t> e
   connect_timer_.cancel();
   state_kind_ = State::connected;
 
-  std::string result = "{\"client\":";
-  json::append_string(result, client_id_);
-  result += ",\"user\":";
-  json::append_string(result, user_);
-  result += ",\"version\":";
-  json::append_string(result, HERALD_VERSION);
+  std::string result;
+  protocol::append_connection_identity(result, client_id_, user_);
   if (expires_at) {
     result += ",\"expires\":" + std::to_string(*expires_at);
     std::string refresh_request =
