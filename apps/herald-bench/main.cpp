@@ -263,18 +263,23 @@ int main(int argc, char** argv) {
         for (const auto& t : nodes)
           if (t->running()) fmt::print(stderr, "{} output (tail):\n{}\n", t->name(), t->tail());
       }
+      // The killed node is not checked again; the others and Redis must end
+      // well.
+      for (const auto& t : nodes) all_ok = t->finish() && all_ok;
+      all_ok = redis.finish() && all_ok;
     } else if (g1cmd->parsed()) {
       Target t("heraldd", heraldd_argv);
       bool ok = false;
       reports.push_back(run_g1(g1, t, ok));
       all_ok = all_ok && ok;
       if (!ok) fmt::print(stderr, "server output (tail):\n{}\n", t.tail());
+      all_ok = t.finish() && all_ok;
     } else {
       bool ok = false;
       {
         Target t("heraldd", heraldd_argv);
         reports.push_back(run_g2(g2, t, ok));
-        all_ok = all_ok && ok;
+        all_ok = t.finish() && all_ok && ok;
       }
       if (tls) {
         const TlsFiles files = make_certificate(openssl_cli);
@@ -290,7 +295,7 @@ int main(int argc, char** argv) {
         {
           Target t("heraldd (tls)", tls_argv);
           reports.push_back(run_g2(tls_options, t, ok));
-          all_ok = all_ok && ok;
+          all_ok = t.finish() && all_ok && ok;
         }
         std::filesystem::remove_all(files.dir);
       }
@@ -305,7 +310,7 @@ int main(int argc, char** argv) {
         // Node.js runs JavaScript on one thread, and uWS.js its event loop too.
         ref_options.server_threads = 1;
         reports.push_back(run_g2(ref_options, ref, ok));
-        all_ok = all_ok && ok;
+        all_ok = ref.finish() && all_ok && ok;
       }
     }
   } catch (const std::exception& e) {
@@ -322,6 +327,10 @@ int main(int argc, char** argv) {
   json += "]";
   fmt::print("{}\n", json);
   if (!json_path.empty()) std::ofstream(json_path) << json << "\n";
-  if (!all_ok) fmt::print(stderr, "herald-bench: a correctness figure failed (see above)\n");
+  if (!all_ok) {
+    fmt::print(stderr,
+               "herald-bench: a correctness figure failed or a server did not end well "
+               "(see above)\n");
+  }
   return all_ok ? 0 : 1;
 }

@@ -3,10 +3,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/write.hpp>
-#include <fcntl.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
+#include <fmt/core.h>
 
 #include <chrono>
 #include <cmath>
@@ -18,102 +15,66 @@
 
 namespace herald::bench {
 
+namespace {
+// Output kept per server: enough for the tail shown on a failure and for a
+// sanitizer report at exit, bounded for a long run with verbose logging.
+constexpr std::size_t kKeptOutput = 1 << 20;
+}  // namespace
+
 Target::Target(std::string name, std::vector<std::string> argv)
     : Target(std::move(name), std::move(argv), R"(listening addr=127\.0\.0\.1:(\d+))", 0) {}
 
 Target::Target(std::string name, std::vector<std::string> argv, const std::string& ready,
                std::uint16_t port)
-    : name_(std::move(name)) {
-  std::vector<char*> cargv;
-  for (auto& a : argv) cargv.push_back(a.data());
-  cargv.push_back(nullptr);
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe failed");
-  pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error("fork failed");
-  if (pid_ == 0) {
-    dup2(fds[1], 1);
-    dup2(fds[1], 2);
-    execvp(cargv[0], cargv.data());
-    _exit(127);
-  }
-  close(fds[1]);
-  reader_ = std::thread([this, fd = fds[0]] {
-    char buf[4096];
-    for (;;) {
-      ssize_t n = read(fd, buf, sizeof buf);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      std::lock_guard lock(mutex_);
-      output_.append(buf, static_cast<std::size_t>(n));
-      if (output_.size() > (1 << 20)) output_.erase(0, output_.size() - (1 << 19));
-      cv_.notify_all();
-    }
-    close(fd);
-    std::lock_guard lock(mutex_);
-    stopped_ = true;
-    cv_.notify_all();
-  });
+    : name_(std::move(name)),
+      child_(std::move(argv), {.env = std::nullopt, .max_output = kKeptOutput}) {
   const std::regex listening(ready);
-  std::unique_lock lock(mutex_);
-  bool ok = cv_.wait_for(lock, std::chrono::seconds(30), [&] {
-    std::smatch m;
-    if (std::regex_search(output_, m, listening)) {
-      port_ = port != 0 ? port : static_cast<std::uint16_t>(std::stoi(m[1]));
-      return true;
-    }
-    return stopped_;
-  });
-  if (!ok || port_ == 0) {
-    std::string out = output_;
-    lock.unlock();
-    stop();
-    throw std::runtime_error(name_ + " did not start:\n" + out);
+  const auto line = child_.wait_for_line(listening, std::chrono::seconds(30));
+  std::smatch m;
+  if (line && std::regex_search(*line, m, listening)) {
+    // Safety: the default pattern's group is the decimal port the kernel
+    // chose (1..65535); a caller's own pattern comes with its port.
+    port_ = port != 0 ? port : static_cast<std::uint16_t>(std::stoi(m[1]));
+  }
+  if (port_ == 0) {
+    child_.kill();
+    throw std::runtime_error(name_ + " did not start:\n" + child_.output());
   }
 }
 
 Target::~Target() {
-  stop();
+  if (running()) child_.stop(std::chrono::seconds(15));
 }
 
 double Target::cpu_seconds() const {
-  auto s = metrics::read_process_stats(pid_);
+  auto s = metrics::read_process_stats(pid());
   return s ? s->cpu_seconds : 0.0;
 }
 
 std::string Target::tail() const {
-  std::lock_guard lock(mutex_);
-  return output_.size() > 2000 ? output_.substr(output_.size() - 2000) : output_;
+  std::string out = child_.output();
+  return out.size() > 2000 ? out.substr(out.size() - 2000) : out;
 }
 
-void Target::stop() {
-  if (pid_ > 0) {
-    ::kill(pid_, SIGTERM);
-    int status = 0;
-    for (int i = 0; i < 1500; ++i) {
-      if (waitpid(pid_, &status, WNOHANG) == pid_) {
-        pid_ = -1;
-        break;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    if (pid_ > 0) {
-      ::kill(pid_, SIGKILL);
-      waitpid(pid_, &status, 0);
-      pid_ = -1;
-    }
+bool Target::finish() {
+  if (killed_) return true;
+  const int code = child_.stop(std::chrono::seconds(15));
+  const std::string out = child_.output();
+  std::string problem;
+  if (auto report = process::sanitizer_report(out)) {
+    problem = fmt::format("printed a sanitizer report ('{}')", *report);
+  } else if (code != 0) {
+    problem = fmt::format("exited with {} on SIGTERM", code);
+  } else {
+    return true;
   }
-  if (reader_.joinable()) reader_.join();
+  fmt::print(stderr, "herald-bench: {} {}; its output (tail):\n{}\n", name_, problem, tail());
+  return false;
 }
 
 void Target::kill() {
-  if (pid_ > 0) {
-    ::kill(pid_, SIGKILL);
-    int status = 0;
-    waitpid(pid_, &status, 0);
-    pid_ = -1;
-  }
-  if (reader_.joinable()) reader_.join();
+  child_.kill();
+  killed_ = true;
 }
 
 std::uint16_t free_port() {

@@ -1,18 +1,19 @@
-// The server under test: a child process the bench starts (heraldd, or one
-// of the Node.js reference servers), whose port it reads from the "listening"
-// log line and whose CPU time it reads from /proc/<pid>/stat.
+// The server under test: a child process the bench starts (heraldd, one of
+// the Node.js reference servers, or redis-server for G3), whose port it
+// reads from the "listening" log line and whose CPU time it reads from
+// /proc/<pid>/stat. A run counts only if the server also ends well: finish()
+// stops it with SIGTERM and reports a non-zero exit or a sanitizer report,
+// so a crash or a leak at shutdown fails the bench instead of passing
+// unseen. The process dies with the bench (herald::process::Child).
 #pragma once
 
 #include <sys/types.h>
 
-#include <atomic>
-#include <condition_variable>
 #include <cstdint>
-#include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
+
+#include "core/process/child.hpp"
 
 namespace herald::bench {
 
@@ -25,32 +26,32 @@ class Target {
   // `port`, which the caller chose (redis-server for G3).
   Target(std::string name, std::vector<std::string> argv, const std::string& ready,
          std::uint16_t port);
+  // A Target not finished (the bench failed on the way) is stopped
+  // unchecked.
   ~Target();
   Target(const Target&) = delete;
   Target& operator=(const Target&) = delete;
 
   [[nodiscard]] const std::string& name() const { return name_; }
   [[nodiscard]] std::uint16_t port() const { return port_; }
-  [[nodiscard]] pid_t pid() const { return pid_; }
+  [[nodiscard]] pid_t pid() const { return child_.pid(); }
   // User + system CPU seconds the process has used so far.
   [[nodiscard]] double cpu_seconds() const;
   // The last lines it printed (for diagnostics).
   [[nodiscard]] std::string tail() const;
-  // SIGTERM, then wait up to 15 s (SIGKILL after).
-  void stop();
+  // SIGTERM, up to 15 s for the exit (SIGKILL after); true if it exited 0
+  // without a sanitizer report, else false with the reason and its output's
+  // tail on stderr. One killed on purpose (kill()) is not checked again.
+  bool finish();
   // SIGKILL now, as in a crash (G3's node death), and reap.
   void kill();
-  [[nodiscard]] bool running() const { return pid_ > 0; }
+  [[nodiscard]] bool running() const { return !child_.exited(); }
 
  private:
   std::string name_;
-  pid_t pid_ = -1;
+  process::Child child_;
   std::uint16_t port_ = 0;
-  std::thread reader_;
-  mutable std::mutex mutex_;
-  std::condition_variable cv_;
-  std::string output_;
-  bool stopped_ = false;
+  bool killed_ = false;
 };
 
 // A loopback port free right now (bound and released), for a child that

@@ -17,25 +17,11 @@
 #include "dns/presentation.hpp"
 #include "dns/rdata.hpp"
 #include "dns/record.hpp"
+#include "support/temp_dir.hpp"
 
 namespace herald::dns::test {
 
-// A fresh directory under the temporary directory, removed when the test
-// ends, passed or failed.
-struct TempDir {
-  std::filesystem::path path;
-  explicit TempDir(const std::string& name)
-      : path(std::filesystem::temp_directory_path() / (name + "-" + std::to_string(::getpid()))) {
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-};
+using herald::test::TempDir;
 
 // Hex with spaces allowed (for readable tables).
 inline std::vector<std::uint8_t> unhex(std::string s) {

@@ -17,6 +17,7 @@
 #include "support/openssl_cli.hpp"
 #include "support/process.hpp"
 #include "support/sse_stream.hpp"
+#include "support/temp_dir.hpp"
 
 namespace herald::test {
 namespace {
@@ -39,11 +40,6 @@ CertPair make_pair(const std::filesystem::path& dir, const std::string& stem,
   return p;
 }
 
-std::filesystem::path temp_dir(const std::string& name) {
-  return std::filesystem::temp_directory_path() /
-         ("herald-tls-" + std::to_string(getpid()) + "-" + name);
-}
-
 // GET `target` over TLS with openssl s_client, verifying the server's
 // certificate against `ca`; its whole output (summary and response).
 RunResult s_client(std::uint16_t port, const std::string& ca, const std::string& target,
@@ -61,7 +57,8 @@ std::vector<std::string> tls_flags(const CertPair& p) {
 }
 
 TEST(Tls, ServesHttpsOnlyAndAPlainRequestGetsNothing) {
-  const auto dir = temp_dir("serve");
+  const TempDir tmp("herald-tls-serve");
+  const auto& dir = tmp.path;
   const CertPair pair = make_pair(dir, "a", "first");
   Daemon d(tls_flags(pair));
   RunResult r = s_client(d.port, pair.cert, "/healthz");
@@ -74,13 +71,13 @@ TEST(Tls, ServesHttpsOnlyAndAPlainRequestGetsNothing) {
   EXPECT_ANY_THROW(http_get("127.0.0.1", d.port, "/healthz"));  // closed, unanswered
   r = s_client(d.port, pair.cert, "/metrics");
   EXPECT_THAT(r.output, HasSubstr("herald_tls_handshake_failures_total 1"));
-  std::filesystem::remove_all(dir);
 }
 
 // The SSE fallback over https: curl verifies the certificate and reads the
 // stream; a publication made over TLS too (s_client) arrives as its event.
 TEST(Tls, AnEventStreamOverHttps) {
-  const auto dir = temp_dir("sse");
+  const TempDir tmp("herald-tls-sse");
+  const auto& dir = tmp.path;
   const CertPair pair = make_pair(dir, "a", "first");
   Daemon d(tls_flags(pair));
   SseStream s(d.port, "/sse?room=news&user=alice", {}, pair.cert);
@@ -100,11 +97,11 @@ TEST(Tls, AnEventStreamOverHttps) {
   ASSERT_TRUE(pub) << s.output();
   EXPECT_THAT(pub->data, HasSubstr(R"("data":{"t":1})"));
   s.cut();
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Tls, MinVersionRefusesOlderClients) {
-  const auto dir = temp_dir("version");
+  const TempDir tmp("herald-tls-version");
+  const auto& dir = tmp.path;
   const CertPair pair = make_pair(dir, "a", "first");
   auto flags = tls_flags(pair);
   flags.insert(flags.end(), {"--server.tls_min_version", "1.3"});
@@ -118,7 +115,6 @@ TEST(Tls, MinVersionRefusesOlderClients) {
   Daemon d12(tls_flags(pair));
   EXPECT_THAT(s_client(d12.port, pair.cert, "/healthz", {"-tls1_2"}).output,
               HasSubstr("HTTP/1.1 200 OK"));
-  std::filesystem::remove_all(dir);
 }
 
 // heraldd with `flags`: its exit code and output, expected to stop at once.
@@ -129,7 +125,8 @@ RunResult start_refused(std::vector<std::string> flags) {
 }
 
 TEST(Tls, BadFilesAtStartExitTwoNamingTheKey) {
-  const auto dir = temp_dir("bad");
+  const TempDir tmp("herald-tls-bad");
+  const auto& dir = tmp.path;
   const CertPair a = make_pair(dir, "a", "first");
   const CertPair b = make_pair(dir, "b", "second");
   RunResult r = start_refused(
@@ -145,11 +142,11 @@ TEST(Tls, BadFilesAtStartExitTwoNamingTheKey) {
   r = start_refused({"--server.tls_cert_file", a.cert});
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_THAT(r.output, HasSubstr("go together"));
-  std::filesystem::remove_all(dir);
 }
 
 TEST(Tls, SighupSwapsThePairAndABadPairKeepsTheOld) {
-  const auto dir = temp_dir("reload");
+  const TempDir tmp("herald-tls-reload");
+  const auto& dir = tmp.path;
   const CertPair first = make_pair(dir, "a", "first");
   const CertPair second = make_pair(dir, "b", "second");
   // The served paths: the test writes new contents into them.
@@ -180,7 +177,6 @@ TEST(Tls, SighupSwapsThePairAndABadPairKeepsTheOld) {
   r = s_client(d.port, second.cert, "/healthz");
   EXPECT_THAT(r.output, HasSubstr("Peer certificate: CN = second"));
   EXPECT_THAT(r.output, HasSubstr("HTTP/1.1 200 OK"));
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -8,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "support/temp_dir.hpp"
+
 namespace herald::test {
 namespace {
 const std::regex kListening(R"(listening addr=127\.0\.0\.1:(\d+))");
@@ -37,9 +39,9 @@ Daemon::~Daemon() {
 }
 
 std::string write_temp_file(const std::string& name, const std::string& text) {
-  auto dir = std::filesystem::temp_directory_path() / ("herald-test-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  auto path = dir / name;
+  // One directory for the test process's files, removed when it exits.
+  static const TempDir dir("herald-test");
+  auto path = dir.path / name;
   std::ofstream(path) << text;
   return path.string();
 }

@@ -1,14 +1,14 @@
 // The example application backend (examples/backend/server.mjs) as a child
 // process for the JavaScript tests: started on a kernel-chosen loopback
 // port; resolves with {proc, port, url} once it prints where it listens.
-import { spawn } from 'node:child_process';
+import { spawnTied } from './tied_child.mjs';
 import { fileURLToPath } from 'node:url';
 
 const SERVER = fileURLToPath(new URL('../../examples/backend/server.mjs', import.meta.url));
 
 export function startExampleBackend(webapp) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [SERVER, '--port', '0', '--webapp', webapp],
+    const proc = spawnTied(process.execPath, [SERVER, '--port', '0', '--webapp', webapp],
       { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`the example backend did not start:\n${out}`)), 20000);

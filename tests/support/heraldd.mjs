@@ -3,12 +3,12 @@
 // {proc, port} once its "listening" log line names the port. stopHeraldd()
 // ends it as an operator would, and fails the test unless it exits 0
 // without a sanitizer report.
-import { spawn } from 'node:child_process';
+import { spawnTied } from './tied_child.mjs';
 import { once } from 'node:events';
 
 export function startHeraldd(binary = process.env.HERALDD, flags = []) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(binary, ['--server.listen', '127.0.0.1:0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawnTied(binary, ['--server.listen', '127.0.0.1:0', ...flags], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => reject(new Error(`heraldd did not start:\n${out}`)), 20000);
     const onData = (chunk) => {
