@@ -165,6 +165,47 @@ TEST(Cluster, PresenceSeesUsersOnEveryNode) {
   }));
 }
 
+// docs/cluster.md, "A node dies": the presence entries of a node that died
+// (SIGKILL: it removes nothing on its way out) disappear from every other
+// node's presence within cluster.presence_ttl, with no leave push; the
+// living node's own entries outlive the TTL because it keeps refreshing
+// them.
+TEST(Cluster, ADeadNodesPresenceExpiresAfterPresenceTtl) {
+  RedisServer redis;
+  const std::vector<std::string> ttl = {"--cluster.presence_ttl", "2s"};
+  Daemon a(cluster_flags(redis.port(), ttl));
+  auto b = std::make_unique<Daemon>(cluster_flags(redis.port(), ttl));
+  auto alice = connect_as(a.port, "alice");
+  auto bob = connect_as(b->port, "bob");
+  ASSERT_TRUE(json_has(subscribe(*alice, 2, "chat:dead"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*bob, 2, "chat:dead"), "/result"));
+  std::deque<std::string> pushes;
+  std::uint32_t id = 10;
+  const auto presence = [&] {
+    ++id;
+    return request(*alice, id,
+                   R"({"id":)" + std::to_string(id) + R"(,"presence":{"room":"chat:dead"}})",
+                   &pushes)
+        .value_or("");
+  };
+  const std::string before = presence();
+  ASSERT_THAT(before, HasSubstr("\"bob\""));
+
+  b->proc->signal(SIGKILL);
+  (void)b->proc->wait_exit(std::chrono::seconds(5));
+  bob.reset();
+  std::string after;
+  EXPECT_TRUE(eventually(
+      [&] {
+        after = presence();
+        return after.find("\"bob\"") == std::string::npos;
+      },
+      std::chrono::seconds(30)))
+      << after;
+  EXPECT_THAT(after, HasSubstr("\"alice\"")) << "the living node's entry expired too";
+  for (const auto& m : pushes) EXPECT_FALSE(json_has(m, "/leave")) << m;
+}
+
 TEST(Cluster, AClientReconnectingToAnotherNodeRecoversExactlyTheGap) {
   RedisServer redis;
   auto a = std::make_unique<Daemon>(cluster_flags(redis.port()));
