@@ -165,6 +165,47 @@ TEST(Cluster, PresenceSeesUsersOnEveryNode) {
   }));
 }
 
+// docs/cluster.md, "A node dies": the presence entries of a node that died
+// (SIGKILL: it removes nothing on its way out) disappear from every other
+// node's presence within cluster.presence_ttl, with no leave push; the
+// living node's own entries outlive the TTL because it keeps refreshing
+// them.
+TEST(Cluster, ADeadNodesPresenceExpiresAfterPresenceTtl) {
+  RedisServer redis;
+  const std::vector<std::string> ttl = {"--cluster.presence_ttl", "2s"};
+  Daemon a(cluster_flags(redis.port(), ttl));
+  auto b = std::make_unique<Daemon>(cluster_flags(redis.port(), ttl));
+  auto alice = connect_as(a.port, "alice");
+  auto bob = connect_as(b->port, "bob");
+  ASSERT_TRUE(json_has(subscribe(*alice, 2, "chat:dead"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*bob, 2, "chat:dead"), "/result"));
+  std::deque<std::string> pushes;
+  std::uint32_t id = 10;
+  const auto presence = [&] {
+    ++id;
+    return request(*alice, id,
+                   R"({"id":)" + std::to_string(id) + R"(,"presence":{"room":"chat:dead"}})",
+                   &pushes)
+        .value_or("");
+  };
+  const std::string before = presence();
+  ASSERT_THAT(before, HasSubstr("\"bob\""));
+
+  b->proc->signal(SIGKILL);
+  (void)b->proc->wait_exit(std::chrono::seconds(5));
+  bob.reset();
+  std::string after;
+  EXPECT_TRUE(eventually(
+      [&] {
+        after = presence();
+        return after.find("\"bob\"") == std::string::npos;
+      },
+      std::chrono::seconds(30)))
+      << after;
+  EXPECT_THAT(after, HasSubstr("\"alice\"")) << "the living node's entry expired too";
+  for (const auto& m : pushes) EXPECT_FALSE(json_has(m, "/leave")) << m;
+}
+
 TEST(Cluster, AClientReconnectingToAnotherNodeRecoversExactlyTheGap) {
   RedisServer redis;
   auto a = std::make_unique<Daemon>(cluster_flags(redis.port()));
@@ -204,6 +245,65 @@ TEST(Cluster, AClientReconnectingToAnotherNodeRecoversExactlyTheGap) {
   auto m = next_pub(*again);
   ASSERT_TRUE(m);
   EXPECT_EQ(json_uint(*m, "/pub/offset"), 7u);
+}
+
+// docs/cluster.md, "A room is idle": a room's epoch and top (the :m hash)
+// are kept cluster.stream_ttl after its last publish or subscribe, at least
+// history_ttl; its history (:h) history_ttl. Read as the keys' TTLs in the
+// real Redis, shortened by hand to see a publish and a subscribe put them
+// back. A room whose keys expired starts a new epoch: an old position does
+// not recover.
+TEST(Cluster, ARoomsStreamKeysLiveStreamTtlAfterItsLastPublishOrSubscribe) {
+  RedisServer redis;
+  Daemon a(
+      cluster_flags(redis.port(), {"--cluster.stream_ttl", "1h", "--rooms.history_ttl", "10m"}));
+  const auto pttl = [&](const std::string& key) { return redis.command({"PTTL", key}).integer; };
+  const std::string meta = "herald:{ttl:a}:m", history = "herald:{ttl:a}:h";
+  // Set to `want_ms` a moment ago: at most that, and more than half of it
+  // (the slack only bounds a slow machine; every TTL the checks tell apart
+  // is less than half the other).
+  const auto fresh = [](long long ttl_ms, long long want_ms) {
+    return ttl_ms <= want_ms && ttl_ms > want_ms / 2;
+  };
+  auto p = connect_as(a.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 2, "ttl:a", "1"), "/result"));
+  EXPECT_TRUE(fresh(pttl(meta), 3'600'000)) << pttl(meta);
+  EXPECT_TRUE(fresh(pttl(history), 600'000)) << pttl(history);
+
+  ASSERT_EQ(redis.command({"PEXPIRE", meta, "100000"}).integer, 1);
+  ASSERT_TRUE(json_has(publish(*p, 3, "ttl:a", "2"), "/result"));
+  EXPECT_TRUE(fresh(pttl(meta), 3'600'000)) << "a publish did not refresh it: " << pttl(meta);
+
+  ASSERT_EQ(redis.command({"PEXPIRE", meta, "100000"}).integer, 1);
+  auto s = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*s, 2, "ttl:a"), "/result"));
+  EXPECT_TRUE(fresh(pttl(meta), 3'600'000)) << "a subscribe did not refresh it: " << pttl(meta);
+
+  // stream_ttl below history_ttl: the epoch is kept as long as the history.
+  Daemon b(
+      cluster_flags(redis.port(), {"--cluster.stream_ttl", "1s", "--rooms.history_ttl", "1m"}));
+  auto pb = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*pb, 2, "ttl:b", "1"), "/result"));
+  EXPECT_TRUE(fresh(pttl("herald:{ttl:b}:m"), 60'000)) << pttl("herald:{ttl:b}:m");
+
+  // Both at their 1 s minimum: the keys go, and the room comes back with a
+  // new epoch.
+  Daemon c(
+      cluster_flags(redis.port(), {"--cluster.stream_ttl", "1s", "--rooms.history_ttl", "1s"}));
+  auto pc = connect_as(c.port, "p");
+  const std::string first = publish(*pc, 2, "ttl:c", "1");
+  const std::string epoch = json_str(first, "/result/epoch").value_or("");
+  ASSERT_FALSE(epoch.empty()) << first;
+  EXPECT_TRUE(eventually(
+      [&] {
+        return redis.command({"EXISTS", "herald:{ttl:c}:m"}).integer == 0;
+      },
+      std::chrono::seconds(30)));
+  auto late = connect_as(c.port, "late");
+  auto r = subscribe(*late, 2, "ttl:c", R"({"epoch":")" + epoch + R"(","offset":1})");
+  EXPECT_EQ(json_bool(r, "/result/recovered"), false) << r;
+  EXPECT_NE(json_str(r, "/result/epoch").value_or(epoch), epoch) << r;
+  EXPECT_EQ(json_uint(r, "/result/offset"), 0u) << r;
 }
 
 TEST(Cluster, APublishIsOneRoundTripToRedis) {

@@ -2,7 +2,7 @@
 // with redis-cli --cluster create): rooms are routed by the cluster's slot
 // map, our slot function agrees with Redis's own CLUSTER KEYSLOT, and a
 // room whose slot is migrated to another master while heraldd runs follows
-// it through ASK and MOVED redirections.
+// it through ASK and MOVED redirections, up to cluster.redis.max_redirects.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,6 +10,7 @@
 #include "cluster_support.hpp"
 #include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/redis_schema.hpp"
+#include "redirecting_redis.hpp"
 
 namespace herald::test {
 namespace {
@@ -321,6 +322,42 @@ TEST(RedisClusterMode, AnAclUserAuthenticatesToEveryMaster) {
   EXPECT_EQ(none.exit_code, 2) << none.output;
   EXPECT_NE(none.output.find("cluster.redis.password: redis at"), std::string::npos) << none.output;
   EXPECT_NE(none.output.find("NOAUTH"), std::string::npos) << none.output;
+}
+
+// docs/cluster.md: a command follows at most cluster.redis.max_redirects
+// redirections (5 by default) and then fails with error 108 naming the limit
+// and the last redirection. A real cluster settles, so the loop comes from
+// RedirectingRedis, in front of a real Redis: it answers a room's publish
+// MOVED to itself as many times as armed, and counts the publishes it gets.
+TEST(RedisClusterMode, ACommandFollowsFiveRedirectionsAndFailsOnTheSixth) {
+  RedisServer redis;
+  RedirectingRedis injector(redis.port());
+  Daemon a(cluster_flags(injector.port(), {"--cluster.redis.topology", "cluster",
+                                           "--cluster.heartbeat_interval", "10m"}));
+  const std::string room = "loop:1";
+  const std::string meta = "herald:{" + room + "}:m";
+  auto p = connect_as(a.port, "p");
+  // Once unredirected: the script is in Redis's cache from here on, so each
+  // publish is one script call.
+  ASSERT_EQ(json_uint(publish(*p, 2, room, "1"), "/result/offset"), 1u);
+
+  // Redirected five times: followed, and published.
+  injector.redirect(meta, gateway::key_slot(meta), 5);
+  auto r = publish(*p, 3, room, "2");
+  EXPECT_EQ(json_uint(r, "/result/offset"), 2u) << r;
+  EXPECT_EQ(injector.received(), 6);  // the first send and five redirections
+  EXPECT_EQ(redis.command({"HGET", meta, "top"}).str, "2");
+
+  // Redirected for ever: the sixth redirection is not followed.
+  injector.redirect(meta, gateway::key_slot(meta), 1'000);
+  r = publish(*p, 4, room, "3");
+  EXPECT_EQ(json_uint(r, "/error/code"), 108u) << r;
+  EXPECT_THAT(r,
+              ::testing::HasSubstr("redirected more than 5 times (cluster.redis.max_redirects)"));
+  EXPECT_THAT(r, ::testing::HasSubstr("last: MOVED " + std::to_string(gateway::key_slot(meta)) +
+                                      " 127.0.0.1:" + std::to_string(injector.port())));
+  EXPECT_EQ(injector.received(), 6);
+  EXPECT_EQ(redis.command({"HGET", meta, "top"}).str, "2");
 }
 
 TEST(RedisClusterMode, AnAddressThatIsNotAClusterStopsStartUpWithTheReason) {

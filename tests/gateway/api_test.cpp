@@ -1,4 +1,6 @@
 // The HTTP server API against heraldd as a real process.
+#include <set>
+
 #include "support/http_client.hpp"
 #include "ws_common.hpp"
 
@@ -123,6 +125,69 @@ max_publication_bytes = 16
   EXPECT_EQ(r.status, 413) << r.body;
   r = post(d.port, "/api/history", R"({"room":"news"})");
   EXPECT_EQ(json_uint(r.body, "/result/offset"), 0u) << r.body;
+}
+
+// docs/protocol.md: a broadcast answers each room on its own, in the
+// request's order; a room refused by the broker (moderation, the room
+// budget) does not keep the others from publishing, and their subscribers
+// receive the data. A bad room name, like data too large, refuses the whole
+// request before anything is published.
+TEST(GatewayApi, ABroadcastAnswersEachRoomAndPublishesInTheOthers) {
+  const std::string conf = write_temp_file("api-broadcast.toml", R"([api]
+key = "k3y"
+
+[rooms]
+max_rooms = 3
+
+[namespaces.chat]
+moderation = "banned"
+)");
+  Daemon d({"--config", conf});
+  HttpReply r = post(d.port, "/api/keywords/banned/add",
+                     R"({"keywords":[{"keyword":"scam","action":"reject"}]})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  auto alice = connect_as(d.port, "alice");
+  std::uint32_t id = 2;
+  for (const char* room : {"news", "alerts", "chat:lobby"})  // rooms.max_rooms reached
+    ASSERT_TRUE(json_has(subscribe(*alice, id++, room), "/result"));
+
+  r = post(d.port, "/api/broadcast",
+           R"({"rooms":["news","chat:lobby","ghost","alerts"],"data":{"text":"scam offer"}})");
+  ASSERT_EQ(r.status, 200) << r.body;
+  ASSERT_EQ(json_size(r.body, "/result/responses"), 4u) << r.body;
+  const auto at = [&](int i, const std::string& field) {
+    return "/result/responses/" + std::to_string(i) + field;
+  };
+  const std::string rooms[] = {"news", "chat:lobby", "ghost", "alerts"};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(json_str(r.body, at(i, "/room")), rooms[i]) << r.body;
+  EXPECT_EQ(json_uint(r.body, at(0, "/offset")), 1u) << r.body;
+  EXPECT_TRUE(json_str(r.body, at(0, "/epoch")).has_value()) << r.body;
+  EXPECT_EQ(json_uint(r.body, at(1, "/error/code")), 113u) << r.body;  // moderation_rejected
+  EXPECT_FALSE(json_has(r.body, at(1, "/offset"))) << r.body;
+  EXPECT_EQ(json_uint(r.body, at(2, "/error/code")), 115u) << r.body;  // too_many_rooms
+  EXPECT_THAT(json_str(r.body, at(2, "/error/message")).value_or(""), HasSubstr("rooms.max_rooms"));
+  EXPECT_EQ(json_uint(r.body, at(3, "/offset")), 1u) << r.body;
+
+  // The subscriber got the data in the two rooms that took it, and the
+  // refused rooms hold nothing.
+  std::set<std::string> got;
+  for (int i = 0; i < 2; ++i) {
+    auto m = alice->next();
+    ASSERT_TRUE(m) << "publication " << i << " missing";
+    EXPECT_EQ(json_raw(*m, "/pub/data"), R"({"text":"scam offer"})") << *m;
+    got.insert(json_str(*m, "/pub/room").value_or(""));
+  }
+  EXPECT_EQ(got, (std::set<std::string>{"news", "alerts"}));
+  r = post(d.port, "/api/history", R"({"room":"chat:lobby"})");
+  EXPECT_EQ(json_uint(r.body, "/result/offset"), 0u) << r.body;
+  EXPECT_EQ(metric_value(http_get("127.0.0.1", d.port, "/metrics").body, "herald_rooms"), 3.0);
+
+  // A bad name among good ones: 400 naming it, and no room publishes.
+  r = post(d.port, "/api/broadcast", R"({"rooms":["news","bad room"],"data":1})");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("'bad room'"));
+  r = post(d.port, "/api/history", R"({"room":"news"})");
+  EXPECT_EQ(json_uint(r.body, "/result/offset"), 1u) << r.body;
 }
 
 TEST(GatewayApi, OffWithoutAKeyOutsideDevMode) {

@@ -312,6 +312,42 @@ TEST(RoomList, WatchersOnOneShardCountForThemselves) {
   }
 }
 
+// docs/protocol.md: a preview is cut at 120 bytes. The cut keeps a UTF-8
+// character whole (backing up to its first byte, so the preview stays valid
+// UTF-8 for a JSON string) and marks the cut with "…"; text of 120 bytes or
+// less is shown whole.
+TEST(RoomList, APreviewIsCutAt120BytesOnACharacterBoundary) {
+  Daemon d;
+  Watcher w(d.port);
+  auto bob = connect_as(d.port, "bob");
+  ASSERT_TRUE(json_has(w.command("subscribe", R"({"room":"cut"})"), "/result"));
+  ASSERT_TRUE(json_has(w.command("rooms.watch", "{}"), "/result"));
+  const auto preview_of = [&](std::uint32_t id, const std::string& text) {
+    publish(*bob, id, "cut", R"({"text":")" + text + "\"}");
+    w.await_pub("cut");
+    w.settle();
+    EXPECT_EQ(w.list().size(), 1u);
+    return w.list().empty() ? std::string() : w.list()[0].preview;
+  };
+  const std::string ascii(200, 'a');
+  EXPECT_EQ(preview_of(2, ascii), std::string(120, 'a') + "…");
+  EXPECT_EQ(preview_of(3, std::string(120, 'b')), std::string(120, 'b'));  // fits: whole
+  // "x" then two-byte characters: byte 120 is the second byte of the
+  // 60th "é", which is left out whole: 119 bytes are kept.
+  std::string accents = "x";
+  for (int i = 0; i < 100; ++i) accents += "é";
+  std::string want = "x";
+  for (int i = 0; i < 59; ++i) want += "é";
+  EXPECT_EQ(preview_of(4, accents), want + "…");
+  // Four-byte characters from byte 2: the one over bytes 118..121 is cut
+  // before, at 118.
+  std::string emoji = "xy";
+  for (int i = 0; i < 40; ++i) emoji += "\U0001F600";
+  std::string want_emoji = "xy";
+  for (int i = 0; i < 29; ++i) want_emoji += "\U0001F600";
+  EXPECT_EQ(preview_of(5, emoji), want_emoji + "…");
+}
+
 TEST(RoomList, CommandsNeedAWatchOrASubscription) {
   Daemon d;
   auto c = connect_as(d.port, "carol");
