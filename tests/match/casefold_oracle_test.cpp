@@ -50,7 +50,7 @@ const std::map<std::uint32_t, std::uint32_t>& simple_folding() {
 }
 
 bool covered(std::uint32_t cp) {
-  for (const detail::FoldBlock& b : detail::kFoldCoverage) {
+  for (const detail::UnicodeBlock& b : detail::kFoldCoverage) {
     if (cp >= b.first && cp <= b.last) return true;
   }
   return false;
@@ -65,29 +65,6 @@ std::uint32_t claimed(std::uint32_t cp) {
 
 bool is_surrogate(std::uint32_t cp) {
   return cp >= 0xD800 && cp <= 0xDFFF;
-}
-
-// Not detail::encode: the oracle's text is built without the engine's code.
-std::string utf8(std::uint32_t cp) {
-  std::string s;
-  if (cp < 0x80) {
-    s += static_cast<char>(cp);  // Safety: below 0x80, one byte.
-  } else if (cp < 0x800) {
-    // Safety (this and below): each expression is masked or shifted into
-    // one byte's range.
-    s += static_cast<char>(0xC0 | cp >> 6);
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    s += static_cast<char>(0xE0 | cp >> 12);
-    s += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    s += static_cast<char>(0xF0 | cp >> 18);
-    s += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
-    s += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
-    s += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-  return s;
 }
 
 // The file was found and read: without this, an empty table would make the
@@ -139,7 +116,7 @@ TEST(CaseFoldingOracle, EveryPresetFindsTheFoldedForms) {
   for (const auto& [from, to] : simple_folding()) {
     // Safety: fewer than 2^32 keywords.
     if (keyword_of.emplace(to, static_cast<std::uint32_t>(keywords.size())).second) {
-      keywords.push_back(utf8(to));
+      keywords.push_back(testing::utf8(to));
     }
   }
   std::string text;
@@ -147,7 +124,7 @@ TEST(CaseFoldingOracle, EveryPresetFindsTheFoldedForms) {
   for (const auto& [from, to] : simple_folding()) {
     text += ' ';
     const std::size_t start = text.size();
-    text += utf8(from);
+    text += testing::utf8(from);
     if (covered(from)) want.push_back({PatternID{keyword_of.at(to)}, start, text.size()});
   }
   text += ' ';

@@ -26,4 +26,9 @@ std::string describe(const std::vector<Match>& ms);
 // keywords drawn from the same pieces actually occur.
 std::string random_text(std::mt19937_64& rng, std::size_t pieces);
 
+// The UTF-8 form of a code point (not a surrogate), written here rather than
+// taken from detail::encode so that the oracle tests build their text
+// without the engine's code.
+std::string utf8(std::uint32_t cp);
+
 }  // namespace herald::match::testing

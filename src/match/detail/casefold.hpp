@@ -4,7 +4,8 @@
 
 #include <array>
 #include <cstdint>
-#include <string_view>
+
+#include "match/detail/unicode_block.hpp"
 
 namespace herald::match::detail {
 
@@ -15,12 +16,7 @@ namespace herald::match::detail {
 // Deseret and the other cased scripts are not covered). One list, so the
 // claim is checked code point by code point against Unicode's own file
 // (tests/match/casefold_oracle_test.cpp) and docs/match.md can say it.
-struct FoldBlock {
-  std::uint32_t first;
-  std::uint32_t last;
-  std::string_view name;
-};
-inline constexpr std::array<FoldBlock, 12> kFoldCoverage{{
+inline constexpr std::array<UnicodeBlock, 12> kFoldCoverage{{
     {0x0000, 0x007F, "Basic Latin"},
     {0x0080, 0x00FF, "Latin-1 Supplement"},
     {0x0100, 0x017F, "Latin Extended-A"},
