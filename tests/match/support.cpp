@@ -79,7 +79,12 @@ std::string random_text(std::mt19937_64& rng, std::size_t pieces) {
                                   "\x80",
                                   "\xE2\x84",
                                   "ab",
-                                  "aa"};
+                                  "aa",
+                                  "Ⱥ",
+                                  "ⱥ",
+                                  "ー",
+                                  "؟",
+                                  "\xED\xA0\x80"};
   std::uniform_int_distribution<std::size_t> pick(0, std::size(kPieces) - 1);
   std::string out;
   for (std::size_t i = 0; i < pieces; ++i) out += kPieces[pick(rng)];
