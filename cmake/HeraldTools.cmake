@@ -1,5 +1,6 @@
 # Tools that some tests need (node, kdig, nsd, clang-format, and unicode-data's
-# CaseFolding.txt). Where one is missing, the tests that need it cannot run.
+# CaseFolding.txt and UnicodeData.txt). Where one is missing, the tests that
+# need it cannot run.
 # On a developer's machine that is a warning and those tests are left out;
 # in CI (CI=true) and under `make test` (HERALD_REQUIRE_TOOLS=1), where
 # scripts/setup.sh has installed everything, it stops the configure, so a
