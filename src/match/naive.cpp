@@ -16,9 +16,10 @@ namespace {
 // here. Only the set of word characters (detail::is_word_cp) is shared: it
 // is the definition of a word character, not a way of computing one.
 
-constexpr std::array<std::pair<std::uint32_t, std::uint32_t>, 634> kFold{{
+// Sized by its contents: a regenerated table cannot leave zero pairs behind.
+constexpr auto kFold = std::to_array<std::pair<std::uint32_t, std::uint32_t>>({
 #include "naive_casefold.inc"
-}};
+});
 
 // A unit of text: a code point, or a lone byte that starts no well-formed
 // sequence (kByte | the byte: never equal to a code point).
