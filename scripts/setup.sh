@@ -31,6 +31,10 @@ PACKAGES=(
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev
+  # Unicode's own data files (CaseFolding.txt, UnicodeData.txt): the oracles
+  # the keyword engine's case folding and word characters are checked
+  # against (tests/match)
+  unicode-data
   # the optional io_uring build of the gateway (cmake -DHERALD_IO_URING=ON)
   liburing-dev
   # browser tests of the web app (headless, driven by playwright-core)

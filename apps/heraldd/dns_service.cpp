@@ -192,7 +192,9 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
                       {{"rcode", rc}});
   }
   registry.callback(
-      "herald_dns_dropped_total", "DNS queries dropped unanswered (malformed beyond answering)",
+      "herald_dns_dropped_total",
+      "DNS queries dropped unanswered (malformed beyond answering, a UDP datagram over 4096 "
+      "octets, or a reply the socket buffer could not take)",
       [srv] { return static_cast<double>(srv->dropped()); }, true);
   registry.callback(
       "herald_dns_truncated_total", "DNS UDP responses sent with TC set",

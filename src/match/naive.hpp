@@ -3,8 +3,12 @@
 // it. It compares every keyword at every position (units in Unicode mode),
 // filters whole words, then orders (overlapping) or selects greedily
 // (leftmost kinds). Quadratic; for tests, fuzzing and as the benchmark floor.
+// It shares no code with the engines' UTF-8 units, case folding or word
+// boundaries (naive.cpp has its own, written differently), so a bug in
+// those shows up as a difference instead of agreeing with itself.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,6 +16,11 @@
 #include "match/matcher.hpp"
 
 namespace herald::match {
+
+// The naive matcher's simple case folding of one code point: a table of
+// CaseFolding.txt's pairs for the blocks the engines cover
+// (detail::kFoldCoverage), independent of detail::fold_simple.
+[[nodiscard]] std::uint32_t naive_fold(std::uint32_t cp);
 
 class NaiveMatcher {
  public:

@@ -32,6 +32,28 @@ std::string describe(const std::vector<Match>& ms) {
   return s.str();
 }
 
+std::string utf8(std::uint32_t cp) {
+  std::string s;
+  // Safety (every cast below): each value is masked or shifted into one
+  // byte's range.
+  if (cp < 0x80) {
+    s += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    s += static_cast<char>(0xC0 | cp >> 6);
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    s += static_cast<char>(0xE0 | cp >> 12);
+    s += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    s += static_cast<char>(0xF0 | cp >> 18);
+    s += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
+    s += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+    s += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+  return s;
+}
+
 std::string random_text(std::mt19937_64& rng, std::size_t pieces) {
   static const char* kPieces[] = {"a",
                                   "b",
@@ -57,7 +79,12 @@ std::string random_text(std::mt19937_64& rng, std::size_t pieces) {
                                   "\x80",
                                   "\xE2\x84",
                                   "ab",
-                                  "aa"};
+                                  "aa",
+                                  "Ⱥ",
+                                  "ⱥ",
+                                  "ー",
+                                  "؟",
+                                  "\xED\xA0\x80"};
   std::uniform_int_distribution<std::size_t> pick(0, std::size(kPieces) - 1);
   std::string out;
   for (std::size_t i = 0; i < pieces; ++i) out += kPieces[pick(rng)];

@@ -22,8 +22,15 @@ std::string describe(const Options& o);
 std::string describe(const std::vector<Match>& ms);
 
 // Random text over a small alphabet of pieces (ASCII, mixed case, Greek,
-// Cyrillic, Hangul, a space, a digit and invalid bytes), so that random
-// keywords drawn from the same pieces actually occur.
+// Cyrillic, Hangul, a space, a digit and invalid bytes; a letter whose
+// folded form is longer (Ⱥ, ⱥ), a kana word character and an Arabic
+// punctuation mark; a surrogate's encoding), so that random keywords drawn
+// from the same pieces actually occur.
 std::string random_text(std::mt19937_64& rng, std::size_t pieces);
+
+// The UTF-8 form of a code point (not a surrogate), written here rather than
+// taken from detail::encode so that the oracle tests build their text
+// without the engine's code.
+std::string utf8(std::uint32_t cp);
 
 }  // namespace herald::match::testing

@@ -97,11 +97,14 @@ struct Server::Shard {
   // sockaddr recvmmsg filled.
   static Client client_of(const sockaddr_storage& ss, std::uint32_t now) {
     if (ss.ss_family == AF_INET) {
-      // Safety: ss_family says this storage holds a sockaddr_in.
+      // Safety: ss_family says this storage holds a sockaddr_in; its address
+      // is read as the octets it is.
       const auto* in = reinterpret_cast<const sockaddr_in*>(&ss);
       return {{reinterpret_cast<const std::uint8_t*>(&in->sin_addr), 4}, now};
     }
     if (ss.ss_family == AF_INET6) {
+      // Safety: ss_family says this storage holds a sockaddr_in6; its
+      // address is read as the octets it is.
       const auto* in6 = reinterpret_cast<const sockaddr_in6*>(&ss);
       return {{reinterpret_cast<const std::uint8_t*>(&in6->sin6_addr), 16}, now};
     }

@@ -16,6 +16,7 @@
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
 #include "dns_client.hpp"
+#include "fake_secondary.hpp"
 #include "support/daemon.hpp"
 #include "support/http_client.hpp"
 #include "support/json.hpp"
@@ -434,6 +435,95 @@ TEST(DnsServer, MetricsCountQueriesByTypeAndRcode) {
   for (std::sregex_iterator it(metrics.begin(), metrics.end(), count), end; it != end; ++it)
     timed += std::stoull((*it)[1]);
   EXPECT_EQ(timed, 3u) << metrics;
+}
+
+// herald_dns_dropped_total counts queries that get no answer at all: over
+// UDP or TCP a message the responder drops (shorter than a header, or a
+// response where a query belongs: answering invites loops), and over UDP a
+// datagram longer than the server reads (4096 octets). A reply the socket
+// buffer cannot take counts too, but no client can cause that here.
+TEST(DnsServer, DroppedQueriesAreCountedAndNotAnswered) {
+  DnsDaemon dns;
+  Message good;
+  good.header.id = 77;
+  good.questions.push_back({test::name("web.example.com."), type::A, rrclass::IN});
+  Message response = good;
+  response.header.id = 78;
+  response.header.qr = true;
+  const std::vector<std::uint8_t> short_header{0, 79, 0, 0, 0};
+  std::vector<std::uint8_t> oversized = encode(good).value();
+  oversized[1] = 80;
+  oversized.resize(5000);  // zeros after the question: the size is the point
+
+  // One socket, so one shard reads all four in order: the answer to the good
+  // query comes after the three others were handled.
+  test::Socket u(SOCK_DGRAM);
+  ASSERT_TRUE(u.connect(dns.port(), test::kTimeout));
+  for (const std::vector<std::uint8_t>& d :
+       {short_header, encode(response).value(), oversized, encode(good).value()}) {
+    ASSERT_GE(::send(u.fd(), d.data(), d.size(), 0), 0);  // a datagram goes whole or not at all
+  }
+  std::uint8_t reply[65535];
+  ASSERT_GE(::recv(u.fd(), reply, sizeof reply, 0), 12);
+  EXPECT_EQ(reply[0] << 8 | reply[1], 77);  // the first and only reply
+  EXPECT_LT(::recv(u.fd(), reply, sizeof reply, MSG_DONTWAIT), 0);
+
+  // Over TCP the server closes the stream instead of answering.
+  test::Socket t(SOCK_STREAM);
+  ASSERT_TRUE(t.connect(dns.port(), test::kTimeout));
+  ASSERT_TRUE(test::tcp_send(t, short_header));
+  std::uint8_t byte = 0;
+  EXPECT_EQ(::recv(t.fd(), &byte, 1, 0), 0);  // EOF, not the receive timeout
+
+  auto dropped = [&] {
+    return herald::test::metric_value(
+        herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body,
+        "herald_dns_dropped_total");
+  };
+  // The TCP close may be seen before its count is: a bounded poll.
+  for (int i = 0; i < 100 && dropped() < 4; ++i) std::this_thread::sleep_for(50ms);
+  EXPECT_EQ(dropped(), 4);
+  const std::string metrics = herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  EXPECT_EQ(herald::test::metric_value(metrics, "herald_dns_queries_total{type=\"A\"}"), 1)
+      << metrics;
+}
+
+// NOTIFY through heraldd (docs/dns.md, "Zone transfer"): at start every zone
+// is announced to each secondary in dns.notify; a secondary that never
+// answers gets each NOTIFY five times, one that answers the second try gets
+// it twice, and the metrics say so. The secondaries are this test's sockets
+// (fake_secondary.hpp): no real secondary stays silent on purpose.
+TEST(DnsServer, NotifyRetriesAndItsMetrics) {
+  test::FakeSecondary silent(0);
+  test::FakeSecondary answers_second(2);
+  ASSERT_TRUE(silent.bound() && answers_second.bound());
+  DnsDaemon dns({"--dns.notify", "127.0.0.1:" + std::to_string(silent.port()) +
+                                     ",127.0.0.1:" + std::to_string(answers_second.port())});
+  auto metrics = [&] {
+    return herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body;
+  };
+  const double zones = herald::test::metric_value(metrics(), "herald_dns_zones");
+  ASSERT_GT(zones, 0);
+  // Safety: a count of zones, a small whole number.
+  const auto zone_count = static_cast<std::size_t>(zones);
+  // The round ends when the silent secondary's five tries are over (a
+  // second apart): wait for that state, with a generous bound.
+  for (int i = 0; i < 600; ++i) {
+    if (herald::test::metric_value(metrics(), "herald_dns_notify_failed_total") == zones) break;
+    std::this_thread::sleep_for(100ms);
+  }
+  const std::string m = metrics();
+  EXPECT_EQ(herald::test::metric_value(m, "herald_dns_notify_failed_total"), zones) << m;
+  EXPECT_EQ(herald::test::metric_value(m, "herald_dns_notify_acked_total"), zones) << m;
+  EXPECT_EQ(herald::test::metric_value(m, "herald_dns_notify_sent_total"), zones * (5 + 2)) << m;
+
+  silent.stop();
+  answers_second.stop();
+  EXPECT_EQ(silent.received().size(), zone_count);  // one ID per zone
+  for (const auto& [id, count] : silent.received()) EXPECT_EQ(count, 5u) << "id " << id;
+  EXPECT_EQ(answers_second.received().size(), zone_count);
+  for (const auto& [id, count] : answers_second.received()) EXPECT_EQ(count, 2u) << "id " << id;
+  EXPECT_EQ(silent.other() + answers_second.other(), 0u);
 }
 
 TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
