@@ -522,9 +522,14 @@ TEST(Cluster, RedisRestartedWithItsDataNodesReconnectAndDeliveryResumes) {
   ASSERT_TRUE(next_pub(*sub));
 
   redis.kill();
-  // While Redis is away a publish fails plainly (108), it is not queued.
+  // While Redis is away a publish fails plainly (114: try again), it is
+  // not queued.
   auto down = publish(*p, 4, "chat:k", "\"x\"");
-  EXPECT_EQ(json_uint(down, "/error/code"), 108u) << down;
+  EXPECT_EQ(json_uint(down, "/error/code"), 114u) << down;
+  // The server API answers the same outage 503 (try again), not 404.
+  HttpReply api_down = api_post(b.port, "/api/publish", R"({"room":"chat:k","data":"x"})");
+  EXPECT_EQ(api_down.status, 503) << api_down.body;
+  EXPECT_THAT(api_down.body, ::testing::HasSubstr(R"("code":"unavailable")")) << api_down.body;
   redis.start();
   for (const Daemon* d : {&a, &b}) {
     ASSERT_TRUE(eventually([&] { return node_metric(d->port, "herald_cluster_redis_up") == 1; }));
@@ -562,7 +567,7 @@ TEST(Cluster, RedisRestartedWithoutItsDataClientsAreToldNotShownAHole) {
   ASSERT_TRUE(m);
   EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u);
   // Node b may learn only now, from this very command, that its
-  // connection died with Redis: its subscribe then fails (108) and is tried
+  // connection died with Redis: its subscribe then fails (114) and is tried
   // again.
   auto again = connect_as(b.port, "s");
   std::string r;
@@ -599,13 +604,13 @@ TEST(Cluster, RoomsAreShardedOverSeveralRedisServers) {
   EXPECT_GT(on1, 0);
   EXPECT_GT(on2, 0);
 
-  // One shard dies: its rooms fail plainly (108), the other's keep working.
+  // One shard dies: its rooms fail plainly (114), the other's keep working.
   r2.kill();
   int ok = 0, unavailable = 0;
   for (int i = 0; i < kRooms; ++i) {
     auto r = publish(*pub, 300 + i, "sh:" + std::to_string(i), "1");
     if (json_has(r, "/result")) ++ok;
-    if (json_uint(r, "/error/code") == 108u) ++unavailable;
+    if (json_uint(r, "/error/code") == 114u) ++unavailable;
   }
   EXPECT_EQ(ok, on1);
   EXPECT_EQ(unavailable, on2);

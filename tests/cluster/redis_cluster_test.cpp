@@ -155,7 +155,7 @@ TEST(RedisClusterMode, RoomsAreRoutedByTheSlotMapOfARealRedisCluster) {
 //   2. SETSLOT NODE on every master: the source answers MOVED, heraldd moves
 //      the slot in its map, and later publishes go straight to the target.
 // Offsets continue, each publication is delivered once, nobody is reset,
-// nothing restarts. A node allowed no redirection says so (108).
+// nothing restarts. A node allowed no redirection says so (114).
 TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   RedisCluster rc;
   const std::string room = "mv:1";
@@ -215,7 +215,7 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   EXPECT_EQ(target->command({"HGET", meta, "top"}).str, std::to_string(next - 1));
   // c follows no redirection: its publish fails plainly, naming the limit.
   auto refused = publish(*pubc, 900, room, "\"x\"");
-  EXPECT_EQ(json_uint(refused, "/error/code"), 108u) << refused;
+  EXPECT_EQ(json_uint(refused, "/error/code"), 114u) << refused;
   EXPECT_NE(refused.find("cluster.redis.max_redirects"), std::string::npos) << refused;
 
   // Every publication reached the subscriber once, in order, without a reset.
@@ -325,7 +325,7 @@ TEST(RedisClusterMode, AnAclUserAuthenticatesToEveryMaster) {
 }
 
 // docs/cluster.md: a command follows at most cluster.redis.max_redirects
-// redirections (5 by default) and then fails with error 108 naming the limit
+// redirections (5 by default) and then fails with error 114 naming the limit
 // and the last redirection. A real cluster settles, so the loop comes from
 // RedirectingRedis, in front of a real Redis: it answers a room's publish
 // MOVED to itself as many times as armed, and counts the publishes it gets.
@@ -351,7 +351,7 @@ TEST(RedisClusterMode, ACommandFollowsFiveRedirectionsAndFailsOnTheSixth) {
   // Redirected for ever: the sixth redirection is not followed.
   injector.redirect(meta, gateway::key_slot(meta), 1'000);
   r = publish(*p, 4, room, "3");
-  EXPECT_EQ(json_uint(r, "/error/code"), 108u) << r;
+  EXPECT_EQ(json_uint(r, "/error/code"), 114u) << r;
   EXPECT_THAT(r,
               ::testing::HasSubstr("redirected more than 5 times (cluster.redis.max_redirects)"));
   EXPECT_THAT(r, ::testing::HasSubstr("last: MOVED " + std::to_string(gateway::key_slot(meta)) +

@@ -18,8 +18,11 @@ std::string ms(std::chrono::milliseconds d) {
   return std::to_string(d.count());
 }
 
+// Redis cannot be reached or answered wrongly: 114 (`unavailable`), which
+// says "try again", not 108 (`not_available`), which says the feature is off
+// and retrying is pointless; the server API answers it with 503.
 BrokerError unavailable(const std::string& why) {
-  return BrokerError{protocol::ErrorCode::not_available, "cluster broker: " + why};
+  return BrokerError{protocol::ErrorCode::unavailable, "cluster broker: " + why};
 }
 
 // The error of a one-command pipeline: transport, or a Redis error reply.
