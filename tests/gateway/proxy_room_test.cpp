@@ -26,9 +26,12 @@ moderation = "banned"
 [namespaces.staff]
 subscribe_proxy = true
 )");
+    // proxy.timeout 2 s: what the stall cases wait for, and a bound that a
+    // loaded machine's backend answers within (a shorter one failed an
+    // ordinary publish under load).
     d = std::make_unique<Daemon>(std::vector<std::string>{
         "--config", conf, "--proxy.subscribe_url", backend.url("subscribe"), "--proxy.publish_url",
-        backend.url("publish"), "--proxy.timeout", "300ms"});
+        backend.url("publish"), "--proxy.timeout", "2s"});
     HttpReply r = api_post(d->port, "/api/keywords/banned/add",
                            R"({"keywords":[{"keyword":"darn","action":"mask","category":"mild"},)"
                            R"({"keyword":"scam","action":"reject","category":"fraud"}]})",

@@ -90,7 +90,7 @@ TEST(ProxyRpc, TheBackendsDisconnectClosesTheClient) {
 
 TEST(ProxyRpc, EachFailureIsATemporaryErrorAndCounted) {
   Backend backend;
-  Daemon d(flags_for(backend, {"--proxy.timeout", "300ms"}));
+  Daemon d(flags_for(backend, {"--proxy.timeout", "2s"}));
   auto c = connect_as(d.port, "alice");
   auto bystander = connect_as(d.port, "bob");
   const std::vector<std::pair<std::string, std::string>> cases = {
@@ -157,7 +157,7 @@ TEST(ProxyRpc, KeepAliveReusesOneConnectionPerShard) {
 
 TEST(ProxyRpc, AClientGoneWhileItsRpcIsInFlightCostsNothing) {
   Backend backend;
-  Daemon d(flags_for(backend, {"--proxy.timeout", "300ms"}));
+  Daemon d(flags_for(backend, {"--proxy.timeout", "2s"}));
   {
     auto c = connect_as(d.port, "alice");
     c->send(rpc_cmd(2, "stall"));

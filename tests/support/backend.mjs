@@ -46,7 +46,8 @@
 //   anything else   {"result":{}}                            kept as sent
 //
 // POST /refresh decides by the user's name (its prefix):
-//   renew...   {"result":{"expire_at":<now + 1>}}
+//   renew...   {"result":{"expire_at":<now + 2>}} (whole seconds: +1 could be
+//              past already when a loaded machine delivers the answer)
 //   expire...  {"result":{"expired":true}}
 //   refuse...  {"error":{"code":1401,"message":"signed out"}}
 //   kick...    {"disconnect":{"code":4409,"reason":"session revoked"}}
@@ -181,7 +182,7 @@ function refresh(res, body, json) {
     return json({ error: { code: 1401, message: 'no session cookie in the refresh' } });
   }
   const now = Math.floor(Date.now() / 1000);
-  if (user.startsWith('renew')) return json({ result: { expire_at: now + 1 } });
+  if (user.startsWith('renew')) return json({ result: { expire_at: now + 2 } });
   if (user.startsWith('expire')) return json({ result: { expired: true } });
   if (user.startsWith('refuse')) return json({ error: { code: 1401, message: 'signed out' } });
   if (user.startsWith('kick')) {
