@@ -33,7 +33,9 @@
 // - Commands return promises that settle with the reply's result, or reject
 //   with a HeraldError {code, message}. A command issued while disconnected
 //   waits for the connection (publish included: a publish whose reply was
-//   lost to a disconnect is not retried, and the promise rejects).
+//   lost to a disconnect is not retried, and the promise rejects). On a
+//   closed client (close(), or a close for good) a command rejects at once
+//   with code 0.
 //
 // - Falls back to Server-Sent Events when a WebSocket cannot be opened at
 //   all (`sseFallbackAfter` attempts in a row that never opened, e.g. a
@@ -50,7 +52,13 @@
 // 'publication' {room, offset, epoch, data, info} (no offset and epoch:
 // outside the stream, never recovered), 'recovery' {room,
 // recovered, missed}, 'rooms' {rooms}, 'push' {message} for other pushes
-// (join, leave), 'disconnect' {code, reason, reconnect}.
+// (join, leave), 'disconnect' {code, reason, reconnect} once for each
+// connection that ends other than by close(), before the state changes (the server's disconnect
+// push, or the close itself when none came: 1009, or 1006 for a network
+// failure; `reconnect` false: the client is now closed for good).
+// A listener that throws does not disturb the client or the other
+// listeners: EventTarget reports the exception (window.onerror) and goes
+// on, so the state, room list and positions stay right.
 
 export class HeraldError extends Error {
   constructor(code, message) {
@@ -145,6 +153,11 @@ export class HeraldClient extends EventTarget {
     if (this.transport === 'sse') {
       return Promise.reject(new HeraldError(108, `${name} is not available over the SSE fallback`));
     }
+    // Closed for good (close(), or a close the server marks final): no
+    // connection will come to send it on, so waiting would hang the caller.
+    if (this.state === 'closed') {
+      return Promise.reject(new HeraldError(0, `${name}: the client is closed`));
+    }
     const id = this._nextId++;
     const line = JSON.stringify({ id, [name]: params });
     return new Promise((resolve, reject) => {
@@ -206,7 +219,10 @@ export class HeraldClient extends EventTarget {
     this._setState(this._attempt === 0 ? 'connecting' : 'reconnecting');
     const ws = new WebSocket(this.url);
     this._ws = ws;
+    this._disconnectTold = false; // this connection's end was reported (a disconnect push)
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this._opened = true;
       this._failedOpens = 0;
       this._onOpen();
@@ -216,7 +232,7 @@ export class HeraldClient extends EventTarget {
         if (line) this._onMessage(JSON.parse(line));
       }
     };
-    ws.onclose = (e) => this._onClose(e.code, e.reason);
+    ws.onclose = (e) => this._onClose(e.code, e.reason, opened);
   }
 
   async _onOpen() {
@@ -348,13 +364,16 @@ export class HeraldClient extends EventTarget {
       applyRoomDiffs(this.rooms, m.rooms.diffs);
       this.dispatchEvent(new CustomEvent('rooms', { detail: { rooms: this.rooms } }));
     } else if (m.disconnect) {
+      this._disconnectTold = true;
       this.dispatchEvent(new CustomEvent('disconnect', { detail: m.disconnect }));
     } else {
       this.dispatchEvent(new CustomEvent('push', { detail: { message: m } }));
     }
   }
 
-  _onClose(code) {
+  // `opened`: this WebSocket opened (a connection that ends, not an
+  // attempt that failed).
+  _onClose(code, reason, opened) {
     const neverOpened = !this._opened;
     this._ws = null;
     // Commands in flight are lost with the connection.
@@ -364,6 +383,12 @@ export class HeraldClient extends EventTarget {
       return this._startSse();
     }
     const retry = !(code >= 3500 && code <= 3999) && code !== 1009;
+    // The server sends no disconnect push before some closes (1009, a
+    // network failure has none at all): the app learns the code from the
+    // close itself, once per connection either way.
+    if (opened && !this._disconnectTold) {
+      this.dispatchEvent(new CustomEvent('disconnect', { detail: { code, reason, reconnect: retry } }));
+    }
     if (!retry) {
       this._setState('closed');
       this._failPending(new HeraldError(code, 'connection closed for good'), true);
