@@ -12,7 +12,11 @@
 //
 // What it does for you:
 // - Frames: commands issued in the same tick go out as one frame (one line
-//   each); every received frame is split on '\n'.
+//   each), up to `maxFrameBytes` (default 16 KiB) a frame: the server
+//   closes a client for good (1009) on a message over its
+//   client.max_message_bytes (default 64 KiB), which a reconnect's
+//   resubscribes and the publishes written while offline, all sent in one
+//   tick, could pass. Every received frame is split on '\n'.
 // - Reconnects with exponential backoff and jitter after any close the
 //   server marks as retryable (codes 3000-3499 and network failures), then
 //   resubscribes every room with `since` = the last publication seen, so the
@@ -60,6 +64,8 @@
 // listeners: EventTarget reports the exception (window.onerror) and goes
 // on, so the state, room list and positions stay right.
 
+const utf8 = new TextEncoder();
+
 export class HeraldError extends Error {
   constructor(code, message) {
     super(message);
@@ -95,8 +101,9 @@ export function applyRoomDiffs(list, diffs) {
 
 export class HeraldClient extends EventTarget {
   constructor(url, { user = '', token = '', minDelayMs = 250, maxDelayMs = 5000,
-    sseFallbackAfter = 2 } = {}) {
+    sseFallbackAfter = 2, maxFrameBytes = 16384 } = {}) {
     super();
+    this.maxFrameBytes = maxFrameBytes;
     this.url = url;
     this.sseFallbackAfter = sseFallbackAfter; // 0: never fall back
     this.transport = 'websocket';
@@ -116,7 +123,7 @@ export class HeraldClient extends EventTarget {
     this._nextId = 1;
     this._pending = new Map(); // id -> {resolve, reject, line}
     this._outbox = [];         // ids of commands waiting for the connection
-    this._frame = [];          // lines of the frame being batched this tick
+    this._frames = [];         // frames being batched this tick: {lines, bytes}
     this._subs = new Map();    // room -> {epoch, offset} | null (no position yet)
     this._serverRooms = new Set(); // rooms the server subscribed (connect's subs)
     this._watch = null;        // the last rooms.watch params
@@ -523,13 +530,22 @@ export class HeraldClient extends EventTarget {
     if (all) this._outbox.length = 0;
   }
 
+  // A line joins the tick's last frame while that stays within
+  // maxFrameBytes (UTF-8, newlines included); a longer line goes alone.
   _send(line) {
-    this._frame.push(line);
-    if (this._frame.length === 1) {
-      queueMicrotask(() => {
-        const frame = this._frame.splice(0).join('\n');
-        if (this._ws && this._ws.readyState === WebSocket.OPEN) this._ws.send(frame);
-      });
+    const bytes = utf8.encode(line).length;
+    const last = this._frames[this._frames.length - 1];
+    if (last && last.bytes + 1 + bytes <= this.maxFrameBytes) {
+      last.lines.push(line);
+      last.bytes += 1 + bytes;
+      return;
     }
+    this._frames.push({ lines: [line], bytes });
+    if (this._frames.length > 1) return;
+    queueMicrotask(() => {
+      for (const frame of this._frames.splice(0)) {
+        if (this._ws && this._ws.readyState === WebSocket.OPEN) this._ws.send(frame.lines.join('\n'));
+      }
+    });
   }
 }
