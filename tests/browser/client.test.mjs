@@ -54,7 +54,8 @@ after(async () => {
 
 // A page of `origin` (any page: herald.js is then same-origin) in a fresh
 // context whose WebSockets are counted (window.sockets, every one the page
-// opened), so a test sees whether the client opened another. Page errors
+// opened), so a test sees whether the client opened another, and whose
+// sent messages' sizes are kept (window.sentBytes, UTF-8). Page errors
 // are collected (window.onerror's reports: the throwing listeners' test
 // expects some; the others expect none).
 async function newPage(origin) {
@@ -63,6 +64,12 @@ async function newPage(origin) {
   await context.addInitScript(() => {
     const Native = window.WebSocket;
     window.sockets = [];
+    window.sentBytes = [];
+    const send = Native.prototype.send;
+    Native.prototype.send = function (data) {
+      window.sentBytes.push(typeof data === 'string' ? new TextEncoder().encode(data).length : data.byteLength);
+      return send.call(this, data);
+    };
     window.WebSocket = class extends Native {
       constructor(...args) {
         super(...args);
@@ -83,14 +90,14 @@ async function newPage(origin) {
 // run). window.settled(promise) says how a command settled ('resolved',
 // 'rejected <code>'), or 'still waiting' after WAIT: a command that never
 // settles fails its test instead of hanging it.
-async function startClient(page, host, user, { throwing = [] } = {}) {
-  await page.evaluate(async ({ url, user, throwing, minDelayMs, maxDelayMs, wait }) => {
+async function startClient(page, host, user, { throwing = [], options = {} } = {}) {
+  await page.evaluate(async ({ url, user, throwing, options, minDelayMs, maxDelayMs, wait }) => {
     window.settled = (p) => Promise.race([
       p.then(() => 'resolved', (e) => `rejected ${e.code}`),
       new Promise((r) => setTimeout(() => r('still waiting'), wait)),
     ]);
     const { HeraldClient } = await import('/herald.js');
-    const client = new HeraldClient(url, { user, minDelayMs, maxDelayMs });
+    const client = new HeraldClient(url, { user, minDelayMs, maxDelayMs, ...options });
     const log = { states: [], pubs: [], recoveries: [], disconnects: [], rooms: 0, after: {} };
     for (const type of throwing) {
       client.addEventListener(type, () => { throw new Error(`a ${type} listener failed`); });
@@ -103,7 +110,7 @@ async function startClient(page, host, user, { throwing = [] } = {}) {
     window.client = client;
     window.log = log;
     client.start();
-  }, { url: `ws://${host}/ws`, user, throwing, minDelayMs: MIN_DELAY, maxDelayMs: MAX_DELAY, wait: WAIT });
+  }, { url: `ws://${host}/ws`, user, throwing, options, minDelayMs: MIN_DELAY, maxDelayMs: MAX_DELAY, wait: WAIT });
   await page.waitForFunction(() => window.client.state === 'connected');
 }
 
@@ -326,5 +333,40 @@ test('listeners that throw disturb neither the client nor the other listeners', 
     await page.context().close();
   } finally {
     relay.close();
+  }
+});
+
+// Commands of one tick share a frame, and a frame is one message, which
+// heraldd closes for good (1009) past client.max_message_bytes: many rooms
+// subscribed at once, and their resubscribes after a reconnect (or the
+// publishes written while offline, sent with them), must go in several
+// frames, each within maxFrameBytes. The limit is lowered here so that 100
+// rooms (client.max_subscriptions is 128) pass it.
+test('many commands in one tick go in frames within maxFrameBytes, not one message over the limit', async () => {
+  const limit = 2048;
+  const rooms = Array.from({ length: 100 }, (_, i) => `many:room-${i}`);
+  const { proc, port: own } = await startHeraldd(undefined, ['--client.max_message_bytes', String(limit)]);
+  try {
+    const page = await newPage(`http://127.0.0.1:${own}`);
+    await startClient(page, `127.0.0.1:${own}`, 'many', { options: { maxFrameBytes: limit } });
+    assert.equal(await page.evaluate((rs) => window.settled(Promise.all(rs.map((r) => window.client.subscribe(r)))),
+      rooms), 'resolved');
+    // A reconnect: connect and 100 resubscribes with `since`, in one tick.
+    await page.evaluate(() => window.client.disconnectFor(0));
+    await waitIn(page, (n) => window.log.recoveries.length === n, rooms.length);
+    await waitIn(page, () => window.client.state === 'connected');
+    await serverApi(own, 'publish', { room: rooms.at(-1), data: 'still here' });
+    await waitIn(page, () => window.log.pubs.length === 1);
+
+    const got = await log(page);
+    assert.deepEqual(got.disconnects.map((d) => d.code), [4000], 'only the outage asked for');
+    assert.deepEqual(got.recoveries.map((r) => r.room).sort(), [...rooms].sort());
+    const sizes = await page.evaluate(() => window.sentBytes);
+    assert.ok(sizes.every((n) => n <= limit), `frames of ${sizes}`);
+    assert.ok(sizes.length >= 4, `the two batches were split: frames of ${sizes}`);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    await stopHeraldd(proc);
   }
 });
