@@ -8,6 +8,7 @@ set(EXPECTED
   format_check
   node_chat node_tls example_backend
   browser_chat browser_chat_deflate browser_origin browser_tls browser_sse browser_backend
+  browser_client
   gateway_proxy_test cluster_proxy_test cluster_discovery_test
   dns_process_test dns_nsd_diff_test
   match_unicode_oracle_test)

@@ -12,7 +12,11 @@
 //
 // What it does for you:
 // - Frames: commands issued in the same tick go out as one frame (one line
-//   each); every received frame is split on '\n'.
+//   each), up to `maxFrameBytes` (default 16 KiB) a frame: the server
+//   closes a client for good (1009) on a message over its
+//   client.max_message_bytes (default 64 KiB), which a reconnect's
+//   resubscribes and the publishes written while offline, all sent in one
+//   tick, could pass. Every received frame is split on '\n'.
 // - Reconnects with exponential backoff and jitter after any close the
 //   server marks as retryable (codes 3000-3499 and network failures), then
 //   resubscribes every room with `since` = the last publication seen, so the
@@ -33,7 +37,9 @@
 // - Commands return promises that settle with the reply's result, or reject
 //   with a HeraldError {code, message}. A command issued while disconnected
 //   waits for the connection (publish included: a publish whose reply was
-//   lost to a disconnect is not retried, and the promise rejects).
+//   lost to a disconnect is not retried, and the promise rejects). On a
+//   closed client (close(), or a close for good) a command rejects at once
+//   with code 0.
 //
 // - Falls back to Server-Sent Events when a WebSocket cannot be opened at
 //   all (`sseFallbackAfter` attempts in a row that never opened, e.g. a
@@ -50,7 +56,15 @@
 // 'publication' {room, offset, epoch, data, info} (no offset and epoch:
 // outside the stream, never recovered), 'recovery' {room,
 // recovered, missed}, 'rooms' {rooms}, 'push' {message} for other pushes
-// (join, leave), 'disconnect' {code, reason, reconnect}.
+// (join, leave), 'disconnect' {code, reason, reconnect} once for each
+// connection that ends other than by close(), before the state changes (the server's disconnect
+// push, or the close itself when none came: 1009, or 1006 for a network
+// failure; `reconnect` false: the client is now closed for good).
+// A listener that throws does not disturb the client or the other
+// listeners: EventTarget reports the exception (window.onerror) and goes
+// on, so the state, room list and positions stay right.
+
+const utf8 = new TextEncoder();
 
 export class HeraldError extends Error {
   constructor(code, message) {
@@ -87,8 +101,9 @@ export function applyRoomDiffs(list, diffs) {
 
 export class HeraldClient extends EventTarget {
   constructor(url, { user = '', token = '', minDelayMs = 250, maxDelayMs = 5000,
-    sseFallbackAfter = 2 } = {}) {
+    sseFallbackAfter = 2, maxFrameBytes = 16384 } = {}) {
     super();
+    this.maxFrameBytes = maxFrameBytes;
     this.url = url;
     this.sseFallbackAfter = sseFallbackAfter; // 0: never fall back
     this.transport = 'websocket';
@@ -108,7 +123,7 @@ export class HeraldClient extends EventTarget {
     this._nextId = 1;
     this._pending = new Map(); // id -> {resolve, reject, line}
     this._outbox = [];         // ids of commands waiting for the connection
-    this._frame = [];          // lines of the frame being batched this tick
+    this._frames = [];         // frames being batched this tick: {lines, bytes}
     this._subs = new Map();    // room -> {epoch, offset} | null (no position yet)
     this._serverRooms = new Set(); // rooms the server subscribed (connect's subs)
     this._watch = null;        // the last rooms.watch params
@@ -144,6 +159,11 @@ export class HeraldClient extends EventTarget {
   command(name, params = {}, onResult = null) {
     if (this.transport === 'sse') {
       return Promise.reject(new HeraldError(108, `${name} is not available over the SSE fallback`));
+    }
+    // Closed for good (close(), or a close the server marks final): no
+    // connection will come to send it on, so waiting would hang the caller.
+    if (this.state === 'closed') {
+      return Promise.reject(new HeraldError(0, `${name}: the client is closed`));
     }
     const id = this._nextId++;
     const line = JSON.stringify({ id, [name]: params });
@@ -206,7 +226,10 @@ export class HeraldClient extends EventTarget {
     this._setState(this._attempt === 0 ? 'connecting' : 'reconnecting');
     const ws = new WebSocket(this.url);
     this._ws = ws;
+    this._disconnectTold = false; // this connection's end was reported (a disconnect push)
+    let opened = false;
     ws.onopen = () => {
+      opened = true;
       this._opened = true;
       this._failedOpens = 0;
       this._onOpen();
@@ -216,7 +239,7 @@ export class HeraldClient extends EventTarget {
         if (line) this._onMessage(JSON.parse(line));
       }
     };
-    ws.onclose = (e) => this._onClose(e.code, e.reason);
+    ws.onclose = (e) => this._onClose(e.code, e.reason, opened);
   }
 
   async _onOpen() {
@@ -348,13 +371,16 @@ export class HeraldClient extends EventTarget {
       applyRoomDiffs(this.rooms, m.rooms.diffs);
       this.dispatchEvent(new CustomEvent('rooms', { detail: { rooms: this.rooms } }));
     } else if (m.disconnect) {
+      this._disconnectTold = true;
       this.dispatchEvent(new CustomEvent('disconnect', { detail: m.disconnect }));
     } else {
       this.dispatchEvent(new CustomEvent('push', { detail: { message: m } }));
     }
   }
 
-  _onClose(code) {
+  // `opened`: this WebSocket opened (a connection that ends, not an
+  // attempt that failed).
+  _onClose(code, reason, opened) {
     const neverOpened = !this._opened;
     this._ws = null;
     // Commands in flight are lost with the connection.
@@ -364,6 +390,12 @@ export class HeraldClient extends EventTarget {
       return this._startSse();
     }
     const retry = !(code >= 3500 && code <= 3999) && code !== 1009;
+    // The server sends no disconnect push before some closes (1009, a
+    // network failure has none at all): the app learns the code from the
+    // close itself, once per connection either way.
+    if (opened && !this._disconnectTold) {
+      this.dispatchEvent(new CustomEvent('disconnect', { detail: { code, reason, reconnect: retry } }));
+    }
     if (!retry) {
       this._setState('closed');
       this._failPending(new HeraldError(code, 'connection closed for good'), true);
@@ -498,13 +530,22 @@ export class HeraldClient extends EventTarget {
     if (all) this._outbox.length = 0;
   }
 
+  // A line joins the tick's last frame while that stays within
+  // maxFrameBytes (UTF-8, newlines included); a longer line goes alone.
   _send(line) {
-    this._frame.push(line);
-    if (this._frame.length === 1) {
-      queueMicrotask(() => {
-        const frame = this._frame.splice(0).join('\n');
-        if (this._ws && this._ws.readyState === WebSocket.OPEN) this._ws.send(frame);
-      });
+    const bytes = utf8.encode(line).length;
+    const last = this._frames[this._frames.length - 1];
+    if (last && last.bytes + 1 + bytes <= this.maxFrameBytes) {
+      last.lines.push(line);
+      last.bytes += 1 + bytes;
+      return;
     }
+    this._frames.push({ lines: [line], bytes });
+    if (this._frames.length > 1) return;
+    queueMicrotask(() => {
+      for (const frame of this._frames.splice(0)) {
+        if (this._ws && this._ws.readyState === WebSocket.OPEN) this._ws.send(frame.lines.join('\n'));
+      }
+    });
   }
 }

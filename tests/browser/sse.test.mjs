@@ -7,8 +7,9 @@
 // Run by ctest: node --test tests/browser/sse.test.mjs
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, connect } from 'node:net';
-import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
+import { startHeraldd, stopHeraldd, serverApi } from '../support/heraldd.mjs';
+import { startRelay } from '../support/relay.mjs';
+import { waitFor } from '../support/wait.mjs';
 import { chromium } from 'playwright-core';
 
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
@@ -17,65 +18,7 @@ let heraldd;
 let port;
 let browser;
 
-// A relay to heraldd: cut() closes every connection through it; while
-// held, new connections wait (their first bytes kept for inspection)
-// until release(). With refuseUpgrades it answers a WebSocket upgrade 502,
-// as a proxy that does not carry WebSockets does.
-function startRelay(target, { refuseUpgrades = false } = {}) {
-  const open = new Set();
-  let held = null;
-  const requests = [];
-  const pipe = (client, firstChunk) => {
-    const upstream = connect(target, '127.0.0.1');
-    open.add(client);
-    open.add(upstream);
-    if (firstChunk) upstream.write(firstChunk);
-    client.pipe(upstream);
-    upstream.pipe(client);
-    const drop = () => { client.destroy(); upstream.destroy(); open.delete(client); open.delete(upstream); };
-    client.on('error', drop); upstream.on('error', drop);
-    client.on('close', drop); upstream.on('close', drop);
-  };
-  const server = createServer((client) => {
-    client.once('data', (chunk) => {
-      client.pause();
-      requests.push(chunk.toString('latin1'));
-      if (refuseUpgrades && /^upgrade: websocket/im.test(chunk.toString('latin1'))) {
-        client.end('HTTP/1.1 502 Bad Gateway\r\nContent-Length: 0\r\nConnection: close\r\n\r\n');
-        return;
-      }
-      if (held) held.push([client, chunk]); else { pipe(client, chunk); client.resume(); }
-    });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({
-    port: server.address().port,
-    requests,
-    cut() { for (const s of open) s.destroy(); open.clear(); },
-    hold() { held = []; },
-    release() { const waiting = held; held = null; for (const [c, chunk] of waiting) { pipe(c, chunk); c.resume(); } },
-    waiting: () => (held ? held.length : 0),
-    close() { this.cut(); server.close(); },
-  })));
-}
-
-async function publish(room, data) {
-  const r = await fetch(`http://127.0.0.1:${port}/api/publish`, {
-    method: 'POST', headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ room, data }),
-  });
-  assert.equal(r.status, 200, await r.text());
-}
-
-async function waitFor(what, fn, timeoutMs = 15000) {
-  const end = Date.now() + timeoutMs;
-  let last;
-  while (Date.now() < end) {
-    last = await fn();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-}
+const publish = (room, data) => serverApi(port, 'publish', { room, data });
 
 before(async () => {
   const d = await startHeraldd();

@@ -47,3 +47,15 @@ export async function stopHeraldd(proc) {
     throw new Error(`heraldd exited with ${proc.exitCode ?? proc.signalCode} on SIGTERM:\n${out}`);
   }
 }
+
+// POSTs `body` to heraldd's server API (/api/<endpoint>, dev mode: no key)
+// and returns the reply's result; throws unless heraldd answered 200.
+export async function serverApi(port, endpoint, body) {
+  const r = await fetch(`http://127.0.0.1:${port}/api/${endpoint}`, {
+    method: 'POST', headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (r.status !== 200) throw new Error(`/api/${endpoint} answered ${r.status}: ${text}`);
+  return JSON.parse(text).result;
+}
