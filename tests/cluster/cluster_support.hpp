@@ -15,19 +15,10 @@
 #include "gateway/ws_common.hpp"
 #include "redis_server.hpp"
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
 #include "support/http_client.hpp"
 
 namespace herald::test {
-
-inline bool eventually(const std::function<bool()>& pred,
-                       std::chrono::milliseconds timeout = std::chrono::seconds(10)) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (pred()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
-  return pred();
-}
 
 inline double node_metric(std::uint16_t port, const std::string& series) {
   return metric_value(http_get("127.0.0.1", port, "/metrics").body, series);

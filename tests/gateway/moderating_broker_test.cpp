@@ -23,6 +23,7 @@
 #include "gateway/broker/memory_broker.hpp"
 #include "match/store/memory_store.hpp"
 #include "match/store/sync.hpp"
+#include "support/eventually.hpp"
 
 namespace herald::gateway::moderation {
 namespace {
@@ -30,14 +31,7 @@ namespace {
 using namespace std::chrono_literals;
 using match::store::Action;
 
-bool eventually(const std::function<bool()>& pred) {
-  const auto deadline = std::chrono::steady_clock::now() + 20s;  // a bound, not a measure
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(1ms);
-  }
-  return true;
-}
+using ::herald::test::eventually;
 
 struct ModeratingBrokerTest : ::testing::Test {
   ShardPool pool{1};

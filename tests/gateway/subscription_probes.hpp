@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "gateway/ws_common.hpp"
+#include "support/eventually.hpp"
 #include "support/http_client.hpp"
 
 namespace herald::test {
@@ -83,11 +84,11 @@ inline bool is_empty_result(const std::vector<std::string>& replies) {
 // Whether the metric `series` of the node on `port` comes to `want`.
 inline bool eventually_metric(std::uint16_t port, const std::string& series, double want) {
   double got = 0;
-  for (int i = 0; i < 250; ++i) {
-    got = metric_value(http_get("127.0.0.1", port, "/metrics").body, series);
-    if (got == want) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
-  }
+  if (eventually([&] {
+        got = metric_value(http_get("127.0.0.1", port, "/metrics").body, series);
+        return got == want;
+      }))
+    return true;
   ADD_FAILURE() << series << " stayed at " << got << ", expected " << want;
   return false;
 }

@@ -10,6 +10,7 @@
 
 #include "match/store/redis_store.hpp"
 #include "match/store/sync.hpp"
+#include "support/eventually.hpp"
 
 namespace herald::test {
 
@@ -34,17 +35,6 @@ inline std::vector<kw::Entry> numbered(const std::string& prefix, std::size_t n,
   out.reserve(n);
   for (std::size_t i = 0; i < n; ++i) out.push_back({prefix + std::to_string(i), action, "test"});
   return out;
-}
-
-// Polls `pred` every 5 ms until it holds or `timeout` passes. The timeout
-// is a generous bound, never a measured time.
-inline bool eventually(const std::function<bool()>& pred, std::chrono::milliseconds timeout) {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!pred()) {
-    if (std::chrono::steady_clock::now() >= deadline) return false;
-    std::this_thread::sleep_for(5ms);
-  }
-  return true;
 }
 
 // Whether `store`'s warm engine for `dict` finds `keyword` (no I/O).
