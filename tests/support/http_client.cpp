@@ -73,8 +73,16 @@ RawExchange raw_exchange_until_close(const std::string& host, std::uint16_t port
   asio::write(stream, asio::buffer(bytes), ec);
   RawExchange out;
   char buf[4096];
+  // Asynchronous reads: the stream's timeout bounds only those (a blocking
+  // read_some would wait for ever on a server that never hangs up).
   for (;;) {
-    std::size_t n = stream.read_some(asio::buffer(buf), ec);
+    std::size_t n = 0;
+    stream.async_read_some(asio::buffer(buf), [&](beast::error_code e, std::size_t got) {
+      ec = e;
+      n = got;
+    });
+    ctx.restart();
+    ctx.run();
     out.bytes.append(buf, n);
     if (ec) break;
   }
