@@ -23,6 +23,10 @@
 //   gap is recovered exactly; publications are deduplicated by offset.
 //   A `recovery` event says, per room, whether the gap was recovered
 //   (`recovered: false` means messages were lost: reload with history()).
+//   disconnect() cuts the connection as a network failure would and keeps
+//   the client offline (state 'reconnecting') until reconnect(), so a demo
+//   or a test decides when the outage ends; disconnectFor(ms) ends it by
+//   itself after `ms`.
 // - Room lists: watchRooms() sends rooms.watch and keeps `client.rooms`
 //   (an array of entries) up to date by applying each diff batch; a
 //   `rooms` event fires after each batch. The watch is renewed after a
@@ -129,6 +133,7 @@ export class HeraldClient extends EventTarget {
     this._watch = null;        // the last rooms.watch params
     this._attempt = 0;
     this._holdUntil = 0;
+    this._offline = false;     // disconnect(): no reconnect until reconnect()
     this._timer = null;
   }
 
@@ -150,6 +155,29 @@ export class HeraldClient extends EventTarget {
   disconnectFor(ms) {
     this._holdUntil = Date.now() + ms;
     if (this._ws) this._ws.close(4000, 'simulated outage');
+  }
+
+  // Cuts the connection as a network failure would and stays offline until
+  // reconnect(): an outage whose end the caller decides (a test publishes
+  // while the client is known to be offline, state 'reconnecting', then
+  // ends it). Commands issued meanwhile wait for the connection.
+  disconnect() {
+    if (this.transport !== 'websocket' || this.state === 'idle' || this.state === 'closed') return;
+    this._offline = true;
+    clearTimeout(this._timer);
+    this._timer = null;
+    if (this._ws) this._ws.close(4000, 'simulated outage');
+  }
+
+  // Ends an outage begun with disconnect() or disconnectFor(): connects now
+  // (from the 'reconnecting' state; otherwise it only lifts the hold).
+  reconnect() {
+    this._offline = false;
+    this._holdUntil = 0;
+    if (this.state !== 'reconnecting' || this._ws) return;
+    clearTimeout(this._timer);
+    this._timer = null;
+    this._open();
   }
 
   // `onResult`, if given, runs synchronously when the reply is read, before
@@ -403,6 +431,7 @@ export class HeraldClient extends EventTarget {
     }
     this._attempt += 1;
     this._setState('reconnecting');
+    if (this._offline) return; // reconnect() opens
     const backoff = Math.min(this.maxDelayMs, this.minDelayMs * 2 ** (this._attempt - 1));
     const delay = Math.max(backoff * (0.5 + Math.random() / 2), this._holdUntil - Date.now());
     this._timer = setTimeout(() => this._open(), delay);

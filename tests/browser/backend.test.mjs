@@ -154,16 +154,19 @@ test('two users signed in by cookie chat in the server-side room', async () => {
 
 // The server subscribes the lobby again on the reconnect (the backend's
 // rooms), so the page does not: its connect gives the lobby's last position
-// (subs) and the reply brings what was missed. Whether bob's message lands
-// in the outage or after it (a loaded machine), alice ends up with it once.
+// (subs) and the reply brings what was missed. Bob's message lands in the
+// outage, which lasts until the test ends it: alice gets it once, from the
+// connect reply.
 test('a reconnect: the server-side room is not subscribed again, and nothing is lost', async () => {
   const sentBefore = await alice.evaluate(() => window.sentFrames.length);
-  await alice.evaluate(() => window.heraldApp.client.disconnectFor(1500));
+  await alice.evaluate(() => window.heraldApp.client.disconnect());
   await alice.waitForSelector('#status[data-state="reconnecting"]');
   await bob.fill('#text', 'while you were away');
   await bob.click('#send button');
   await bob.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
     .some((t) => t.textContent === 'while you were away'));
+  assert.equal(await alice.getAttribute('#status', 'data-state'), 'reconnecting', 'offline throughout');
+  await alice.evaluate(() => window.heraldApp.client.reconnect());
   await alice.waitForSelector('#status[data-state="connected"]');
   await alice.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
     .some((t) => t.textContent === 'while you were away'));
@@ -210,10 +213,13 @@ test('/me is shown live, kept out of history, and leaves the position where it w
   assert.ok(history.publications.length > 0);
   assert.ok(!history.publications.some((p) => p.data.text === '* alice waves'), 'not in history');
 
-  await bob.evaluate(() => window.heraldApp.client.disconnectFor(1000));
+  await bob.evaluate(() => window.heraldApp.client.disconnect());
   await bob.waitForSelector('#status[data-state="reconnecting"]');
   await alice.fill('#text', 'after the wave');
   await alice.click('#send button');
+  await alice.waitForFunction(() => [...document.querySelectorAll('#messages li:not(.pending) .text')]
+    .some((t) => t.textContent === 'after the wave'));
+  await bob.evaluate(() => window.heraldApp.client.reconnect());
   await bob.waitForSelector('#status[data-state="connected"]');
   await bob.waitForFunction(() => window.recoveries.some((r) => r.room === 'chat:lobby'));
   const recovery = await bob.evaluate(() => window.recoveries.find((r) => r.room === 'chat:lobby'));

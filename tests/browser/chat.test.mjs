@@ -168,7 +168,9 @@ test('a cut connection recovers exactly the messages it missed', async () => {
   await dave.click('#send button');
   await waitFor('erin sees "before"', async () => (await texts(erin)).includes('before'));
 
-  await erin.evaluate(() => window.heraldApp.client.disconnectFor(1500));
+  // The outage lasts until the test ends it, so that everything below
+  // happens while erin is offline however slowly the machine runs it.
+  await erin.evaluate(() => window.heraldApp.client.disconnect());
   await erin.waitForSelector('#status[data-state="reconnecting"]');
   for (const t of ['missed 1', 'missed 2', 'missed 3']) {
     await dave.fill('#text', t);
@@ -183,6 +185,8 @@ test('a cut connection recovers exactly the messages it missed', async () => {
   assert.match(await erin.textContent('#room-list li[data-room="chat:random"] .preview'), /written offline \(sending\)/);
   await erin.screenshot({ path: join(ARTIFACTS, 'reconnecting.png') });
 
+  assert.equal(await erin.getAttribute('#status', 'data-state'), 'reconnecting', 'offline throughout');
+  await erin.evaluate(() => window.heraldApp.client.reconnect());
   await erin.waitForSelector('#status[data-state="connected"]', { timeout: 30000 });
   await waitFor('erin has the three, once each, then hers', async () => {
     const got = await texts(erin);
