@@ -375,11 +375,12 @@ TEST(GatewayLimits, SilentClientIsClosedAfterIdleTimeout) {
   auto silent = connect_as(d.port, "silent");  // reads nothing: never pongs
   // Until the server has dropped one of the two, `reader` waits in short
   // reads (answering the server's pings) while `silent` does nothing.
-  EXPECT_TRUE(eventually([&] {
+  auto one_dropped = [&] {
     EXPECT_FALSE(reader->next(100ms)) << "nothing to read";
     return metric_value(http_get("127.0.0.1", d.port, "/metrics").body, "herald_ws_connections") ==
            1;
-  }));
+  };
+  EXPECT_TRUE(eventually(one_dropped)) << "the silent client was never dropped";
   EXPECT_FALSE(reader->closed());
   expect_alive(*reader, 7);
   // The one dropped was the silent one.
