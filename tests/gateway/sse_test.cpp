@@ -129,11 +129,17 @@ TEST(Sse, ResumesExactlyFromLastEventId) {
                   std::to_string(json_uint(e->data, "/pub/offset").value_or(0)));
   }
   EXPECT_EQ(got, (std::vector<std::string>{"a4", "a5", "a6", "b1", "a7"}));
-  // Nothing more: each publication came once.
-  EXPECT_FALSE(again.next(std::chrono::milliseconds(300)));
+  const std::string after_a7 = again.last_id();
+  // Nothing more: each publication came once. A duplicate would come
+  // before a later publication, so the next event is that one.
+  api_publish(d.port, "b", "2");
+  auto later = again.next();
+  ASSERT_TRUE(later) << again.output();
+  EXPECT_EQ(json_str(later->data, "/pub/room"), "b") << later->data;
+  EXPECT_EQ(json_uint(later->data, "/pub/offset"), 2u) << later->data;
 
   // The query form, for a client that opens a new stream itself.
-  SseStream by_query(d.port, "/sse?room=a&user=u&last_event_id=" + again.last_id());
+  SseStream by_query(d.port, "/sse?room=a&user=u&last_event_id=" + after_a7);
   auto q = opening(by_query, 1);
   ASSERT_EQ(q.size(), 1u);
   EXPECT_EQ(json_bool(q[0].data, "/recovered"), true);
@@ -152,6 +158,7 @@ TEST(Sse, SaysExplicitlyWhenARoomCannotBeResumed) {
   // More missed than the history keeps: not recoverable.
   for (int i = 2; i <= 5; ++i) api_publish(d.port, "a", std::to_string(i));
 
+  std::uint64_t top = 5;
   for (const std::string& last : {id, std::string("a.not-this-epoch.1")}) {
     SseStream again(d.port, "/sse?room=a&user=u", {"Last-Event-ID: " + last});
     auto open = opening(again, 2);
@@ -159,12 +166,16 @@ TEST(Sse, SaysExplicitlyWhenARoomCannotBeResumed) {
     EXPECT_EQ(open[0].event, "recovery");
     EXPECT_EQ(json_str(open[0].data, "/room"), "a");
     EXPECT_EQ(json_bool(open[0].data, "/recovered"), false);
-    EXPECT_EQ(json_uint(open[0].data, "/offset"), 5u);
+    EXPECT_EQ(json_uint(open[0].data, "/offset"), top);
     EXPECT_EQ(open[1].event, "subscribed");
     EXPECT_EQ(json_bool(open[1].data, "/recovered"), false);
-    // No publication comes from before: the stream goes on from its top.
-    EXPECT_THAT(open[1].id.value_or(""), HasSubstr(".5"));
-    EXPECT_FALSE(again.next(std::chrono::milliseconds(200)));
+    // No publication comes from before: the stream goes on from its top,
+    // so the next event is the next publication.
+    EXPECT_THAT(open[1].id.value_or(""), HasSubstr("." + std::to_string(top)));
+    api_publish(d.port, "a", std::to_string(++top));
+    auto next = again.next();
+    ASSERT_TRUE(next) << again.output();
+    EXPECT_EQ(json_uint(next->data, "/pub/offset"), top) << next->data;
   }
 }
 
