@@ -141,11 +141,14 @@ TEST(HeralddProcess, SigtermExitsZeroPromptlyEvenWithIdleKeepAlive) {
 }
 
 TEST(HeralddProcess, SigtermWithStuckClientExitsZeroAtTheBound) {
-  Daemon d({"--server.shutdown_timeout", "300ms"});
+  // One shard: it handles everything in the order it happened.
+  Daemon d({"--server.shutdown_timeout", "300ms", "--server.threads", "1"});
   ASSERT_NE(d.port, 0);
   // A half-sent request is in flight: the drain waits for it, up to the bound.
-  // It follows a whole request in the same write, so the server has read it
-  // (with the whole one) by the time the whole one is answered.
+  // It follows a whole request in the same write, so the server read it with
+  // the whole one; once the answer to that is written, the connection goes
+  // on to the half-sent one. (A signal between the two would find the
+  // connection between requests, and close it.)
   boost::asio::io_context ctx;
   boost::asio::ip::tcp::socket held(ctx);
   held.connect({boost::asio::ip::make_address("127.0.0.1"), d.port});
@@ -155,6 +158,10 @@ TEST(HeralddProcess, SigtermWithStuckClientExitsZeroAtTheBound) {
   std::string answer;
   boost::asio::read_until(held, boost::asio::dynamic_buffer(answer), "\r\n\r\nok\n");
   ASSERT_THAT(answer, HasSubstr("200 OK"));
+  // The write's completion was queued on the shard before the answer left
+  // it; a request served on that shard afterwards comes after it, so by
+  // then the held connection is reading its half-sent request.
+  ASSERT_EQ(test::http_get("127.0.0.1", d.port, "/healthz").status, 200);
   d.proc->signal(SIGINT);
   auto code = d.proc->wait_exit(10s);
   ASSERT_TRUE(code);
