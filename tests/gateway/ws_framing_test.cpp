@@ -18,7 +18,9 @@
 
 #include <optional>
 #include <string>
+#include <thread>
 
+#include "support/http_client.hpp"
 #include "support/ws_client_frame.hpp"
 #include "support/zlib_oracle.hpp"
 #include "ws_common.hpp"
@@ -74,9 +76,11 @@ class RawClient {
   // The 101's status line and headers.
   [[nodiscard]] const std::string& response_head() const { return response_head_; }
 
-  void write(const std::string& bytes) {
+  // The error that stopped the write, if any (a reset: EPIPE or ECONNRESET).
+  boost::system::error_code write(const std::string& bytes) {
     boost::system::error_code ec;
     asio::write(socket_, asio::buffer(bytes), ec);
+    return ec;
   }
 
   // The next frame, or nullopt when the server closed the TCP connection.
@@ -122,10 +126,15 @@ class RawClient {
     return true;
   }
 
+  // What ended the stream (eof for a FIN, connection_reset for a reset, a
+  // timeout when the server never closed); none while it goes on.
+  [[nodiscard]] boost::system::error_code end() const { return end_; }
+
  private:
   bool fill(std::size_t n, boost::system::error_code& ec) {
     while (in_.size() < n) {
       const std::size_t got = socket_.read_some(in_.prepare(64 * 1024), ec);
+      if (ec) end_ = ec;
       if (ec) return false;
       in_.commit(got);
     }
@@ -136,6 +145,7 @@ class RawClient {
   asio::ip::tcp::socket socket_;
   asio::streambuf in_;
   std::string response_head_;
+  boost::system::error_code end_;
 };
 
 const std::string kConnect = R"({"id":1,"connect":{"user":"raw"}})";
@@ -169,6 +179,60 @@ TEST(GatewayFraming, ViolationsCloseWithTheirCodeAndOthersCarryOn) {
     EXPECT_TRUE(c.closed_by_server()) << v.name;
   }
   expect_alive(*bystander, 50);
+}
+
+// RFC 6455 §7.1.1/§7.1.7: a refused message's close frame reaches the
+// client, followed by a clean end of the stream. The rest of the 256 KiB
+// message is still arriving when the server refuses it from the length
+// field; closing the socket with it unread would send a reset, which
+// destroys the close frame in the client's receive buffer (a browser then
+// sees 1006 and reconnects). The server must read and drop it, and end its
+// side with a FIN. The test fails on either sign of a reset: the write
+// failing, or the stream ending in one instead of an EOF. The pause before reading gives the server
+// time to close first, the case that loses the frame; the test passes the same without it.
+TEST(GatewayFraming, ARefusedMessagesCloseFrameArrivesWholeThenAFin) {
+  Daemon d({"--client.max_message_bytes", "4KiB"});
+  for (int run = 0; run < 5; ++run) {
+    RawClient c(d.port);
+    // One write. It must end: the server reads the rest (to drop it) rather
+    // than reset the connection (a reset met here ends the write with EPIPE
+    // or ECONNRESET, and the read below then sees no error of its own).
+    const boost::system::error_code written =
+        c.write(client_frame(0x81, std::string(256 * 1024, 'a')));
+    EXPECT_FALSE(written) << "run " << run << ": the write ended with " << written.message();
+    std::this_thread::sleep_for(200ms);
+    auto close = c.until_close();
+    ASSERT_TRUE(close) << "run " << run << ": no close frame; the stream ended with "
+                       << c.end().message();
+    EXPECT_EQ(close->close_code(), 1009) << "run " << run;
+    EXPECT_FALSE(c.next()) << "run " << run << ": a frame after the close frame";
+    EXPECT_EQ(c.end(), asio::error::eof) << "run " << run << ": " << c.end().message();
+  }
+}
+
+// The lingering close is bounded: a refused client that never closes its
+// end (and keeps sending) is closed by the server after
+// client.handshake_timeout, and counted out.
+TEST(GatewayFraming, ARefusedClientThatNeverClosesIsClosedAtTheBound) {
+  Daemon d({"--client.max_message_bytes", "4KiB", "--client.handshake_timeout", "300ms",
+            "--client.idle_timeout", "60s"});
+  RawClient c(d.port);
+  c.write(client_frame(0x81, std::string(8 * 1024, 'a')));
+  auto close = c.until_close();
+  ASSERT_TRUE(close) << c.end().message();
+  EXPECT_EQ(close->close_code(), 1009);
+  // Still sending, never closing: the drain reads it all, and ends anyway.
+  c.write(std::string(64 * 1024, 'b'));
+  auto ws_connections = [&] {
+    return metric_value(http_get("127.0.0.1", d.port, "/metrics").body, "herald_ws_connections");
+  };
+  double open = ws_connections();
+  for (int i = 0; i < 250 && open != 0; ++i) {
+    std::this_thread::sleep_for(20ms);
+    c.write(std::string(1024, 'b'));
+    open = ws_connections();
+  }
+  EXPECT_EQ(open, 0) << "the server still holds a refused client that never closed";
 }
 
 TEST(GatewayFraming, PingIsAnsweredAndFragmentsAreOneMessage) {

@@ -133,6 +133,13 @@ bool Transport::is_open() const {
   return std::get<tcp::socket>(stream_).is_open();
 }
 
+void Transport::shutdown_send() {
+  auto* socket = std::get_if<tcp::socket>(&stream_);
+  if (socket == nullptr || !socket->is_open()) return;
+  boost::system::error_code ignored;  // a reset peer: the pending read reports it
+  socket->shutdown(tcp::socket::shutdown_send, ignored);
+}
+
 void Transport::close() {
   tcp::socket& socket = std::holds_alternative<Tls>(stream_)
                             ? boost::beast::get_lowest_layer(std::get<Tls>(stream_).stream).socket()

@@ -79,6 +79,13 @@ class Transport {
   void wait_writable();
 
   [[nodiscard]] bool is_open() const;
+  // Plain TCP: half-closes the write side (shutdown(SHUT_WR)): the peer
+  // reads a FIN after what was written, while reads here go on. The caller
+  // has nothing more to write. Over TLS nothing is done: write_some hands
+  // the bytes to an asynchronous write that may still be in flight, and a
+  // TLS stream has no half-close of its own short of close_notify; the
+  // caller's bounded wait ends such a connection instead.
+  void shutdown_send();
   // Shuts the TCP connection down and closes it; pending operations end
   // with an error.
   void close();

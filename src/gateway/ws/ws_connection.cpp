@@ -145,7 +145,9 @@ void WsConnection::arm_idle_timer(std::chrono::milliseconds after) {
 
 void WsConnection::on_idle_tick() {
   if (released_) return;
-  if (close_written_) return close_socket();  // the peer's close never came
+  // The peer's close (or, discarding, its end of the connection) did not
+  // come in the bounded wait: close anyway.
+  if (close_written_ || discarding_) return close_socket();
   if (heard_) {
     heard_ = false;
     ping_sent_ = false;
@@ -179,6 +181,14 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
     close_socket();
     return closed();
   }
+  if (discarding_) {
+    // Refused input: what the peer still sends is read and dropped, in the
+    // same buffer from its start, so that closing leaves nothing unread (an
+    // unread byte turns close() into a reset, which can destroy our close
+    // frame at the peer). Nothing is parsed: the frame boundaries are lost.
+    in_size_ = 0;
+    return read();
+  }
   heard_ = true;
   const bool filled = in_size_ + bytes == in_.size();
   in_size_ += bytes;
@@ -202,9 +212,14 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
     pos += r.consumed;
     reading = on_frame(r);
   }
+  if (discarding_) {
+    // The input was refused: the rest of it is dropped, and so is whatever follows.
+    in_size_ = 0;
+    return read();
+  }
   if (!reading) {
-    // A close was received or the input refused: nothing more is read. The
-    // socket closes when our close frame is out (perhaps already).
+    // The peer's close was received: nothing more is read. The socket
+    // closes when our close frame is out (perhaps already).
     reader_stopped_ = true;
     if (!transport_.is_open()) closed();
     return;
@@ -256,8 +271,19 @@ bool WsConnection::on_frame(const ws::ReadResult& r) {
       return false;
     case ws::ReadEvent::error:
       log::debug("websocket protocol error", {{"error", r.payload}});
+      // Lingering close: the read loop goes on, discarding, until the peer
+      // closes its end or client.handshake_timeout passes from now (the
+      // bound: a peer that never closes or never reads cannot hold the
+      // connection longer). Set before send_close, whose write may finish
+      // at once and half-close.
+      discarding_ = true;
+      arm_idle_timer(state_.options.client.handshake_timeout);
       out_.drop_queued();
-      if (!close_queued_) send_close(r.close_code, r.payload);
+      if (close_written_) {
+        transport_.shutdown_send();  // our close (the owner's) is already out
+      } else if (!close_queued_) {
+        send_close(r.close_code, r.payload);
+      }
       return false;
   }
   return true;
@@ -359,6 +385,13 @@ void WsConnection::send_close(std::uint16_t code, std::string_view reason) {
 void WsConnection::on_close_written() {
   close_written_ = true;
   if (close_received_ || reader_stopped_) return close_socket();
+  if (discarding_) {
+    // Nothing more to write: the FIN tells the peer we are done (it need
+    // not wait for the timer, armed at the refusal, to close its end), and
+    // the reads go on draining until its EOF.
+    transport_.shutdown_send();
+    return;
+  }
   // Wait for the peer's close frame (the read loop goes on), a bounded
   // time: the next idle tick after it closes the socket.
   arm_idle_timer(state_.options.client.handshake_timeout);

@@ -23,7 +23,28 @@
 //
 // Closing follows RFC 6455 §7: our close frame goes after what the caller
 // chose to keep queued; then we wait (client.handshake_timeout) for the
-// peer's close before closing the socket.
+// peer's close before closing the socket. The states, by who closes first:
+//
+//  - The owner closes (close_after_queue/_dropping_queue): our close frame
+//    is written (close_written_), the read loop goes on parsing, and the
+//    peer's close frame (close_received_) or the idle timer, armed for
+//    client.handshake_timeout, closes the socket.
+//  - The peer closes first: its close frame stops the reads
+//    (reader_stopped_); we echo it, and the socket closes once the echo is
+//    written.
+//  - We refuse the peer's input (a frame reader error: 1002, 1007, 1009):
+//    a lingering close (RFC 6455 §7.1.1, §7.1.7). The rest of the input may
+//    still be on its way, and closing a socket with unread bytes sends a
+//    reset instead of a FIN, which can destroy our close frame at the peer
+//    (a browser then sees 1006 and reconnects). So the reads go on,
+//    discarding everything unparsed (discarding_), in the same bounded
+//    buffer; our close frame is written; then, on plain TCP, the write side
+//    is half-closed (the peer reads the frame and an EOF); the socket
+//    closes at the peer's EOF or error, or when the idle timer, armed for
+//    client.handshake_timeout at the refusal, fires: a peer that never
+//    closes, or never reads our close frame, is bounded all the same. Over
+//    TLS there is no half-close (transport.hpp): the drain ends the same
+//    way, at the peer's end or the timer.
 //
 // Lifetime: the connection is a member of its owner. Every pending
 // operation holds the owner alive (a shared_ptr the owner hands to
@@ -139,7 +160,9 @@ class WsConnection {
   HandlerMemory read_memory_;    // the read, always outstanding
   bool heard_ = false;           // anything read since the last idle tick
   bool ping_sent_ = false;       // an idle tick pinged; the next one closes
-  bool reader_stopped_ = false;  // no read outstanding: a close was received or refused input
+  bool reader_stopped_ = false;  // no read outstanding: the peer's close was received, or the
+                                 // connection ended
+  bool discarding_ = false;      // input refused: reads go on, dropping all (lingering close)
   boost::asio::steady_timer idle_timer_;
 
   // Outbound.
