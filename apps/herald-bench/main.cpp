@@ -39,14 +39,14 @@ TlsFiles make_certificate(const std::string& openssl) {
       std::filesystem::temp_directory_path() / ("herald-bench-tls-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   TlsFiles f{dir, (dir / "server.crt").string(), (dir / "server.key").string()};
-  const std::string cmd = openssl +
-                          " req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes "
-                          "-keyout " +
-                          f.key + " -out " + f.cert +
-                          " -days 1 -subj /CN=127.0.0.1 -addext subjectAltName=IP:127.0.0.1 "
-                          "2>/dev/null";
-  if (std::system(cmd.c_str()) != 0)
-    throw std::runtime_error("could not make a certificate with '" + openssl + "' (--openssl)");
+  herald::process::Child req({openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                              "ec_paramgen_curve:P-256", "-nodes", "-keyout", f.key, "-out", f.cert,
+                              "-days", "1", "-subj", "/CN=127.0.0.1", "-addext",
+                              "subjectAltName=IP:127.0.0.1"});
+  if (req.wait_exit(std::chrono::seconds(60)) != 0) {
+    throw std::runtime_error("could not make a certificate with '" + openssl + "' (--openssl):\n" +
+                             req.output());
+  }
   return f;
 }
 

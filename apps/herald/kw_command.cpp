@@ -100,8 +100,12 @@ int run_redis() {
   o.channel = a.channel;
   // The same environment variables heraldd reads for these keys, so one
   // environment serves both; never flags, which `ps` would show.
+  // Read at start-up, before this process starts any thread: getenv's
+  // thread-safety caveat (a concurrent setenv) cannot apply.
+  // NOLINTNEXTLINE(concurrency-mt-unsafe)
   if (const char* user = std::getenv("HERALD_KEYWORDS_REDIS_USERNAME"))
     o.redis.credentials.username = user;
+  // NOLINTNEXTLINE(concurrency-mt-unsafe)
   if (const char* password = std::getenv("HERALD_KEYWORDS_REDIS_PASSWORD"))
     o.redis.credentials.password = password;
   log::init(log::Level::error, log::Format::text);  // the store's reconnect chatter stays quiet

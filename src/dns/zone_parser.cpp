@@ -30,7 +30,7 @@ class Parser {
  public:
   Parser(const ZoneOptions& opt, ZoneResult& result) : opt_(opt), result_(result) {}
 
-  void parse(std::string_view text, const std::string& file, Name origin, std::size_t depth,
+  void parse(std::string_view text, const std::string& file, const Name& origin, std::size_t depth,
              std::optional<std::uint32_t> dollar_ttl);
 
  private:
@@ -107,9 +107,9 @@ std::optional<Name> Parser::name_token(State& st, const detail::LexToken& t) {
   return n.value();
 }
 
-void Parser::parse(std::string_view text, const std::string& file, Name origin, std::size_t depth,
-                   std::optional<std::uint32_t> dollar_ttl) {
-  State st{file, std::move(origin), dollar_ttl};
+void Parser::parse(std::string_view text, const std::string& file, const Name& origin,
+                   std::size_t depth, std::optional<std::uint32_t> dollar_ttl) {
+  State st{file, origin, dollar_ttl};
   if (depth == 0) last_ttl_.reset();
   detail::ZoneLexer lex(text);
   detail::LogicalLine ll;

@@ -133,7 +133,7 @@ void HttpSession::on_read(beast::error_code ec) {
     upgraded_ = true;
     tcp_layer(stream_).expires_never();
     auto ws = std::make_shared<WsSession>(std::move(stream_), std::move(lease_), state_, shard_);
-    ws->start(std::move(request));
+    ws->start(request);
     return;
   }
   const unsigned version = request.version();

@@ -269,7 +269,7 @@ void Client::execute(std::vector<Command> pipeline, Done done) {
     if (r.ok()) {
       for (std::size_t i = 0; i < r.replies.size(); ++i) {
         if (is_noscript((*kept)[i], r.replies[i]))
-          return retry_noscript(std::move(kept), std::move(r), std::move(done));
+          return retry_noscript(kept, std::move(r), std::move(done));
       }
     }
     done(std::move(r));

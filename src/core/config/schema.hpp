@@ -76,7 +76,10 @@ class Schema {
   void add_size(std::string key, std::uint64_t& target, std::uint64_t min, std::uint64_t max,
                 std::string help);
 
+  // `key` and `help` are moved on; clang-tidy 14 reads the template before
+  // instantiation and misses that.
   template <class Int>
+  // NOLINTNEXTLINE(performance-unnecessary-value-param)
   void add_int(std::string key, Int& target, std::int64_t min, std::int64_t max, std::string help) {
     static_assert(std::is_integral_v<Int> && !std::is_same_v<Int, bool>);
     add_int_impl(

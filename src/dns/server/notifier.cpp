@@ -27,7 +27,7 @@ void Notifier::join() {
 void Notifier::notify(std::vector<std::shared_ptr<const Zone>> zones) {
   if (secondaries_.empty() || zones.empty()) return;
   join();  // one round at a time: reloads are rare, rounds are short
-  worker_ = std::thread([this, z = std::move(zones)]() mutable { run(std::move(z)); });
+  worker_ = std::thread([this, z = std::move(zones)] { run(z); });
 }
 
 void Notifier::run(const std::vector<std::shared_ptr<const Zone>>& zones) {

@@ -564,7 +564,7 @@ void RedisBroker::drain(const std::string& name, Room& room) {
       FramePtr frame = std::move(it->second.frame);
       const std::uint64_t offset = it->first;
       room.ahead.erase(it);
-      deliver(name, room, offset, std::move(frame));
+      deliver(name, room, offset, frame);
       continue;
     }
     // A gap, or another epoch: the history says what happened.

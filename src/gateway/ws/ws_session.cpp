@@ -289,7 +289,7 @@ struct WsSession::SubscriptionEffects final : SubscriptionTable::Effects {
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
                         std::string client_data) override {
     if (id != 0 && s.state_.options.room_options(room).subscribe_proxy) {
-      return s.proxy_subscribe(room, std::move(since), std::move(client_data));
+      return s.proxy_subscribe(room, std::move(since), client_data);
     }
     s.subscribe_with_broker(room, std::move(since), {}, {});
   }
@@ -354,7 +354,7 @@ void WsSession::subscribe_with_broker(const std::string& room, SubscriptionTable
 }
 
 void WsSession::proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
-                                std::string client_data) {
+                                const std::string& client_data) {
   std::string body = proxy::client_request_json(client_id_, user_, "room", room, client_data);
   shard_state_.backends[proxy::HookKind::subscribe]->post(
       std::move(body), [weak = weak_from_this(), room,

@@ -117,7 +117,7 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // subscribe_proxy: the backend decides before the broker is asked; its
   // refusal answers the table as a broker error would.
   void proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
-                       std::string client_data);
+                       const std::string& client_data);
   void on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
                            proxy::BackendAnswer& answer);
   void refuse_subscription(const std::string& room, BrokerError error);
