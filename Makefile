@@ -52,10 +52,11 @@ test-asan: setup
 	@cmake --build --preset asan
 	@ctest --preset asan
 
-# TSan runs the tests labelled `threaded` (several shards or threads at once).
+# TSan runs the tests labelled `threaded` (several shards or threads at once)
+# and builds only what they need.
 test-tsan: setup
 	@cmake --preset tsan >/dev/null
-	@cmake --build --preset tsan
+	@cmake --build --preset tsan --target threaded_tests
 	@ctest --preset tsan
 
 format: setup
@@ -66,11 +67,11 @@ format-check: setup
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release --target format-check
 
+# clang-tidy with .clang-tidy's checks on src/ and apps/; any finding fails.
+# Files unchanged since a clean run are skipped (scripts/tidy.py says how).
 tidy: setup
 	@cmake --preset release >/dev/null
-	@# compile_commands.json holds GCC's flags; clang-tidy skips the ones
-	@# clang does not know (-Wno-restrict) rather than failing on them.
-	@run-clang-tidy -quiet -extra-arg=-Wno-unknown-warning-option -p build/release '^$(CURDIR)/(src|apps)/'
+	@scripts/tidy.py build/release '^$(CURDIR)/(src|apps)/'
 
 # Runs one libFuzzer target for SECONDS; new interesting inputs go to a
 # scratch corpus, crashes to the working directory (then: copy them into

@@ -21,6 +21,11 @@ function(herald_test name)
     GTest::gmock GTest::gtest_main herald_warnings)
   add_test(NAME ${name} COMMAND ${name})
   set_tests_properties(${name} PROPERTIES LABELS "${ARG_LABELS}" TIMEOUT 600)
+  # The TSan build compiles only what `ctest -L threaded` runs
+  # (tests/CMakeLists.txt: threaded_tests).
+  if("threaded" IN_LIST ARG_LABELS)
+    set_property(GLOBAL APPEND PROPERTY HERALD_THREADED_TESTS ${name})
+  endif()
 endfunction()
 
 # herald_fuzz(<name> SOURCES ... [DEPS ...])
@@ -30,11 +35,19 @@ endfunction()
 #                       file of fuzz/corpus/<name> and fuzz/crashes/<name>;
 #                       registered with ctest in every build.
 #   fuzz_<name>         the libFuzzer binary, only with HERALD_FUZZ=ON (clang).
+# Every libFuzzer binary is also listed in the global property HERALD_FUZZERS
+# (the `fuzzers` target builds them all, for `make test-fuzz`).
 function(herald_fuzz name)
   cmake_parse_arguments(ARG "" "" "SOURCES;DEPS" ${ARGN})
   set(corpus ${PROJECT_SOURCE_DIR}/fuzz/corpus/${name})
   set(crashes ${PROJECT_SOURCE_DIR}/fuzz/crashes/${name})
-  add_executable(fuzz_${name}_replay ${ARG_SOURCES} ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+  # The replay main is compiled once (herald_fuzz_replay_main) and linked
+  # into every replay binary.
+  if(NOT TARGET herald_fuzz_replay_main)
+    add_library(herald_fuzz_replay_main OBJECT ${PROJECT_SOURCE_DIR}/fuzz/replay_main.cpp)
+    target_link_libraries(herald_fuzz_replay_main PRIVATE herald_warnings)
+  endif()
+  add_executable(fuzz_${name}_replay ${ARG_SOURCES} $<TARGET_OBJECTS:herald_fuzz_replay_main>)
   target_link_libraries(fuzz_${name}_replay PRIVATE ${ARG_DEPS} herald_warnings)
   if(HERALD_BUILD_TESTS)
     add_test(NAME fuzz_${name}_replay COMMAND fuzz_${name}_replay ${corpus} ${crashes})
@@ -45,5 +58,6 @@ function(herald_fuzz name)
     target_compile_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
     target_link_options(fuzz_${name} PRIVATE -fsanitize=fuzzer)
     target_link_libraries(fuzz_${name} PRIVATE ${ARG_DEPS} herald_warnings)
+    set_property(GLOBAL APPEND PROPERTY HERALD_FUZZERS fuzz_${name})
   endif()
 endfunction()
