@@ -50,10 +50,7 @@ const std::map<std::uint32_t, std::uint32_t>& simple_folding() {
 }
 
 bool covered(std::uint32_t cp) {
-  for (const detail::UnicodeBlock& b : detail::kFoldCoverage) {
-    if (cp >= b.first && cp <= b.last) return true;
-  }
-  return false;
+  return detail::in_blocks(detail::kFoldCoverage, cp);
 }
 
 // What the engine claims for a code point.

@@ -49,10 +49,7 @@ const std::map<std::uint32_t, std::string>& categories() {
 }
 
 bool in_blocks(std::uint32_t cp) {
-  for (const detail::UnicodeBlock& b : detail::kWordBlocks) {
-    if (cp >= b.first && cp <= b.last) return true;
-  }
-  return false;
+  return detail::in_blocks(detail::kWordBlocks, cp);
 }
 
 // What the engine claims for a code point.
