@@ -2,7 +2,7 @@
 #   make run    set up, build (release) and run heraldd with no configuration
 #   make test   set up, build and run every test: release, ASan+UBSan, TSan
 # Everything else here is for developers.
-.PHONY: run test setup build test-release test-asan test-tsan format format-check tidy fuzz clean example-backend run-with-backend
+.PHONY: run test setup build test-release test-asan test-tsan test-fuzz format format-check tidy fuzz clean example-backend run-with-backend
 
 ARGS ?=
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere
@@ -11,6 +11,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 FUZZ ?= config_toml
 SECONDS ?= 60
+FUZZ_SECONDS ?= 20
 
 setup:
 	@scripts/setup.sh
@@ -37,7 +38,7 @@ run-with-backend: build
 
 # A tool the tests need that is missing stops the configure instead of
 # leaving its tests out (cmake/HeraldTools.cmake).
-test test-release test-asan test-tsan: export HERALD_REQUIRE_TOOLS = 1
+test test-release test-asan test-tsan test-fuzz: export HERALD_REQUIRE_TOOLS = 1
 
 test: setup test-release test-asan test-tsan
 	@echo "all test suites passed (release, asan, tsan)"
@@ -58,6 +59,13 @@ test-tsan: setup
 	@cmake --preset tsan >/dev/null
 	@cmake --build --preset tsan --target threaded_tests
 	@ctest --preset tsan
+
+# Every libFuzzer target for FUZZ_SECONDS, after replaying its corpus and
+# saved crashes under ASan+UBSan (clang; scripts/fuzz_all.sh).
+test-fuzz: setup
+	@cmake --preset fuzz >/dev/null
+	@cmake --build --preset fuzz --target fuzzers
+	@scripts/fuzz_all.sh build/fuzz $(FUZZ_SECONDS)
 
 format: setup
 	@cmake --preset release >/dev/null
