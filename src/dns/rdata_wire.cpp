@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "dns/detail/compression.hpp"
+#include "dns/detail/loc.hpp"
 #include "dns/detail/rdata_schema.hpp"
 #include "dns/detail/svcb.hpp"
 #include "dns/rdata.hpp"
@@ -168,14 +169,9 @@ Error decode_fields(const detail::Descriptor& d, Reader& r, bool message, Sink& 
         break;
       }
       case Field::loc: {
-        // RFC 1876 §2: version 0 is the only layout; sizes are 4-bit
-        // mantissa and exponent, each 0..9.
         std::size_t at = r.position();
-        if (!r.has(16) || r.here()[0] != 0) return make_error(Errc::bad_rdata, at);
-        for (std::size_t k = 1; k <= 3; ++k) {
-          std::uint8_t v = r.here()[k];
-          if ((v >> 4) > 9 || (v & 15) > 9) return make_error(Errc::bad_rdata, at + k);
-        }
+        long bad = detail::loc_wire_check(std::span(r.here(), r.has(16) ? 16 : 0));
+        if (bad >= 0) return make_error(Errc::bad_rdata, at + static_cast<std::size_t>(bad));
         e = copy_fixed(r, 16, out);
         break;
       }

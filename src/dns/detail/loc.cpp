@@ -7,6 +7,8 @@ namespace {
 
 constexpr std::uint32_t kEquator = 1u << 31;      // also the prime meridian
 constexpr std::int64_t kAltitudeBase = 10000000;  // 100,000 m in cm
+// The farthest latitude and longitude from kEquator, in milliseconds of arc.
+constexpr std::int64_t kAngleLimit[2] = {90LL * 3600000, 180LL * 3600000};
 
 std::uint32_t get32(const std::uint8_t* p) {
   return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
@@ -98,6 +100,18 @@ bool encode_size(std::int64_t cm, std::uint8_t& out) {
 
 }  // namespace
 
+long loc_wire_check(std::span<const std::uint8_t> r) {
+  if (r.size() < 16 || r[0] != 0) return 0;
+  for (std::size_t k = 1; k <= 3; ++k) {
+    if ((r[k] >> 4) > 9 || (r[k] & 15) > 9) return static_cast<long>(k);
+  }
+  for (std::size_t k = 0; k < 2; ++k) {
+    const std::int64_t offset = static_cast<std::int64_t>(get32(&r[4 + 4 * k])) - kEquator;
+    if (offset > kAngleLimit[k] || -offset > kAngleLimit[k]) return static_cast<long>(4 + 4 * k);
+  }
+  return -1;
+}
+
 void loc_to_text(std::span<const std::uint8_t> r, std::string& out) {
   append_angle(get32(&r[4]), 'N', 'S', out);
   out += ' ';
@@ -115,7 +129,6 @@ Error loc_from_text(std::span<const TextToken> t, std::size_t at, std::vector<st
   auto where = [&] { return i < t.size() ? t[i].offset : at; };
   std::uint32_t angles[2];
   const char hemis[2][2] = {{'N', 'S'}, {'E', 'W'}};
-  const std::int64_t limit[2] = {90, 180};
   for (int k = 0; k < 2; ++k) {
     std::int64_t parts[3] = {0, 0, 0};  // degrees, minutes, milliseconds
     int n = 0;
@@ -136,7 +149,7 @@ Error loc_from_text(std::span<const TextToken> t, std::size_t at, std::vector<st
     if (parts[1] > 59 || parts[2] > 59999)
       return text_error(where(), "minutes or seconds out of range");
     std::int64_t ms = parts[0] * 3600000 + parts[1] * 60000 + parts[2];
-    if (ms > limit[k] * 3600000) return text_error(where(), "angle out of range");
+    if (ms > kAngleLimit[k]) return text_error(where(), "angle out of range");
     angles[k] = static_cast<std::uint32_t>(kEquator + (neg ? -ms : ms));
   }
   std::int64_t alt;

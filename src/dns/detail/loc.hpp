@@ -24,7 +24,15 @@
 
 namespace herald::dns::detail {
 
-// `rdata` is 16 valid octets (version 0).
+// Where the first octet of `rdata` that no valid LOC can hold is, or -1:
+// version 0 is the only layout (RFC 1876 §2), 16 octets; each size is a
+// mantissa and an exponent of 0..9; latitude is within 90° of the equator
+// and longitude within 180° of the prime meridian. The angle check is
+// BIND's on the wire: a LOC beyond it has no text form that reads back,
+// so it is refused when read rather than served as unprintable.
+long loc_wire_check(std::span<const std::uint8_t> rdata);
+
+// `rdata` is 16 octets that pass loc_wire_check.
 void loc_to_text(std::span<const std::uint8_t> rdata, std::string& out);
 Error loc_from_text(std::span<const TextToken> tokens, std::size_t at,
                     std::vector<std::uint8_t>& out);
