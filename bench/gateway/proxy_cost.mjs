@@ -20,7 +20,7 @@
 // with heraldd and the backend: the report prints each one's CPU, so that
 // a run limited by the generator says so. Bounded: gives up after 300 s and
 // kills every child it started.
-import { spawn } from 'node:child_process';
+import { spawnTied } from '../../tests/support/tied_child.mjs';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
@@ -58,7 +58,7 @@ const guard = setTimeout(() => {
 // Starts a child and resolves with {proc, port} once it prints its port.
 function start(cmd, argv, pattern) {
   return new Promise((resolve, reject) => {
-    const proc = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawnTied(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
     children.push(proc);
     let out = '';
     const onData = (d) => {

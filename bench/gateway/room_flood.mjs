@@ -11,7 +11,7 @@
 // with client.command_rate needs a large --client.command_burst for the
 // flood to be served rather than answered 111. Bounded: it gives up after
 // 120 s and always kills the heraldd it started.
-import { spawn } from 'node:child_process';
+import { spawnTied } from '../../tests/support/tied_child.mjs';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import WebSocket from 'ws';
@@ -50,7 +50,7 @@ const mb = (kib) => (kib / 1024).toFixed(1);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 const port = await freePort();
-const child = spawn(heraldd, ['--server.listen', `127.0.0.1:${port}`, ...flags], {
+const child = spawnTied(heraldd, ['--server.listen', `127.0.0.1:${port}`, ...flags], {
   stdio: ['ignore', 'pipe', 'pipe'],
 });
 const guard = setTimeout(() => {

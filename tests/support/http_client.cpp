@@ -34,10 +34,19 @@ HttpReply http_request(const std::string& host, std::uint16_t port, const HttpCa
   for (const auto& [name, value] : call.headers) req.set(name, value);
   req.body() = call.body;
   if (!call.body.empty() || req.method() == http::verb::post) req.prepare_payload();
-  http::write(stream, req);
+  // Asynchronous write and read: the stream's timeout bounds only those, so
+  // a server that never answers fails the call (beast::error::timeout)
+  // instead of hanging the test.
   beast::flat_buffer buffer;
   http::response<http::string_body> res;
-  http::read(stream, buffer, res);
+  beast::error_code ec;
+  http::async_write(stream, req, [&](beast::error_code e, std::size_t) {
+    ec = e;
+    if (!e)
+      http::async_read(stream, buffer, res, [&](beast::error_code e2, std::size_t) { ec = e2; });
+  });
+  ctx.run();
+  if (ec) throw beast::system_error(ec, "http_request " + call.method + " " + call.target);
   HttpReply reply;
   reply.status = res.result_int();
   reply.body = res.body();
