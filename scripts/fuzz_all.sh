@@ -21,11 +21,15 @@ run_one() {
   local name=$1
   local bin=$build/fuzz/fuzz_$name
   mkdir -p "$build/corpus/$name"
+  # libFuzzer refuses a corpus directory that does not exist, and most
+  # targets have no saved crash.
+  local dirs=("$build/corpus/$name" "$root/fuzz/corpus/$name")
+  [[ -d $root/fuzz/crashes/$name ]] && dirs+=("$root/fuzz/crashes/$name")
   # -rss_limit_mb and -timeout: a target that needs over 2 GB or hangs on
   # one input for 10 s is a finding, not a slow machine.
   if "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
       -artifact_prefix="$build/crashes/$name-" \
-      "$build/corpus/$name" "$root/fuzz/corpus/$name" "$root/fuzz/crashes/$name" \
+      "${dirs[@]}" \
       >"$logs/$name.log" 2>&1; then
     echo "fuzz $name: ok ($(grep -m1 -o 'stat::number_of_executed_units: *[0-9]*' "$logs/$name.log" | grep -o '[0-9]*$') runs in ${seconds} s)"
   else
