@@ -1,6 +1,7 @@
 # Entry points. README.md names two of them:
 #   make run    set up, build (release) and run heraldd with no configuration
-#   make test   set up, build and run every test: release, ASan+UBSan, TSan
+#   make test   set up, build and run every test: release, ASan+UBSan, TSan,
+#               and every fuzz target for FUZZ_SECONDS
 # Everything else here is for developers.
 .PHONY: run test setup build test-release test-asan test-tsan test-fuzz format format-check tidy fuzz clean example-backend run-with-backend
 
@@ -40,8 +41,8 @@ run-with-backend: build
 # leaving its tests out (cmake/HeraldTools.cmake).
 test test-release test-asan test-tsan test-fuzz: export HERALD_REQUIRE_TOOLS = 1
 
-test: setup test-release test-asan test-tsan
-	@echo "all test suites passed (release, asan, tsan)"
+test: setup test-release test-asan test-tsan test-fuzz
+	@echo "all test suites passed (release, asan, tsan, fuzz)"
 
 test-release: setup
 	@cmake --preset release >/dev/null
