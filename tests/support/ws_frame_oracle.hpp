@@ -3,7 +3,8 @@
 // stream. Both readers' findings are written as a transcript of events:
 //   T:<text>  B:<binary>  PING:<payload>  PONG  CLOSE:<code>:<reason>
 //   ERR:<close code the server would send>  EOF (input ended mid-frame or
-//   between frames)
+//   between frames)  ZLIB (Beast's inflater refused the bytes and named no
+//   close code)
 // ending at CLOSE, ERR or EOF. transcripts_agree() compares two, allowing
 // exactly the two places where the readers may differ (see there).
 #pragma once
@@ -13,6 +14,7 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/websocket/error.hpp>
 #include <boost/beast/websocket/stream.hpp>
+#include <boost/beast/zlib/error.hpp>
 #include <simdjson.h>
 
 #include <cstdint>
@@ -125,6 +127,9 @@ inline Transcript frame_transcript_beast(const std::string& bytes, std::size_t m
     } else if (ec.category() ==
                websocket::make_error_code(websocket::error::bad_opcode).category()) {
       out.emplace_back("ERR:1002");
+    } else if (ec.category() ==
+               beast::zlib::make_error_code(beast::zlib::error::general).category()) {
+      out.emplace_back("ZLIB");
     } else {
       out.emplace_back("EOF");  // the input ended
     }
