@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "match/store/sync.hpp"
+#include "support/eventually.hpp"
 
 namespace herald::test {
 namespace {
@@ -97,12 +98,16 @@ TEST(MemoryStore, SearchesDuringRebuildsAlwaysSeeAWholeEngine) {
       searches.fetch_add(1);
     }
   });
+  // The searcher is seen searching before the first rebuild and after the
+  // last, so its searches span the rebuilds however threads are scheduled.
+  EXPECT_TRUE(herald::test::eventually([&] { return searches.load() > 0; }));
   for (int i = 0; i < 200; ++i)
     ASSERT_TRUE(kw::add_many(store, "d", {{"k" + std::to_string(i)}}).ok());
+  const std::uint64_t after_rebuilds = searches.load();
+  EXPECT_TRUE(herald::test::eventually([&] { return searches.load() > after_rebuilds; }));
   stop = true;
   searcher.join();
   EXPECT_EQ(bad.load(), 0u);
-  EXPECT_GT(searches.load(), 0u);
 }
 
 }  // namespace
