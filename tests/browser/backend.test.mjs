@@ -16,11 +16,10 @@ import { createServer } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { startExampleBackend } from '../support/example_backend.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = process.env.HERALD_ARTIFACTS || join(tmpdir(), 'herald-browser');
 mkdirSync(ARTIFACTS, { recursive: true });
 // Generous: a loaded 2-core machine runs this beside other tests.
@@ -64,7 +63,7 @@ before(async () => {
       if (attempt === 3) throw err;
     }
   }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  browser = await launchChromium();
 });
 
 after(async () => {

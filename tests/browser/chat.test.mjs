@@ -8,44 +8,26 @@
 // Chromium offers permessage-deflate by itself, so every message then
 // crosses compressed (ctest's browser_chat_deflate).
 // Run by ctest: node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
+import { heralddAndChromium } from './chromium.mjs';
 import { mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const ARTIFACTS = process.env.HERALD_ARTIFACTS || join(tmpdir(), 'herald-browser');
 const COMPRESSION = process.env.HERALD_COMPRESSION === '1';
 mkdirSync(ARTIFACTS, { recursive: true });
 
-let heraldd;
-let base;
-let browser;
-
-
-before(async () => {
-  // Every room is moderated with the dictionary "demo" (filled by the
-  // moderation test through the keyword API).
-  const flags = ['--rooms.moderation', 'demo'];
-  if (COMPRESSION) flags.push('--client.compression', 'true');
-  const d = await startHeraldd(undefined, flags);
-  heraldd = d.proc;
-  base = `http://127.0.0.1:${d.port}`;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (heraldd) await stopHeraldd(heraldd);
-});
+// Every room is moderated with the dictionary "demo" (filled by the
+// moderation test through the keyword API).
+const fx = heralddAndChromium(['--rooms.moderation', 'demo',
+  ...(COMPRESSION ? ['--client.compression', 'true'] : [])]);
 
 async function signIn(name) {
-  const page = await (await browser.newContext()).newPage();
+  const page = await (await fx.browser.newContext()).newPage();
   page.on('pageerror', (e) => { throw e; });
-  await page.goto(base + '/');
+  await page.goto(fx.base + '/');
   await page.fill('#name', name);
   await page.click('#signin button');
   await page.waitForSelector('#status[data-state="connected"]');
@@ -71,15 +53,15 @@ async function waitFor(what, fn, timeoutMs = 20000) {
 }
 
 test('the WebSocket is compressed exactly when client.compression is on', async () => {
-  const page = await (await browser.newContext()).newPage();
-  await page.goto(base + '/');
+  const page = await (await fx.browser.newContext()).newPage();
+  await page.goto(fx.base + '/');
   // The page's own WebSocket, as herald.js opens it: what Chromium and the
   // server agreed on.
   const extensions = await page.evaluate((url) => new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     ws.onopen = () => { resolve(ws.extensions); ws.close(); };
     ws.onerror = () => reject(new Error('no WebSocket'));
-  }), base.replace('http', 'ws') + '/ws');
+  }), fx.base.replace('http', 'ws') + '/ws');
   if (COMPRESSION) {
     assert.match(extensions, /^permessage-deflate; server_no_context_takeover; client_no_context_takeover/);
   } else {
@@ -114,7 +96,7 @@ test('two users chat; the room list moves the room to the top with an unread cou
 });
 
 test('a banned word arrives masked; a rejected message is not sent', async () => {
-  const add = await fetch(`${base}/api/keywords/demo/add`, {
+  const add = await fetch(`${fx.base}/api/keywords/demo/add`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify({ keywords: [

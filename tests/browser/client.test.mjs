@@ -7,14 +7,13 @@
 // client goes on from the room's new position; a listener that throws
 // disturbs neither the client nor the other listeners.
 // Run by ctest: node --test tests/browser/client.test.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chromium } from 'playwright-core';
 import { startHeraldd, stopHeraldd, serverApi } from '../support/heraldd.mjs';
+import { heralddAndChromium } from './chromium.mjs';
 import { startRelay } from '../support/relay.mjs';
 import { waitFor } from '../support/wait.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 // Generous: a loaded 2-core machine runs this beside other tests. It only
 // bounds a failure.
 const WAIT = 60000;
@@ -34,21 +33,7 @@ const MAX_MESSAGE = 256;
 const MIN_DELAY = 20;
 const MAX_DELAY = 100;
 
-let heraldd;
-let port;
-let browser;
-
-before(async () => {
-  const d = await startHeraldd(undefined, ['--rooms.history_size', String(HISTORY)]);
-  heraldd = d.proc;
-  port = d.port;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (heraldd) await stopHeraldd(heraldd);
-});
+const fx = heralddAndChromium(['--rooms.history_size', String(HISTORY)]);
 
 // A page of `origin` (any page: herald.js is then same-origin) in a fresh
 // context whose WebSockets are counted (window.sockets, every one the page
@@ -57,7 +42,7 @@ after(async () => {
 // are collected (window.onerror's reports: the throwing listeners' test
 // expects some; the others expect none).
 async function newPage(origin) {
-  const context = await browser.newContext();
+  const context = await fx.browser.newContext();
   context.setDefaultTimeout(WAIT);
   await context.addInitScript(() => {
     const Native = window.WebSocket;
@@ -171,7 +156,7 @@ for (const { code, reason, how, cut, flags } of TERMINAL) {
   test(`${code} (${how}) closes the client for good and tells the app`, async () => {
     const own = flags ? await startHeraldd(undefined, flags) : null;
     try {
-      await closedForGood(own ? own.port : port, code, reason, cut);
+      await closedForGood(own ? own.port : fx.port, code, reason, cut);
     } finally {
       if (own) await stopHeraldd(own.proc);
     }
@@ -220,12 +205,12 @@ test('a shutdown (3001) reconnects; after a restart the room says recovered: fal
 // Through a relay that cuts the connection and holds the reconnection
 // while the room moves on: more publications than the history keeps.
 test('an outage longer than the history gives recovered: false; the client takes the new position', async () => {
-  const relay = await startRelay(port);
+  const relay = await startRelay(fx.port);
   try {
     const page = await newPage(`http://127.0.0.1:${relay.port}`);
     await startClient(page, `127.0.0.1:${relay.port}`, 'overflow');
     assert.equal(await page.evaluate(() => window.settled(window.client.subscribe('overflow'))), 'resolved');
-    await serverApi(port, 'publish', { room: 'overflow', data: 1 });
+    await serverApi(fx.port, 'publish', { room: 'overflow', data: 1 });
     await waitIn(page, () => window.log.pubs.length === 1);
 
     // An outage (a network failure: 1006, retryable) in which HISTORY + 2
@@ -236,7 +221,7 @@ test('an outage longer than the history gives recovered: false; the client takes
       await waitFor('the client to try again', () => relay.waiting() === 1, WAIT);
     };
     await outage();
-    for (let n = 2; n <= HISTORY + 3; ++n) await serverApi(port, 'publish', { room: 'overflow', data: n });
+    for (let n = 2; n <= HISTORY + 3; ++n) await serverApi(fx.port, 'publish', { room: 'overflow', data: n });
     relay.release();
     await waitIn(page, () => window.log.recoveries.length === 1);
     let got = await log(page);
@@ -254,7 +239,7 @@ test('an outage longer than the history gives recovered: false; the client takes
     got = await log(page);
     assert.deepEqual(got.recoveries[1], { room: 'overflow', recovered: true, missed: 0 });
 
-    await serverApi(port, 'publish', { room: 'overflow', data: 'after' });
+    await serverApi(fx.port, 'publish', { room: 'overflow', data: 'after' });
     await waitIn(page, () => window.log.pubs.length === 2);
     got = await log(page);
     assert.deepEqual(got.pubs.map((p) => [p.offset, p.data]), [[1, 1], [HISTORY + 4, 'after']]);
@@ -271,7 +256,7 @@ test('an outage longer than the history gives recovered: false; the client takes
 // recording listeners behind it see everything, and the client's room list
 // equals the server's own (a fresh rooms.watch reset).
 test('listeners that throw disturb neither the client nor the other listeners', async () => {
-  const relay = await startRelay(port);
+  const relay = await startRelay(fx.port);
   try {
     const page = await newPage(`http://127.0.0.1:${relay.port}`);
     await startClient(page, `127.0.0.1:${relay.port}`, 'thrower',
@@ -284,7 +269,7 @@ test('listeners that throw disturb neither the client nor the other listeners', 
     // Every publication moves its room to the top of the activity order.
     // Each room gets one before the outage: a room never published to is
     // forgotten when its last subscriber goes, and its epoch may then move.
-    const say = (room, text) => serverApi(port, 'publish', { room, data: { text } });
+    const say = (room, text) => serverApi(fx.port, 'publish', { room, data: { text } });
     await say('team:b', 'b0');
     await say('team:c', 'c1');
     await say('team:a', 'a1');

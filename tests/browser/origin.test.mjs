@@ -11,9 +11,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 let heraldd;  // dev mode, no origins listed
 let listed;   // the attacker's origin listed
@@ -58,14 +57,11 @@ before(async () => {
   const l = await startHeraldd(undefined, ['--server.allowed_origins', `http://evil.example:${sitePort}`]);
   listed = l.proc;
   listed.port = l.port;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    // evil.example resolves to this machine, as a rebinding attacker makes it.
-    // So does 127.0.0.1.evil.example, an ordinary public name that only
-    // looks like a loopback address.
-    args: ['--no-sandbox',
-      '--host-resolver-rules=MAP evil.example 127.0.0.1, MAP 127.0.0.1.evil.example 127.0.0.1'],
-  });
+  // evil.example resolves to this machine, as a rebinding attacker makes it.
+  // So does 127.0.0.1.evil.example, an ordinary public name that only looks
+  // like a loopback address.
+  browser = await launchChromium(
+    ['--host-resolver-rules=MAP evil.example 127.0.0.1, MAP 127.0.0.1.evil.example 127.0.0.1']);
 });
 
 after(async () => {

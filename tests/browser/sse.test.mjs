@@ -5,37 +5,20 @@
 // Last-Event-ID it kept, and gets every missed publication once, in order,
 // then the live ones.
 // Run by ctest: node --test tests/browser/sse.test.mjs
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHeraldd, stopHeraldd, serverApi } from '../support/heraldd.mjs';
+import { serverApi } from '../support/heraldd.mjs';
+import { heralddAndChromium } from './chromium.mjs';
 import { startRelay } from '../support/relay.mjs';
 import { waitFor } from '../support/wait.mjs';
-import { chromium } from 'playwright-core';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
-
-let heraldd;
-let port;
-let browser;
-
-const publish = (room, data) => serverApi(port, 'publish', { room, data });
-
-before(async () => {
-  const d = await startHeraldd();
-  heraldd = d.proc;
-  port = d.port;
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (heraldd) await stopHeraldd(heraldd);
-});
+const fx = heralddAndChromium();
+const publish = (room, data) => serverApi(fx.port, 'publish', { room, data });
 
 test('an EventSource cut off resumes exactly where it stopped', async () => {
-  const relay = await startRelay(port);
+  const relay = await startRelay(fx.port);
   try {
-    const page = await browser.newPage();
+    const page = await fx.browser.newPage();
     page.on('pageerror', (e) => { throw e; });
     // Any page of the relay's origin: the stream is then same-origin.
     await page.goto(`http://127.0.0.1:${relay.port}/healthz`);
@@ -94,9 +77,9 @@ test('an EventSource cut off resumes exactly where it stopped', async () => {
 });
 
 test('herald.js falls back to SSE and HTTP publishing when WebSockets are refused', async () => {
-  const relay = await startRelay(port, { refuseUpgrades: true });
+  const relay = await startRelay(fx.port, { refuseUpgrades: true });
   try {
-    const page = await browser.newPage();
+    const page = await fx.browser.newPage();
     page.on('pageerror', (e) => { throw e; });
     await page.goto(`http://127.0.0.1:${relay.port}/healthz`);
     await page.evaluate(async (relayPort) => {

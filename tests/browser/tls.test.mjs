@@ -10,10 +10,9 @@ import { execFileSync, execSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.mjs';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 
-const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 
 let dir;
 let heraldd;
@@ -32,10 +31,7 @@ before(async () => {
   const d = await startHeraldd(undefined, ['--server.tls_cert_file', cert, '--server.tls_key_file', key]);
   heraldd = d.proc;
   base = `https://127.0.0.1:${d.port}`;
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', `--ignore-certificate-errors-spki-list=${spki}`],
-  });
+  browser = await launchChromium([`--ignore-certificate-errors-spki-list=${spki}`]);
 });
 
 after(async () => {

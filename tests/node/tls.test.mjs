@@ -3,7 +3,8 @@
 // command line. Clients chat over wss; a reply far larger than one TLS
 // write (64 KiB of plaintext) arrives whole; SIGHUP swaps the certificate
 // for new connections while the open ones carry on; heraldd then exits 0
-// on SIGTERM. Run by ctest: node --test tests/node/tls.test.mjs
+// on SIGTERM. A message over the limit closes with 1009 whose close frame
+// arrives over TLS. Run by ctest: node --test tests/node/tls.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -96,6 +97,32 @@ test('wss: chat, a reply larger than one TLS write, and a certificate reload', a
     bob.send({ id: 200, publish: { room: 'chat:tls', data: { after: 'reload' } } });
     assert.deepEqual((await alice.next()).pub.data, { after: 'reload' });
     for (const c of [alice, bob, carol, dave]) c.ws.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    await stopHeraldd(proc);
+  }
+});
+
+// heraldd refuses a message over client.max_message_bytes after its first
+// read, with most of the message still in flight. It then reads and drops
+// what arrives until the client has the close frame (a lingering close):
+// closing at once would leave unread bytes, which make the kernel send a
+// reset, and over TLS the reset destroys the close frame (the client sees
+// 1006 and would reconnect).
+test('wss: a message over client.max_message_bytes closes with 1009, and the close frame arrives', async () => {
+  assert.ok(HERALDD, 'set HERALDD to the heraldd binary');
+  const dir = mkdtempSync(join(tmpdir(), 'herald-tls-'));
+  const pair = makePair(dir, 'only', 'only');
+  const { proc, port } = await startHeraldd(HERALDD, [
+    '--server.tls_cert_file', pair.cert, '--server.tls_key_file', pair.key]);
+  try {
+    const c = await connect(port, pair.cert, 'big');
+    const closed = new Promise((resolve) => {
+      c.ws.on('error', () => {});  // a reset is reported as 1006 below
+      c.ws.once('close', (code) => resolve(code));
+    });
+    c.ws.send('x'.repeat(4 << 20));  // 4 MiB against the 64 KiB default
+    assert.equal(await closed, 1009);
   } finally {
     rmSync(dir, { recursive: true, force: true });
     await stopHeraldd(proc);
