@@ -1,5 +1,5 @@
-// herald-bench: the load generator for the gateway benchmarks (G1, G2 in
-// docs/benchmarks.md). It starts the servers it measures itself, on
+// herald-bench: the load generator for the gateway benchmarks (G1, G2, G3
+// in docs/benchmarks.md). It starts the servers it measures itself, on
 // loopback, and every run is bounded in time and stops by itself.
 //
 //   herald-bench g1 [--subscribers N] [--duration 60s] ...   zero loss under churn

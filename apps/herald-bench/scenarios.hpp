@@ -1,4 +1,4 @@
-// The benchmark scenarios of the project brief (BENCHMARKS.md, family G).
+// The gateway benchmark scenarios (family G of docs/benchmarks.md).
 #pragma once
 
 #include <boost/asio/ip/tcp.hpp>

@@ -1,4 +1,4 @@
-// L1 and L2 (docs/benchmarks.md; workloads defined in the project brief).
+// L1 and L2 (docs/benchmarks.md, where each workload is written out).
 //
 // L1, the Matrix shape: 1,000 rooms that have each received 1,000 events
 // (built untimed); timed: create the room list view (non-left filter,
