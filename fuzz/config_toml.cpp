@@ -12,8 +12,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   herald::heraldd::Settings settings;
   herald::config::Schema schema;
   herald::heraldd::register_settings(schema, settings);
-  std::string_view text(reinterpret_cast<const char*>(data),
-                        size);  // bytes as text: no cast of layout
+  // Safety: the fuzzer's bytes viewed as chars of the same size, read as
+  // text; no layout is assumed.
+  std::string_view text(reinterpret_cast<const char*>(data), size);
   auto errors = herald::config::apply_toml(schema, text, "fuzz.toml");
   for (const auto& e : errors) {
     if (e.message.empty() || e.origin.name != "fuzz.toml") std::abort();

@@ -12,7 +12,7 @@
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace herald::dns;
-  // safety: bytes viewed as chars of the same size; the parser reads text
+  // Safety: bytes viewed as chars of the same size; the parser reads text
   std::string_view text(reinterpret_cast<const char*>(data), size);
   ZoneOptions opt;
   opt.origin = Name::from_text("example.com.").value();

@@ -159,7 +159,7 @@ void rdata_to_text(RRType t, std::span<const std::uint8_t> rdata, std::string& o
         pos = rdata.size();
         break;
       case Field::tag:
-        // safety: validated alphanumeric octets, read as chars of the same size
+        // Safety: validated alphanumeric octets, read as chars of the same size
         out.append(reinterpret_cast<const char*>(&rdata[pos + 1]), rdata[pos]);
         pos += 1u + rdata[pos];
         break;

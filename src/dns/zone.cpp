@@ -177,6 +177,9 @@ struct ZoneBuilder {
       return;
     }
     auto wire = r.owner.wire();
+    // Safety: a name's wire form starts with its first label's length
+    // octet, and the label's octets follow it inside the same buffer; they
+    // are read as chars of the same size.
     std::string_view label(reinterpret_cast<const char*>(wire.data() + 1), wire[0]);
     std::vector<std::uint8_t> hash;
     if (!detail::base32hex_decode(label, hash) || hash.empty()) {

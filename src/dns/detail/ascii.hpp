@@ -36,7 +36,7 @@ constexpr std::uint64_t fold_word(std::uint64_t x) noexcept {
 
 inline std::uint64_t load64(const std::uint8_t* p) noexcept {
   std::uint64_t v;
-  std::memcpy(&v, p, 8);  // safety: memcpy, so no alignment or aliasing assumption
+  std::memcpy(&v, p, 8);  // Safety: memcpy, so no alignment or aliasing assumption
   return v;
 }
 
@@ -44,7 +44,7 @@ inline void fold_swar(const std::uint8_t* in, std::uint8_t* out, std::size_t n) 
   std::size_t i = 0;
   for (; i + 8 <= n; i += 8) {
     std::uint64_t w = fold_word(load64(in + i));
-    std::memcpy(out + i, &w, 8);  // safety: byte copy of a local
+    std::memcpy(out + i, &w, 8);  // Safety: byte copy of a local
   }
   for (; i < n; ++i) out[i] = fold_byte(in[i]);
 }

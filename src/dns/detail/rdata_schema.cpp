@@ -86,7 +86,7 @@ const Descriptor* find_descriptor(RRType t) noexcept {
 
 const Descriptor* find_descriptor(std::string_view mnemonic) noexcept {
   for (const Descriptor& d : kTable) {
-    // safety: chars viewed as uint8_t, same size and alignment, read only
+    // Safety: chars viewed as uint8_t, same size and alignment, read only
     if (d.mnemonic.size() == mnemonic.size() &&
         iequal_plain(reinterpret_cast<const std::uint8_t*>(d.mnemonic.data()),
                      reinterpret_cast<const std::uint8_t*>(mnemonic.data()), mnemonic.size())) {

@@ -239,7 +239,7 @@ Error svc_params_from_text(std::span<const TextToken> tokens, std::vector<std::u
         if (!split_list(raw, items)) return bad("bad mandatory list");
         std::vector<std::uint16_t> keys;
         for (auto& item : items) {
-          // safety: octets viewed as chars of the same size, read only
+          // Safety: octets viewed as chars of the same size, read only
           auto k = key_from_text(
               std::string_view(reinterpret_cast<const char*>(item.data()), item.size()));
           if (!k) return bad("expected SvcParamKeys in mandatory");
