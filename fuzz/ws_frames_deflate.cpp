@@ -44,7 +44,6 @@
 // for the rest of the input (EOF), ours may have closed with 1009.
 // And whatever ours hands out is within the limit, and text is UTF-8.
 #include <simdjson.h>
-#include <zlib.h>
 
 #include <cstdint>
 #include <cstdio>
@@ -54,6 +53,7 @@
 #include <string_view>
 
 #include "support/ws_frame_oracle.hpp"
+#include "support/zlib_inflate.hpp"
 
 namespace {
 
@@ -114,24 +114,11 @@ std::optional<SentMessage> sent_message(std::string_view b, std::size_t k) {
 // it is not read.
 std::string zlib_verdict(const SentMessage& m, std::size_t max_message) {
   if (m.payload.size() > max_message) return "ERR:1009";
-  std::string in = m.payload + std::string("\x00\x00\xff\xff", 4);
-  std::string out(max_message + 1, '\0');
-  z_stream z{};
-  if (inflateInit2(&z, -15) != Z_OK) std::abort();
-  // Safety: zlib reads and writes the strings' bytes as octets; sizes are
-  // under 64 KiB here.
-  z.next_in = reinterpret_cast<Bytef*>(in.data());
-  z.avail_in = static_cast<uInt>(in.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&z, Z_SYNC_FLUSH);
-  const std::size_t produced = out.size() - z.avail_out;
-  inflateEnd(&z);
-  if (produced > max_message) return "ERR:1009";
-  if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) return "ERR:1007";
-  out.resize(produced);
-  if (m.text && !simdjson::validate_utf8(out)) return "ERR:1007";
-  return (m.text ? "T:" : "B:") + out;
+  const auto z = herald::test::zlib_inflate_once(m.payload, max_message);
+  if (z.out.size() > max_message) return "ERR:1009";
+  if (z.rc != Z_OK && z.rc != Z_STREAM_END && z.rc != Z_BUF_ERROR) return "ERR:1007";
+  if (m.text && !simdjson::validate_utf8(z.out)) return "ERR:1007";
+  return (m.text ? "T:" : "B:") + z.out;
 }
 
 // Where the readers part, ours did what zlib says of that message.

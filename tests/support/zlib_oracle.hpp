@@ -10,10 +10,11 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+
+#include "support/zlib_inflate.hpp"
 
 namespace herald::test {
-
-inline constexpr std::string_view kZlibSyncTail{"\x00\x00\xff\xff", 4};
 
 // `text` as a client's compressed payload: raw deflate at `level`, ended by
 // a sync flush whose 00 00 ff ff is removed (RFC 7692 7.2.1), or
@@ -42,21 +43,10 @@ inline std::string zlib_deflate(const std::string& text, int level = 6, bool fin
 // A server's compressed message payload inflated as a client does: raw
 // inflate with 00 00 ff ff appended (RFC 7692 7.2.2), up to 1 MiB.
 inline std::string zlib_inflate(std::string payload) {
-  payload += kZlibSyncTail;
-  z_stream z{};
-  EXPECT_EQ(inflateInit2(&z, -15), Z_OK);
-  std::string out(1 << 20, '\0');
-  // Safety: as above; the bytes are viewed as the octets zlib uses.
-  z.next_in = reinterpret_cast<Bytef*>(payload.data());
-  z.avail_in = static_cast<uInt>(payload.size());
-  z.next_out = reinterpret_cast<Bytef*>(out.data());
-  z.avail_out = static_cast<uInt>(out.size());
-  const int rc = inflate(&z, Z_SYNC_FLUSH);
-  EXPECT_TRUE(rc == Z_OK || rc == Z_STREAM_END) << "zlib inflate: " << rc;
-  EXPECT_EQ(z.avail_in, 0u) << "zlib inflate left input";
-  out.resize(out.size() - z.avail_out);
-  inflateEnd(&z);
-  return out;
+  ZlibInflated r = zlib_inflate_once(std::move(payload), (1 << 20) - 1);
+  EXPECT_TRUE(r.rc == Z_OK || r.rc == Z_STREAM_END) << "zlib inflate: " << r.rc;
+  EXPECT_EQ(r.left, 0u) << "zlib inflate left input";
+  return std::move(r.out);
 }
 
 }  // namespace herald::test
