@@ -32,6 +32,8 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/nth.hpp"
+
 namespace herald::live {
 
 enum class DiffOp : std::uint8_t {
@@ -186,7 +188,7 @@ template <class T>
       break;
     case DiffOp::insert:
       if (d.index > n) return DiffError::index_out_of_range;
-      v.insert(v.begin() + static_cast<std::ptrdiff_t>(d.index), d.value);
+      v.insert(detail::nth(v.begin(), d.index), d.value);
       break;
     case DiffOp::set:
       if (d.index >= n) return DiffError::index_out_of_range;
@@ -194,11 +196,11 @@ template <class T>
       break;
     case DiffOp::remove:
       if (d.index >= n) return DiffError::index_out_of_range;
-      v.erase(v.begin() + static_cast<std::ptrdiff_t>(d.index));
+      v.erase(detail::nth(v.begin(), d.index));
       break;
     case DiffOp::truncate:
       if (d.index > n) return DiffError::truncate_grows;
-      v.erase(v.begin() + static_cast<std::ptrdiff_t>(d.index), v.end());
+      v.erase(detail::nth(v.begin(), d.index), v.end());
       break;
     case DiffOp::reset:
       v = d.values;

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "live/detail/channel.hpp"
+#include "live/detail/nth.hpp"
 #include "live/diff.hpp"
 
 namespace herald::live {
@@ -135,7 +136,7 @@ class ObservableVector {
   }
   [[nodiscard]] DiffError try_insert(std::size_t i, T v) {
     if (i > values_.size()) return DiffError::index_out_of_range;
-    values_.insert(values_.begin() + static_cast<std::ptrdiff_t>(i), v);
+    values_.insert(detail::nth(values_.begin(), i), v);
     publish(VectorDiff<T>::insert(i, std::move(v)));
     return DiffError::ok;
   }
@@ -158,7 +159,7 @@ class ObservableVector {
   [[nodiscard]] DiffError try_remove(std::size_t i, T* removed = nullptr) {
     if (i >= values_.size()) return DiffError::index_out_of_range;
     if (removed != nullptr) *removed = std::move(values_[i]);
-    values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(i));
+    values_.erase(detail::nth(values_.begin(), i));
     publish(VectorDiff<T>::remove(i));
     return DiffError::ok;
   }
@@ -171,7 +172,7 @@ class ObservableVector {
   // Shortens to `length`; a length >= size() changes nothing and emits nothing.
   void truncate(std::size_t length) {
     if (length >= values_.size()) return;
-    values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(length), values_.end());
+    values_.erase(detail::nth(values_.begin(), length), values_.end());
     publish(VectorDiff<T>::truncate(length));
   }
   // Always emits (a Reset is a statement of the whole state, even if equal).
@@ -272,7 +273,7 @@ class Transaction {
   }
   [[nodiscard]] DiffError try_insert(std::size_t i, T v) {
     if (i > values_.size()) return DiffError::index_out_of_range;
-    values_.insert(values_.begin() + static_cast<std::ptrdiff_t>(i), v);
+    values_.insert(detail::nth(values_.begin(), i), v);
     batch_.push_back(VectorDiff<T>::insert(i, std::move(v)));
     return DiffError::ok;
   }
@@ -284,13 +285,13 @@ class Transaction {
   }
   [[nodiscard]] DiffError try_remove(std::size_t i) {
     if (i >= values_.size()) return DiffError::index_out_of_range;
-    values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(i));
+    values_.erase(detail::nth(values_.begin(), i));
     batch_.push_back(VectorDiff<T>::remove(i));
     return DiffError::ok;
   }
   void truncate(std::size_t length) {
     if (length >= values_.size()) return;
-    values_.erase(values_.begin() + static_cast<std::ptrdiff_t>(length), values_.end());
+    values_.erase(detail::nth(values_.begin(), length), values_.end());
     batch_.push_back(VectorDiff<T>::truncate(length));
   }
   void reset(std::vector<T> vs) {

@@ -40,6 +40,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/nth.hpp"
 #include "live/diff.hpp"
 
 namespace herald::live {
@@ -83,7 +84,6 @@ class SortBy {
     if (std::is_neq(c)) return std::is_lt(c);
     return a < b;
   }
-  static std::ptrdiff_t at(std::size_t i) { return static_cast<std::ptrdiff_t>(i); }
 
   std::vector<T> materialize() const {
     std::vector<T> out;
@@ -125,7 +125,7 @@ class SortBy {
   void insert_one(std::size_t i, const T& v, DiffBatch<T>& out) {
     const std::size_t n = values_.size();
     assert(n + 1 < std::uint64_t{1} << 32);
-    values_.insert(values_.begin() + at(i), v);
+    values_.insert(detail::nth(values_.begin(), i), v);
     if (i < n) {
       for (std::uint32_t& e : order_) e += e >= i ? 1 : 0;
     }
@@ -139,8 +139,8 @@ class SortBy {
   void remove_one(std::size_t i, DiffBatch<T>& out) {
     const std::size_t n = order_.size();
     const std::size_t p = locate(static_cast<std::uint32_t>(i));
-    order_.erase(order_.begin() + at(p));
-    values_.erase(values_.begin() + at(i));
+    order_.erase(detail::nth(order_.begin(), p));
+    values_.erase(detail::nth(values_.begin(), i));
     for (std::uint32_t& e : order_) e -= e > i ? 1 : 0;
     emit_remove(out, p, n);
   }
@@ -154,14 +154,15 @@ class SortBy {
     std::size_t q = p;
     if (p > 0 && less(idx, order_[p - 1])) {
       // Moves towards the front: search [0, p) only.
-      q = static_cast<std::size_t>(std::lower_bound(first, first + at(p), idx, Less{this}) - first);
-      std::rotate(first + at(q), first + at(p), first + at(p + 1));
+      q = static_cast<std::size_t>(std::lower_bound(first, detail::nth(first, p), idx, Less{this}) -
+                                   first);
+      std::rotate(detail::nth(first, q), detail::nth(first, p), detail::nth(first, p + 1));
     } else if (p + 1 < n && less(order_[p + 1], idx)) {
       // Moves towards the back: search (p, n) only; position after removal.
       const auto r = static_cast<std::size_t>(
-          std::lower_bound(first + at(p + 1), order_.end(), idx, Less{this}) - first);
+          std::lower_bound(detail::nth(first, p + 1), order_.end(), idx, Less{this}) - first);
       q = r - 1;
-      std::rotate(first + at(p), first + at(p + 1), first + at(r));
+      std::rotate(detail::nth(first, p), detail::nth(first, p + 1), detail::nth(first, r));
     }
     if (q == p) {
       out.push_back(VectorDiff<T>::set(p, v));

@@ -237,6 +237,37 @@ TEST(TailView, WindowAndDynamicLimit) {
   EXPECT_EQ(take(o), (CB{C::clear(), C::append({'f'})}));
 }
 
+TEST(TailView, TruncateIntoAndPastTheWindow) {
+  ObservableVector<char> v;
+  v.append({'a', 'b', 'c', 'd', 'e'});
+  Observed o(v.subscribe(), tail<char>(2));
+  EXPECT_EQ(o.values, (std::vector<char>{'d', 'e'}));
+  v.truncate(4);  // e goes, c comes in front
+  EXPECT_EQ(take(o), (CB{C::truncate(1), C::push_front('c')}));
+  v.truncate(1);  // every shown item goes: cut at the back, then the new window
+  EXPECT_EQ(take(o), (CB{C::truncate(0), C::append({'a'})}));
+  CB out;
+  o.view().set_limit(0, out);  // the front passes everything
+  EXPECT_EQ(out, (CB{C::clear()}));
+  v.append({'b', 'c'});
+  EXPECT_TRUE(take(o).empty());
+  out.clear();
+  o.view().set_limit(2, out);  // an empty output grows from the end: in front
+  EXPECT_EQ(out, (CB{C::push_front('c'), C::push_front('b')}));
+}
+
+TEST(HeadView, GrowingFromEmptyIsOneAppend) {
+  ObservableVector<char> v;
+  v.append({'a', 'b', 'c'});
+  Observed o(v.subscribe(), head<char>(0));
+  EXPECT_TRUE(o.values.empty());
+  v.push_front('z');
+  EXPECT_TRUE(take(o).empty());
+  CB out;
+  o.view().set_limit(2, out);
+  EXPECT_EQ(out, (CB{C::append({'z', 'a'})}));
+}
+
 TEST(SkipView, WindowAndDynamicCount) {
   ObservableVector<char> v;
   v.append({'a', 'b', 'c'});

@@ -21,6 +21,7 @@
 #include <utility>
 #include <vector>
 
+#include "live/detail/nth.hpp"
 #include "live/detail/route_single.hpp"
 #include "live/diff.hpp"
 
@@ -62,9 +63,8 @@ class FilterCore {
 
  private:
   [[nodiscard]] std::size_t rank(std::size_t i) const {
-    return static_cast<std::size_t>(std::count(kept_.begin(), kept_.begin() + diff_t(i), 1));
+    return static_cast<std::size_t>(std::count(kept_.begin(), nth(kept_.begin(), i), 1));
   }
-  static std::ptrdiff_t diff_t(std::size_t i) { return static_cast<std::ptrdiff_t>(i); }
 
   // Appends flags for `values` and returns the kept, mapped ones.
   std::vector<U> keep_all(const std::vector<T>& values) {
@@ -82,7 +82,7 @@ class FilterCore {
   void insert_one(std::size_t i, const T& v, DiffOp kind, DiffBatch<U>& out) {
     std::optional<U> m = map_(v);
     const std::size_t j = rank(i);
-    kept_.insert(kept_.begin() + diff_t(i), m ? 1 : 0);
+    kept_.insert(nth(kept_.begin(), i), m ? 1 : 0);
     if (!m) return;
     ++kept_count_;
     if (kind == DiffOp::push_front) {
@@ -98,7 +98,7 @@ class FilterCore {
     assert(i < kept_.size());
     const bool was = kept_[i] != 0;
     const std::size_t j = was && kind == DiffOp::remove ? rank(i) : 0;
-    kept_.erase(kept_.begin() + diff_t(i));
+    kept_.erase(nth(kept_.begin(), i));
     if (!was) return;
     --kept_count_;
     if (kind == DiffOp::pop_front) {

@@ -19,6 +19,8 @@
 #include <iterator>
 #include <vector>
 
+#include "live/detail/nth.hpp"
+
 namespace herald::live::detail {
 
 template <class T>
@@ -30,14 +32,14 @@ class SlotVector {
 
   void insert(std::size_t i, const T& v) {
     assert(i <= order_.size());
-    order_.insert(order_.begin() + at(i), take(v));
+    order_.insert(nth(order_.begin(), i), take(v));
   }
   void push_back(const T& v) { order_.push_back(take(v)); }
   void set(std::size_t i, const T& v) { slots_[order_[i]] = v; }
   void erase(std::size_t i) {
     assert(i < order_.size());
     release(order_[i]);
-    order_.erase(order_.begin() + at(i));
+    order_.erase(nth(order_.begin(), i));
   }
   // Keeps the first n items.
   void truncate(std::size_t n) {
@@ -69,8 +71,6 @@ class SlotVector {
   }
 
  private:
-  static std::ptrdiff_t at(std::size_t i) { return static_cast<std::ptrdiff_t>(i); }
-
   std::uint32_t take(const T& v) {
     if (!free_.empty()) {
       const std::uint32_t s = free_.back();
