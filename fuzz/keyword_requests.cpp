@@ -20,19 +20,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (data[0] % 5) {
     case 0: {
-      std::vector<kw::Entry> entries;
-      if (auto e = herald::gateway::parse_keyword_add(in, entries); e && e->empty()) std::abort();
+      auto entries = herald::gateway::parse_keyword_add(in);
+      if (!entries && entries.error().empty()) std::abort();
       break;
     }
     case 1: {
-      std::vector<std::string> keywords;
-      if (auto e = herald::gateway::parse_keyword_remove(in, keywords); e && e->empty())
-        std::abort();
+      auto keywords = herald::gateway::parse_keyword_remove(in);
+      if (!keywords && keywords.error().empty()) std::abort();
       break;
     }
     case 2: {
-      std::string text;
-      if (auto e = herald::gateway::parse_keyword_match(in, text); e && e->empty()) std::abort();
+      auto text = herald::gateway::parse_keyword_match(in);
+      if (!text && text.error().empty()) std::abort();
       break;
     }
     case 3: {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "core/json.hpp"
+#include "core/result.hpp"
 #include "match/matcher.hpp"
 
 namespace herald::cli {
@@ -37,23 +38,19 @@ MatchArgs& args() {
 }
 
 // Reads a whole file ("-" is stdin); nullopt with a message on failure.
-std::optional<std::string> read_input(const std::string& path, std::string& error) {
+herald::Result<std::string, std::string> read_input(const std::string& path) {
   if (path == "-") {
     return std::string(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
   }
   std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    error = fmt::format("herald match: cannot read '{}'", path);
-    return std::nullopt;
-  }
+  if (!in) return Fail{fmt::format("herald match: cannot read '{}'", path)};
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 // One keyword per line; blank lines are skipped. Errors name file and line.
-std::optional<std::vector<std::string>> read_dictionary(const std::string& path,
-                                                        std::string& error) {
-  auto text = read_input(path, error);
-  if (!text) return std::nullopt;
+herald::Result<std::vector<std::string>, std::string> read_dictionary(const std::string& path) {
+  auto text = read_input(path);
+  if (!text) return std::move(text).error();
   std::vector<std::string> words;
   std::istringstream lines(*text);
   std::string line;
@@ -63,15 +60,13 @@ std::optional<std::vector<std::string>> read_dictionary(const std::string& path,
     if (!line.empty() && line.back() == '\r') line.pop_back();
     if (line.empty()) continue;
     if (line.size() > match::kMaxKeywordBytes) {
-      error = fmt::format("herald match: {}:{}: keyword of {} bytes; the limit is {}", path, n,
-                          line.size(), match::kMaxKeywordBytes);
-      return std::nullopt;
+      return fmt::format("herald match: {}:{}: keyword of {} bytes; the limit is {}", path, n,
+                         line.size(), match::kMaxKeywordBytes);
     }
     words.push_back(std::move(line));
   }
   if (words.empty()) {
-    error = fmt::format("herald match: {}: the dictionary has no keywords (one per line)", path);
-    return std::nullopt;
+    return fmt::format("herald match: {}: the dictionary has no keywords (one per line)", path);
   }
   return words;
 }
@@ -122,10 +117,9 @@ bool match_selected() {
 
 int run_match() {
   const MatchArgs& a = args();
-  std::string error;
-  auto words = read_dictionary(a.dict, error);
+  auto words = read_dictionary(a.dict);
   if (!words) {
-    fmt::print(stderr, "{}\n", error);
+    fmt::print(stderr, "{}\n", words.error());
     return 2;
   }
   match::Options o;
@@ -165,9 +159,9 @@ int run_match() {
   std::vector<match::MatchDetail> details;
   std::vector<match::PatternID> set;
   for (const std::string& file : files) {
-    auto text = read_input(file, error);
+    auto text = read_input(file);
     if (!text) {
-      fmt::print(stderr, "{}\n", error);
+      fmt::print(stderr, "{}\n", text.error());
       return 2;
     }
     const std::string name = file == "-" ? "(stdin)" : file;

@@ -129,9 +129,8 @@ DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
   o.responder.max_udp_payload = static_cast<std::uint16_t>(settings_.max_udp_payload);
   o.responder.max_chain = static_cast<std::size_t>(settings_.max_chain);
   o.responder.nsid.assign(settings_.nsid.begin(), settings_.nsid.end());
-  std::string acl_error;
-  auto acl = dns::AddressAcl::parse(settings_.transfer_allow, acl_error);
-  if (!acl) throw std::runtime_error("dns.transfer_allow: " + acl_error);
+  auto acl = dns::AddressAcl::parse(settings_.transfer_allow);
+  if (!acl) throw std::runtime_error("dns.transfer_allow: " + acl.error());
   o.transfer_acl = std::move(*acl);
   std::vector<boost::asio::ip::udp::endpoint> secondaries;
   for (std::string_view item : config::split_list(settings_.notify)) {

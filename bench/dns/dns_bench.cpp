@@ -42,15 +42,7 @@ Record rr(const std::string& owner, const char* type, const std::string& rdata) 
   r.owner = name(owner);
   r.type = type_from_text(type).value();
   r.ttl = 3600;
-  detail::ZoneLexer lex(rdata);
-  detail::LogicalLine ll;
-  std::string err;
-  std::size_t l = 0, c = 0;
-  std::vector<TextToken> toks;
-  if (lex.next(ll, err, l, c)) {
-    for (const auto& t : ll.tokens) toks.push_back(t.tok);
-  }
-  r.rdata = rdata_from_text(r.type, toks, Name()).value();
+  r.rdata = rdata_from_text(r.type, detail::ZoneLexer::first_line(rdata).value(), Name()).value();
   return r;
 }
 

@@ -14,7 +14,8 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
+
+#include "core/result.hpp"
 
 namespace herald::dns {
 
@@ -72,23 +73,8 @@ inline Error text_error(std::size_t offset, std::string detail) {
   return Error{Errc::bad_text, static_cast<std::uint32_t>(offset), std::move(detail)};
 }
 
-// A value or an Error. Small by design: C++20 has no std::expected.
+// A value or an Error (core/result.hpp: the convention every module shares).
 template <class T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : v_(std::move(value)) {}      // NOLINT: implicit by design
-  Result(Error error) : v_(std::move(error)) {}  // NOLINT: implicit by design
-  bool ok() const noexcept { return v_.index() == 0; }
-  explicit operator bool() const noexcept { return ok(); }
-  T& value() & { return std::get<0>(v_); }
-  const T& value() const& { return std::get<0>(v_); }
-  T&& value() && { return std::get<0>(std::move(v_)); }
-  T* operator->() { return &std::get<0>(v_); }
-  const T* operator->() const { return &std::get<0>(v_); }
-  const Error& error() const { return std::get<1>(v_); }
-
- private:
-  std::variant<T, Error> v_;
-};
+using Result = herald::Result<T, Error>;
 
 }  // namespace herald::dns

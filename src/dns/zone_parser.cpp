@@ -113,13 +113,14 @@ void Parser::parse(std::string_view text, const std::string& file, const Name& o
   if (depth == 0) last_ttl_.reset();
   detail::ZoneLexer lex(text);
   detail::LogicalLine ll;
-  std::string lex_error;
-  std::size_t el = 0, ec = 0;
-  while (lex.next(ll, lex_error, el, ec)) {
-    if (!lex_error.empty()) {
-      error(st, el, ec, lex_error);
+  for (;;) {
+    const herald::Result<bool, detail::LexError> more = lex.next(ll);
+    if (!more) {
+      const detail::LexError& e = more.error();
+      error(st, e.line, e.column, e.message);
       continue;
     }
+    if (!*more) break;
     const auto& first = ll.tokens.front();
     if (!ll.owner_blank && !first.tok.quoted && first.tok.text.starts_with("$")) {
       directive(st, ll, depth);

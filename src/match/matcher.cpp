@@ -148,18 +148,18 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
       preset = Preset::Balanced;
     }
   }
-  auto e = std::unique_ptr<Engine>(
-      new Engine{options,
-                 std::move(originals),
-                 std::move(patterns),
-                 {},
-                 preset == Preset::Speed ? std::variant<DFA, ContiguousNFA>(std::move(*dfa))
-                                         : std::variant<DFA, ContiguousNFA>(ContiguousNFA(
-                                               nfa, classes, preset == Preset::Balanced ? 2 : 0)),
-                 {},
-                 max_match,
-                 {},
-                 {}});
+  auto e = std::unique_ptr<Engine>(new Engine{
+      .options = options,
+      .keywords = std::move(originals),
+      .patterns = std::move(patterns),
+      .sorted = {},  // the rest is filled in below, once the Engine's address is fixed
+      .automaton = preset == Preset::Speed ? std::variant<DFA, ContiguousNFA>(std::move(*dfa))
+                                           : std::variant<DFA, ContiguousNFA>(ContiguousNFA(
+                                                 nfa, classes, preset == Preset::Balanced ? 2 : 0)),
+      .spec = {},
+      .max_match_bytes = max_match,
+      .stats = {},
+      .prefilter = {}});
   std::vector<std::string> first_bytes;
   first_bytes.reserve(folded.size());
   for (const auto& f : folded) first_bytes.push_back(f.substr(0, 1));

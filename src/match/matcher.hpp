@@ -17,9 +17,9 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <variant>
 #include <vector>
 
+#include "core/result.hpp"
 #include "match/ids.hpp"
 #include "match/options.hpp"
 
@@ -56,20 +56,9 @@ struct Stats {
 
 class Matcher;
 
+// A value or an Error (core/result.hpp: the convention every module shares).
 template <class T>
-class [[nodiscard]] Result {
- public:
-  Result(T value) : v_(std::move(value)) {}  // NOLINT: implicit by design
-  Result(Error e) : v_(e) {}                 // NOLINT
-  [[nodiscard]] bool ok() const { return v_.index() == 0; }
-  explicit operator bool() const { return ok(); }
-  [[nodiscard]] Error error() const { return ok() ? Error::kOk : std::get<1>(v_); }
-  T& operator*() { return std::get<0>(v_); }
-  T* operator->() { return &std::get<0>(v_); }
-
- private:
-  std::variant<T, Error> v_;
-};
+using Result = herald::Result<T, Error>;
 
 namespace detail {
 struct Engine;  // the built automaton and pattern tables (matcher.cpp)

@@ -36,16 +36,10 @@ using test::unhex;
 
 // Splits RDATA text into tokens exactly as the zone parser does.
 Result<std::vector<std::uint8_t>> parse(RRType t, const std::string& text) {
-  detail::ZoneLexer lex(text);
-  detail::LogicalLine ll;
-  std::string err;
-  std::size_t l = 0, c = 0;
-  std::vector<TextToken> toks;
-  if (lex.next(ll, err, l, c)) {
-    EXPECT_TRUE(err.empty()) << err;
-    for (const auto& t2 : ll.tokens) toks.push_back(t2.tok);
-  }
-  return rdata_from_text(t, toks, Name::from_text("example.com.").value());
+  auto toks = detail::ZoneLexer::first_line(text);
+  EXPECT_TRUE(toks) << (toks ? "" : toks.error().message);
+  if (!toks) return text_error(0, toks.error().message);
+  return rdata_from_text(t, *toks, Name::from_text("example.com.").value());
 }
 
 TEST(RdataCases, NamesAreUnique) {

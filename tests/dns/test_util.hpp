@@ -53,15 +53,9 @@ inline Record rr(std::string_view owner, std::string_view type, const std::strin
   r.owner = name(owner);
   r.type = type_from_text(type).value();
   r.ttl = ttl;
-  detail::ZoneLexer lex(rdata);
-  detail::LogicalLine ll;
-  std::string err;
-  std::size_t l = 0, c = 0;
-  std::vector<TextToken> toks;
-  if (lex.next(ll, err, l, c)) {
-    for (const auto& t : ll.tokens) toks.push_back(t.tok);
-  }
-  auto w = rdata_from_text(r.type, toks, Name());
+  auto toks = detail::ZoneLexer::first_line(rdata);
+  EXPECT_TRUE(toks) << rdata << ": " << (toks ? "" : toks.error().message);
+  auto w = rdata_from_text(r.type, toks ? *toks : std::vector<TextToken>{}, Name());
   EXPECT_TRUE(w) << rdata << ": " << (w ? "" : w.error().to_string());
   if (w) r.rdata = w.value();
   return r;

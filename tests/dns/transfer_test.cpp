@@ -150,9 +150,8 @@ TEST(Transfer, RefusedOverUdpWithoutTheAclAndForNonApexNames) {
 }
 
 TEST(AddressAcl, AddressesNetworksAndErrors) {
-  std::string err;
-  auto acl = AddressAcl::parse(" 192.0.2.7, 198.51.100.0/24 ,2001:db8::/32, ::1", err);
-  ASSERT_TRUE(acl) << err;
+  auto acl = AddressAcl::parse(" 192.0.2.7, 198.51.100.0/24 ,2001:db8::/32, ::1");
+  ASSERT_TRUE(acl) << acl.error();
   auto allows = [&](const char* a) { return acl->allows(boost::asio::ip::make_address(a)); };
   EXPECT_TRUE(allows("192.0.2.7"));
   EXPECT_FALSE(allows("192.0.2.8"));
@@ -163,12 +162,13 @@ TEST(AddressAcl, AddressesNetworksAndErrors) {
   EXPECT_TRUE(allows("::1"));
   EXPECT_TRUE(allows("::ffff:192.0.2.7"));  // a v4 client on a dual-stack socket
   EXPECT_FALSE(allows("127.0.0.1"));
-  auto none = AddressAcl::parse("", err);
+  auto none = AddressAcl::parse("");
   ASSERT_TRUE(none);
   EXPECT_FALSE(none->allows(boost::asio::ip::make_address("127.0.0.1")));
   for (const char* bad : {"10.0.0.0/33", "nonsense", "10.0.0.0/", "2001:db8::/129"}) {
-    EXPECT_FALSE(AddressAcl::parse(bad, err)) << bad;
-    EXPECT_NE(err.find('\''), std::string::npos) << err;
+    auto refused = AddressAcl::parse(bad);
+    ASSERT_FALSE(refused) << bad;
+    EXPECT_NE(refused.error().find('\''), std::string::npos) << refused.error();
   }
 }
 

@@ -1,10 +1,10 @@
 #include "dns/detail/zone_lexer.hpp"
 
+#include <utility>
+
 namespace herald::dns::detail {
 
-bool ZoneLexer::next(LogicalLine& out, std::string& error, std::size_t& err_line,
-                     std::size_t& err_col) {
-  error.clear();
+herald::Result<bool, LexError> ZoneLexer::next(LogicalLine& out) {
   for (;;) {
     out.tokens.clear();
     if (pos_ >= text_.size()) return false;
@@ -41,11 +41,9 @@ bool ZoneLexer::next(LogicalLine& out, std::string& error, std::size_t& err_line
       }
       if (c == ')') {
         if (depth == 0) {
-          error = "')' without '('";
-          err_line = line_;
-          err_col = column_of(pos_);
+          LexError e{"')' without '('", line_, column_of(pos_)};
           while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-          return true;
+          return e;
         }
         --depth;
         ++pos_;
@@ -63,10 +61,7 @@ bool ZoneLexer::next(LogicalLine& out, std::string& error, std::size_t& err_line
           ++pos_;
         }
         if (pos_ >= text_.size() || text_[pos_] == '\n') {
-          error = "unterminated quoted string";
-          err_line = t.line;
-          err_col = t.column;
-          return true;
+          return LexError{"unterminated quoted string", t.line, t.column};
         }
         t.tok = TextToken{text_.substr(start, pos_ - start), true, start};
         ++pos_;  // closing quote
@@ -90,13 +85,21 @@ bool ZoneLexer::next(LogicalLine& out, std::string& error, std::size_t& err_line
       out.tokens.push_back(t);
     }
     if (depth > 0) {
-      error = "'(' not closed";
-      err_line = paren_line;
-      err_col = paren_col;
-      return true;
+      return LexError{"'(' not closed", paren_line, paren_col};
     }
     if (!out.tokens.empty()) return true;
   }
+}
+
+herald::Result<std::vector<TextToken>, LexError> ZoneLexer::first_line(std::string_view text) {
+  ZoneLexer lex(text);
+  LogicalLine ll;
+  herald::Result<bool, LexError> got = lex.next(ll);
+  if (!got) return std::move(got).error();
+  std::vector<TextToken> tokens;
+  tokens.reserve(ll.tokens.size());
+  for (const LexToken& t : ll.tokens) tokens.push_back(t.tok);
+  return tokens;
 }
 
 }  // namespace herald::dns::detail

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
 #include "dns/rdata.hpp"
 
 namespace herald::dns::detail {
@@ -27,13 +28,24 @@ struct LogicalLine {
   std::size_t line = 0;      // first physical line
 };
 
+// What is wrong and where (1-based), e.g. "'(' not closed" at its '('.
+struct LexError {
+  std::string message;
+  std::size_t line = 0, column = 0;
+};
+
 class ZoneLexer {
  public:
   explicit ZoneLexer(std::string_view text) : text_(text) {}
-  // Reads the next non-empty logical line. Returns false at the end of the
-  // text. On a lexical error (unterminated quote or parenthesis) `error` is
-  // set, with line/column, and the rest of that line is skipped.
-  bool next(LogicalLine& out, std::string& error, std::size_t& err_line, std::size_t& err_col);
+  // Reads the next non-empty logical line into `out` (whose storage is
+  // reused): true with a line, false at the end of the text. A lexical
+  // error (an unterminated quote or parenthesis) is a LexError; the rest of
+  // that line is skipped and the next call goes on after it.
+  herald::Result<bool, LexError> next(LogicalLine& out);
+
+  // The tokens of the text's first logical line (none for empty text):
+  // RDATA text split exactly as the zone parser splits it.
+  static herald::Result<std::vector<TextToken>, LexError> first_line(std::string_view text);
 
  private:
   std::size_t column_of(std::size_t offset) const { return offset - line_start_ + 1; }

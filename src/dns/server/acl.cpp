@@ -21,15 +21,14 @@ std::array<std::uint8_t, 16> bytes_of(const boost::asio::ip::address& a) {
 
 }  // namespace
 
-std::optional<AddressAcl> AddressAcl::parse(std::string_view list, std::string& error) {
+herald::Result<AddressAcl, std::string> AddressAcl::parse(std::string_view list) {
   AddressAcl acl;
   for (std::string_view item : config::split_list(list)) {
     std::size_t slash = item.find('/');
     boost::system::error_code ec;
     auto addr = boost::asio::ip::make_address(std::string(item.substr(0, slash)), ec);
     if (ec) {
-      error = "'" + std::string(item) + "': not an address";
-      return std::nullopt;
+      return "'" + std::string(item) + "': not an address";
     }
     unsigned max = addr.is_v4() ? 32 : 128;
     unsigned prefix = max;
@@ -37,13 +36,11 @@ std::optional<AddressAcl> AddressAcl::parse(std::string_view list, std::string& 
       std::string_view p = item.substr(slash + 1);
       if (p.empty() || p.size() > 3 ||
           !std::all_of(p.begin(), p.end(), [](char c) { return c >= '0' && c <= '9'; })) {
-        error = "'" + std::string(item) + "': the prefix is not a number";
-        return std::nullopt;
+        return "'" + std::string(item) + "': the prefix is not a number";
       }
       prefix = static_cast<unsigned>(std::stoul(std::string(p)));
       if (prefix > max) {
-        error = "'" + std::string(item) + "': prefix over " + std::to_string(max);
-        return std::nullopt;
+        return "'" + std::string(item) + "': prefix over " + std::to_string(max);
       }
     }
     Entry e;

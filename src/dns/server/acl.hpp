@@ -7,18 +7,19 @@
 
 #include <array>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/result.hpp"
 
 namespace herald::dns {
 
 class AddressAcl {
  public:
-  // nullopt and `error` set ("'10.0.0.0/33': prefix over 32") if an entry
-  // is not an address or a network.
-  static std::optional<AddressAcl> parse(std::string_view list, std::string& error);
+  // The list, or what is wrong with its first bad entry ("'10.0.0.0/33':
+  // prefix over 32") if an entry is not an address or a network.
+  static herald::Result<AddressAcl, std::string> parse(std::string_view list);
 
   bool allows(const boost::asio::ip::address& a) const noexcept;
   bool empty() const noexcept { return entries_.empty(); }

@@ -52,7 +52,15 @@ struct Body {
   dom::object obj;
   std::string error;
 
-  bool parse(const std::string& text) { return parse_json_object(parser, text, obj, error); }
+  bool parse(const std::string& text) {
+    auto parsed = parse_json_object(parser, text);
+    if (!parsed) {
+      error = std::move(parsed).error();
+      return false;
+    }
+    obj = *parsed;
+    return true;
+  }
   bool room(std::string& out, std::string_view field = "room") {
     std::string_view v;
     if (obj[field].get(v) != simdjson::SUCCESS) {

@@ -7,22 +7,21 @@
 #include <string>
 #include <string_view>
 
+#include "core/result.hpp"
+
 namespace herald::gateway {
 
-// Parses `body` into `obj` (which points into `parser`'s buffers); on failure
-// returns false and says why in `error`.
-inline bool parse_json_object(simdjson::dom::parser& parser, std::string_view body,
-                              simdjson::dom::object& obj, std::string& error) {
+// The body's top-level object (which points into `parser`'s buffers), or
+// why it is not one.
+inline herald::Result<simdjson::dom::object, std::string> parse_json_object(
+    simdjson::dom::parser& parser, std::string_view body) {
   simdjson::dom::element root;
   if (auto ec = parser.parse(body.data(), body.size()).get(root); ec) {
-    error = std::string("body is not valid JSON: ") + simdjson::error_message(ec);
-    return false;
+    return std::string("body is not valid JSON: ") + simdjson::error_message(ec);
   }
-  if (root.get(obj) != simdjson::SUCCESS) {
-    error = "body must be a JSON object";
-    return false;
-  }
-  return true;
+  simdjson::dom::object obj;
+  if (root.get(obj) != simdjson::SUCCESS) return std::string("body must be a JSON object");
+  return obj;
 }
 
 }  // namespace herald::gateway

@@ -71,21 +71,19 @@ void register_keyword_api(HttpRouter& router, detail::ServerState& state, kw::St
   router.add_async(
       http::verb::post, "/api/keywords/{dict}/add",
       guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
-        std::vector<kw::Entry> entries;
-        if (auto e = parse_keyword_add(req.body(), entries))
-          return respond(failure(*e, false, true));
+        auto entries = parse_keyword_add(req.body());
+        if (!entries) return respond(failure(entries.error(), false, true));
         store.add_many(
-            std::move(dict), std::move(entries),
+            std::move(dict), std::move(entries).value(),
             [respond = std::move(respond)](const kw::WriteResult& r) { write_reply(r, respond); });
       }));
   router.add_async(
       http::verb::post, "/api/keywords/{dict}/remove",
       guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
-        std::vector<std::string> keywords;
-        if (auto e = parse_keyword_remove(req.body(), keywords))
-          return respond(failure(*e, false, true));
+        auto keywords = parse_keyword_remove(req.body());
+        if (!keywords) return respond(failure(keywords.error(), false, true));
         store.remove_many(
-            std::move(dict), std::move(keywords),
+            std::move(dict), std::move(keywords).value(),
             [respond = std::move(respond)](const kw::WriteResult& r) { write_reply(r, respond); });
       }));
   router.add_async(http::verb::post, "/api/keywords/{dict}/flush",
@@ -114,11 +112,10 @@ void register_keyword_api(HttpRouter& router, detail::ServerState& state, kw::St
   router.add_async(
       http::verb::post, "/api/keywords/{dict}/match",
       guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
-        std::string text;
-        if (auto e = parse_keyword_match(req.body(), text))
-          return respond(failure(*e, false, true));
+        auto asked = parse_keyword_match(req.body());
+        if (!asked) return respond(failure(asked.error(), false, true));
         store.engine(std::move(dict), [respond = std::move(respond),
-                                       text = std::move(text)](const kw::EngineResult& r) {
+                                       text = std::move(asked).value()](const kw::EngineResult& r) {
           if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
           std::vector<kw::Hit> hits;
           r.engine->find(text, hits);

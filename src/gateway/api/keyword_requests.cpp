@@ -8,27 +8,26 @@ namespace herald::gateway {
 namespace dom = simdjson::dom;
 namespace {
 
-bool keywords_array(dom::object& obj, dom::array& out, std::string& error) {
-  if (obj["keywords"].get(out) != simdjson::SUCCESS) {
-    error = "keywords: expected an array";
-    return false;
+herald::Result<dom::array, std::string> keywords_array(std::string_view body, dom::parser& parser) {
+  auto obj = parse_json_object(parser, body);
+  if (!obj) return std::move(obj).error();
+  dom::array arr;
+  if ((*obj)["keywords"].get(arr) != simdjson::SUCCESS) {
+    return std::string("keywords: expected an array");
   }
-  return true;
+  return arr;
 }
 
 }  // namespace
 
-std::optional<std::string> parse_keyword_add(std::string_view body,
-                                             std::vector<match::store::Entry>& out) {
+herald::Result<std::vector<match::store::Entry>, std::string> parse_keyword_add(
+    std::string_view body) {
   dom::parser parser;
-  dom::object obj;
-  dom::array arr;
-  std::string error;
-  if (!parse_json_object(parser, body, obj, error) || !keywords_array(obj, arr, error))
-    return error;
-  out.clear();
+  auto arr = keywords_array(body, parser);
+  if (!arr) return std::move(arr).error();
+  std::vector<match::store::Entry> out;
   std::size_t i = 0;
-  for (dom::element e : arr) {
+  for (dom::element e : *arr) {
     const std::string where = "keywords[" + std::to_string(i++) + "]";
     std::string_view s;
     if (e.get(s) == simdjson::SUCCESS) {
@@ -53,38 +52,33 @@ std::optional<std::string> parse_keyword_add(std::string_view body,
     }
     out.push_back(std::move(entry));
   }
-  return std::nullopt;
+  return out;
 }
 
-std::optional<std::string> parse_keyword_remove(std::string_view body,
-                                                std::vector<std::string>& out) {
+herald::Result<std::vector<std::string>, std::string> parse_keyword_remove(std::string_view body) {
   dom::parser parser;
-  dom::object obj;
-  dom::array arr;
-  std::string error;
-  if (!parse_json_object(parser, body, obj, error) || !keywords_array(obj, arr, error))
-    return error;
-  out.clear();
+  auto arr = keywords_array(body, parser);
+  if (!arr) return std::move(arr).error();
+  std::vector<std::string> out;
   std::size_t i = 0;
-  for (dom::element e : arr) {
+  for (dom::element e : *arr) {
     std::string_view s;
     if (e.get(s) != simdjson::SUCCESS)
       return "keywords[" + std::to_string(i) + "]: expected a string";
     out.emplace_back(s);
     ++i;
   }
-  return std::nullopt;
+  return out;
 }
 
-std::optional<std::string> parse_keyword_match(std::string_view body, std::string& text) {
+herald::Result<std::string, std::string> parse_keyword_match(std::string_view body) {
   dom::parser parser;
-  dom::object obj;
-  std::string error;
-  if (!parse_json_object(parser, body, obj, error)) return error;
+  auto obj = parse_json_object(parser, body);
+  if (!obj) return Fail{std::move(obj).error()};
   std::string_view s;
-  if (obj["text"].get(s) != simdjson::SUCCESS) return "text: expected a string";
-  text.assign(s);
-  return std::nullopt;
+  if ((*obj)["text"].get(s) != simdjson::SUCCESS)
+    return Fail{std::string("text: expected a string")};
+  return std::string(s);
 }
 
 }  // namespace herald::gateway

@@ -14,14 +14,10 @@
 namespace herald::gateway::moderation {
 namespace store = match::store;
 
-std::optional<std::vector<std::string>> parse_dictionary_list(std::string_view list,
-                                                              std::string& error) {
+herald::Result<std::vector<std::string>, std::string> parse_dictionary_list(std::string_view list) {
   std::vector<std::string> names;
   for (std::string_view name : config::split_list(list)) {
-    if (auto e = store::dictionary_name_error(name)) {
-      error = "'" + std::string(name) + "': " + *e;
-      return std::nullopt;
-    }
+    if (auto e = store::dictionary_name_error(name)) return "'" + std::string(name) + "': " + *e;
     if (std::find(names.begin(), names.end(), name) == names.end()) names.emplace_back(name);
   }
   return names;
@@ -45,9 +41,8 @@ Moderator::Moderator(store::Store& store, const Options& options, metrics::Regis
                      BuildRunner builds)
     : store_(store), options_(options), builds_(std::move(builds)) {
   auto add = [&](const std::string& setting, const RoomOptions& room) {
-    std::string error;
-    auto names = parse_dictionary_list(room.moderation.dictionaries, error);
-    if (!names) throw std::runtime_error(setting + ": " + error);
+    auto names = parse_dictionary_list(room.moderation.dictionaries);
+    if (!names) throw std::runtime_error(setting + ": " + names.error());
     if (names->empty()) return;
     policies_.emplace(&room, std::make_unique<Policy>(std::move(*names), room.moderation));
   };
@@ -105,9 +100,8 @@ Moderator::~Moderator() {
   if (builder_) builder_->join();
 }
 
-std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
-                                                                std::optional<Pending>& pending,
-                                                                std::string& error) {
+herald::Result<std::shared_ptr<const Policy::Engine>, Moderator::NoEngine>
+Moderator::current_engine(Policy& policy) {
   const auto& dicts = policy.dictionaries();
   std::shared_ptr<const Policy::Engine> engine = policy.engine_.load();
   // The usual case: the store's engines are the ones this one was built from.
@@ -117,9 +111,8 @@ std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
   for (std::size_t i = 0; i < dicts.size(); ++i) {
     sources.push_back(store_.warm(dicts[i]));
     if (!sources.back()) {
-      pending = Pending::load;
       sources.clear();
-      return nullptr;
+      return NoEngine{Pending::load};
     }
     if (fresh && sources.back() != engine->sources[i]) fresh = false;
   }
@@ -130,14 +123,8 @@ std::shared_ptr<const Policy::Engine> Moderator::current_engine(Policy& policy,
     fresh = true;
   }
   sources.clear();
-  if (!fresh) {
-    pending = Pending::build;
-    return nullptr;
-  }
-  if (!engine->compiled) {
-    error = engine->error;
-    return nullptr;
-  }
+  if (!fresh) return NoEngine{Pending::build};
+  if (!engine->compiled) return NoEngine{engine->error};
   return engine;
 }
 
@@ -176,13 +163,12 @@ void Moderator::build_now(Policy& policy) {
                                                      : store::stricter(a.action, b.action);
                      });
     builds_total_->inc();
-    std::string build_error;
-    auto compiled =
-        store::Compiled::build(version, std::move(entries), build_error, policy.match_options());
+    auto compiled = store::Compiled::build(version, std::move(entries), policy.match_options());
     if (compiled) {
-      policy.engine_.store(
-          std::make_shared<const Policy::Engine>(Policy::Engine{sources, std::move(compiled), {}}));
+      policy.engine_.store(std::make_shared<const Policy::Engine>(
+          Policy::Engine{sources, std::move(compiled).value(), {}}));
     } else {
+      const std::string& build_error = compiled.error();
       build_failures_->inc();
       log::error("moderation engine not built; the last good one stays",
                  {{"dictionaries", dicts.size()}, {"error", build_error}});
@@ -212,23 +198,22 @@ void Moderator::prepare(Policy& policy, std::function<void(std::string error)> d
 }
 
 std::optional<Verdict> Moderator::moderate(Policy& policy, PublishRequest& req, Pending& pending) {
-  std::optional<Pending> wait;
-  std::string error;
-  auto engine = current_engine(policy, wait, error);
-  if (!engine) {
-    if (wait) {
+  auto current = current_engine(policy);
+  if (!current) {
+    if (const Pending* wait = std::get_if<Pending>(&current.error())) {
       pending = *wait;
       return std::nullopt;
     }
     unavailable_->inc();
-    return Verdict{Verdict::Kind::unavailable,
-                   "moderation is unavailable for '" + req.room + "': " + error};
+    return Verdict{Verdict::Kind::unavailable, "moderation is unavailable for '" + req.room +
+                                                   "': " + std::get<std::string>(current.error())};
   }
+  const std::shared_ptr<const Policy::Engine>& engine = *current;
 
   thread_local TextFields fields;
   thread_local std::vector<store::Hit> hits;
-  if (!fields.collect(req.data_json, error)) {
-    return Verdict{Verdict::Kind::reject, "publish.data: not JSON: " + error};
+  if (auto parsed = fields.collect(req.data_json); !parsed) {
+    return Verdict{Verdict::Kind::reject, "publish.data: not JSON: " + parsed.error()};
   }
   searches_->inc();
   engine->compiled->find(fields.joined(), hits);

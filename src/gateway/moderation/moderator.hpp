@@ -46,9 +46,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "core/metrics/registry.hpp"
+#include "core/result.hpp"
 #include "gateway/broker/broker.hpp"
 #include "gateway/options.hpp"
 #include "match/store/store.hpp"
@@ -105,10 +107,10 @@ struct Verdict {
   std::size_t flagged = 0;
 };
 
-// Splits "a, b,c" into names; nullopt and `error` if a name is not a valid
+// Splits "a, b,c" into names; refused, naming it, if a name is not a valid
 // dictionary name.
-[[nodiscard]] std::optional<std::vector<std::string>> parse_dictionary_list(std::string_view list,
-                                                                            std::string& error);
+[[nodiscard]] herald::Result<std::vector<std::string>, std::string> parse_dictionary_list(
+    std::string_view list);
 
 class Moderator {
  public:
@@ -138,12 +140,12 @@ class Moderator {
   void prepare(Policy& policy, std::function<void(std::string error)> done);
 
  private:
-  // The policy's engine for the store's current dictionary engines. nullptr
-  // when the publication must wait (`pending`), or when the build for these
-  // dictionaries failed and there is no good engine to keep (`error`).
-  std::shared_ptr<const Policy::Engine> current_engine(Policy& policy,
-                                                       std::optional<Pending>& pending,
-                                                       std::string& error);
+  // Why a publication has no engine to search with: it must wait (for a
+  // load or a build), or the build for these dictionaries failed and there
+  // is no good engine to keep (why, in words).
+  using NoEngine = std::variant<Pending, std::string>;
+  // The policy's engine for the store's current dictionary engines.
+  herald::Result<std::shared_ptr<const Policy::Engine>, NoEngine> current_engine(Policy& policy);
   // Loads the policy's dictionaries that are not loaded; `done` gets an
   // error, or "" once all are.
   void load(Policy& policy, std::function<void(std::string error)> done);

@@ -7,15 +7,14 @@
 namespace herald::gateway::moderation {
 namespace dom = simdjson::dom;
 
-bool TextFields::collect(std::string_view data_json, std::string& error) {
+herald::Result<void, std::string> TextFields::collect(std::string_view data_json) {
   joined_.clear();
   starts_.clear();
   if (auto ec = parser_.parse(data_json.data(), data_json.size()).get(root_); ec) {
-    error = simdjson::error_message(ec);
-    return false;
+    return std::string(simdjson::error_message(ec));
   }
   gather(root_);
-  return true;
+  return {};
 }
 
 void TextFields::gather(dom::element e) {

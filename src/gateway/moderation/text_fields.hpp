@@ -25,14 +25,16 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
+
 namespace herald::gateway::moderation {
 
 class TextFields {
  public:
   // Parses `data_json` (valid JSON: the command parser and the API made it)
-  // and gathers its strings, keys and values. False, with `error`, if it is
-  // not JSON.
-  bool collect(std::string_view data_json, std::string& error);
+  // and gathers its strings, keys and values; refused, with the parser's
+  // message, if it is not JSON.
+  herald::Result<void, std::string> collect(std::string_view data_json);
 
   // The joined values: value 0, NUL, value 1, NUL, ...
   [[nodiscard]] std::string_view joined() const { return joined_; }

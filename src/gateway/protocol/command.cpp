@@ -265,12 +265,10 @@ ParseResult CommandParser::parse(std::string_view line) {
   return cmd;
 }
 
-std::optional<std::string> CommandParser::normalize_json(std::string_view text,
-                                                         std::string* error) {
+herald::Result<std::string, std::string> CommandParser::normalize_json(std::string_view text) {
   dom::element root;
   if (auto ec = impl_->parser.parse(text.data(), text.size()).get(root); ec) {
-    if (error) *error = std::string("malformed JSON: ") + simdjson::error_message(ec);
-    return std::nullopt;
+    return Fail{std::string("malformed JSON: ") + simdjson::error_message(ec)};
   }
   return simdjson::minify(root);
 }

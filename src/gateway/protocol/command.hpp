@@ -17,6 +17,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/result.hpp"
 #include "gateway/protocol/codes.hpp"
 
 namespace herald::gateway::protocol {
@@ -132,9 +133,8 @@ class CommandParser {
   [[nodiscard]] ParseResult parse(std::string_view line);
 
   // Parses a JSON document as the "data" of a publication: returns it
-  // re-serialized compactly, or nullopt and a message when it is not JSON.
-  [[nodiscard]] std::optional<std::string> normalize_json(std::string_view text,
-                                                          std::string* error);
+  // re-serialized compactly, or a message when it is not JSON.
+  [[nodiscard]] herald::Result<std::string, std::string> normalize_json(std::string_view text);
 
  private:
   struct Impl;

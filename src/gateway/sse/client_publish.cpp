@@ -49,13 +49,14 @@ void register_client_publish(HttpRouter& router, detail::ServerState& state) {
         const ClientIdentity& identity = std::get<ClientIdentity>(who);
 
         simdjson::dom::parser parser;
-        simdjson::dom::object body;
-        std::string error;
         std::string_view room;
         simdjson::dom::element data;
-        if (!parse_json_object(parser, req.body(), body, error)) {
-          return respond(make_error_response(http::status::bad_request, "bad_request", error));
+        auto parsed = parse_json_object(parser, req.body());
+        if (!parsed) {
+          return respond(
+              make_error_response(http::status::bad_request, "bad_request", parsed.error()));
         }
+        simdjson::dom::object body = *parsed;
         if (body["room"].get(room) != simdjson::SUCCESS) {
           return respond(make_error_response(http::status::bad_request, "bad_request",
                                              "room: expected a string"));

@@ -11,8 +11,8 @@ Options search_options() {
 Compiled::Compiled(std::uint64_t version, std::vector<Entry> entries, Matcher matcher)
     : version_(version), entries_(std::move(entries)), matcher_(std::move(matcher)) {}
 
-std::shared_ptr<const Compiled> Compiled::build(std::uint64_t version, std::vector<Entry> entries,
-                                                std::string& error, const Options& options) {
+herald::Result<std::shared_ptr<const Compiled>, std::string> Compiled::build(
+    std::uint64_t version, std::vector<Entry> entries, const Options& options) {
   std::stable_sort(entries.begin(), entries.end(),
                    [](const Entry& a, const Entry& b) { return a.keyword < b.keyword; });
   entries.erase(std::unique(entries.begin(), entries.end(),
@@ -22,10 +22,7 @@ std::shared_ptr<const Compiled> Compiled::build(std::uint64_t version, std::vect
   keywords.reserve(entries.size());
   for (const Entry& e : entries) keywords.push_back(e.keyword);
   auto m = Matcher::try_build(std::span<const std::string_view>(keywords), options);
-  if (!m) {
-    error = std::string(error_message(m.error()));
-    return nullptr;
-  }
+  if (!m) return std::string(error_message(m.error()));
   return std::shared_ptr<const Compiled>(new Compiled(version, std::move(entries), std::move(*m)));
 }
 

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
 #include "match/matcher.hpp"
 #include "match/store/entry.hpp"
 
@@ -32,13 +33,11 @@ struct Hit {
 
 class Compiled {
  public:
-  // Builds the engine; on failure returns nullptr and says why in `error`
-  // (a keyword the engine refuses, e.g. written to Redis by another tool).
-  // Entries with the same keyword keep the first; `options.kind` must be a
-  // leftmost kind (hits are disjoint).
-  [[nodiscard]] static std::shared_ptr<const Compiled> build(
-      std::uint64_t version, std::vector<Entry> entries, std::string& error,
-      const Options& options = search_options());
+  // Builds the engine, or says why not (a keyword the engine refuses, e.g.
+  // written to Redis by another tool). Entries with the same keyword keep
+  // the first; `options.kind` must be a leftmost kind (hits are disjoint).
+  [[nodiscard]] static herald::Result<std::shared_ptr<const Compiled>, std::string> build(
+      std::uint64_t version, std::vector<Entry> entries, const Options& options = search_options());
 
   [[nodiscard]] std::uint64_t version() const { return version_; }
   // Sorted by keyword, one per keyword; pattern id i is entries()[i].

@@ -8,14 +8,14 @@ std::shared_ptr<Slot> EngineTable::find(std::string_view name) const {
   return it == map->end() ? nullptr : it->second;
 }
 
-std::shared_ptr<Slot> EngineTable::get_or_add(const std::string& name, std::string& error) {
+herald::Result<std::shared_ptr<Slot>, std::string> EngineTable::get_or_add(
+    const std::string& name) {
   std::lock_guard lock(add_mutex_);
   std::shared_ptr<const Map> map = map_.load();
   if (auto it = map->find(name); it != map->end()) return it->second;
   if (map->size() >= max_) {
-    error = "too many dictionaries: the limit is " + std::to_string(max_) +
-            " (keywords.max_dictionaries)";
-    return nullptr;
+    return "too many dictionaries: the limit is " + std::to_string(max_) +
+           " (keywords.max_dictionaries)";
   }
   auto next = std::make_shared<Map>(*map);
   auto slot = std::make_shared<Slot>();

@@ -23,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
 #include "match/store/compiled.hpp"
 
 namespace herald::match::store {
@@ -60,9 +61,9 @@ class EngineTable {
 
   // The slot of `name`, or nullptr (two pointer copies, no wait on a build).
   [[nodiscard]] std::shared_ptr<Slot> find(std::string_view name) const;
-  // The slot of `name`, created if needed; nullptr and `error` when the
-  // table already holds max_dictionaries.
-  std::shared_ptr<Slot> get_or_add(const std::string& name, std::string& error);
+  // The slot of `name`, created if needed; refused (with the limit named)
+  // when the table already holds max_dictionaries.
+  herald::Result<std::shared_ptr<Slot>, std::string> get_or_add(const std::string& name);
   [[nodiscard]] std::vector<std::pair<std::string, std::shared_ptr<Slot>>> all() const;
 
  private:

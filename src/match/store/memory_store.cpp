@@ -13,16 +13,17 @@ WriteResult MemoryStore::commit(const std::string& name, Dict d, std::size_t cha
     r.version = d.version;
     return r;
   }
-  std::string error;
-  std::shared_ptr<Slot> slot = table_.get_or_add(name, error);
-  if (!slot) return WriteResult{.error = error, .version = d.version};
+  auto slot = table_.get_or_add(name);
+  if (!slot) return WriteResult{.error = slot.error(), .version = d.version};
   std::vector<Entry> entries;
   entries.reserve(d.entries.size());
   for (const auto& [k, e] : d.entries) entries.push_back(e);
-  auto compiled = build(d.version + 1, std::move(entries), error);
-  if (!compiled) return WriteResult{.error = "rebuild failed: " + error, .version = d.version};
+  auto compiled = build(d.version + 1, std::move(entries));
+  if (!compiled) {
+    return WriteResult{.error = "rebuild failed: " + compiled.error(), .version = d.version};
+  }
   d.version += 1;
-  slot->engine.store(std::move(compiled));
+  (*slot)->engine.store(std::move(compiled).value());
   r.version = d.version;
   r.changed = changed;
   dicts_[name] = std::move(d);
@@ -79,14 +80,16 @@ void MemoryStore::load(std::string dict, EngineFn done) {
   EngineResult r;
   {
     std::lock_guard lock(mutex_);
-    std::shared_ptr<Slot> slot = table_.get_or_add(dict, r.error);
+    auto slot = table_.get_or_add(dict);
     if (slot) {
-      r.engine = slot->engine.load();
+      r.engine = (*slot)->engine.load();
       // Never written: held as the empty dictionary, version 0.
       if (!r.engine) {
         r.engine = empty_engine();
-        slot->engine.store(r.engine);
+        (*slot)->engine.store(r.engine);
       }
+    } else {
+      r.error = slot.error();
     }
   }
   done(std::move(r));

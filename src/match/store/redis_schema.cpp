@@ -121,19 +121,16 @@ std::vector<redis::Command> read(const Keys& k) {
   return {{"MULTI"}, {"GET", k.version}, {"HGETALL", k.meta}, {"EXEC"}};
 }
 
-std::optional<WriteReply> parse_write(const redis::Reply& r, std::string& error) {
+herald::Result<WriteReply, std::string> parse_write(const redis::Reply& r) {
   if (r.is_error()) {
-    error = "redis: " + r.str;
-    return std::nullopt;
+    return "redis: " + r.str;
   }
   if (r.type != redis::Reply::Type::array || r.elements.size() != 3) {
-    error = "redis: unexpected reply to a write script: " + r.describe();
-    return std::nullopt;
+    return "redis: unexpected reply to a write script: " + r.describe();
   }
   for (const redis::Reply& e : r.elements) {
     if (e.type != redis::Reply::Type::integer || e.integer < 0) {
-      error = "redis: unexpected element in a write script's reply: " + e.describe();
-      return std::nullopt;
+      return "redis: unexpected element in a write script's reply: " + e.describe();
     }
   }
   return WriteReply{static_cast<std::uint64_t>(r.elements[0].integer),
@@ -149,36 +146,31 @@ std::optional<std::uint64_t> parse_version(const redis::Reply& r) {
   return parse_u64(r.str);
 }
 
-std::optional<Snapshot> parse_read(const std::vector<redis::Reply>& replies, std::string& error) {
+herald::Result<Snapshot, std::string> parse_read(const std::vector<redis::Reply>& replies) {
   if (replies.size() != 4) {
-    error = "redis: expected 4 replies to MULTI/GET/HGETALL/EXEC";
-    return std::nullopt;
+    return std::string("redis: expected 4 replies to MULTI/GET/HGETALL/EXEC");
   }
   const redis::Reply& exec = replies[3];
   if (exec.is_error() || exec.type != redis::Reply::Type::array || exec.elements.size() != 2) {
-    error = "redis: the read transaction failed: " + exec.describe();
-    return std::nullopt;
+    return "redis: the read transaction failed: " + exec.describe();
   }
   Snapshot s;
   auto version = parse_version(exec.elements[0]);
   if (!version) {
-    error = "redis: the version key holds " + exec.elements[0].describe() + ", not an integer";
-    return std::nullopt;
+    return "redis: the version key holds " + exec.elements[0].describe() + ", not an integer";
   }
   s.version = *version;
   const redis::Reply& meta = exec.elements[1];
   if (meta.type != redis::Reply::Type::array || meta.elements.size() % 2 != 0) {
-    error = "redis: the meta hash came back as " + meta.describe();
-    return std::nullopt;
+    return "redis: the meta hash came back as " + meta.describe();
   }
   s.entries.reserve(meta.elements.size() / 2);
   for (std::size_t i = 0; i < meta.elements.size(); i += 2) {
     Entry e;
     e.keyword = meta.elements[i].str;
     if (!decode_meta(meta.elements[i + 1].str, e)) {
-      error = "redis: keyword '" + e.keyword + "' has malformed metadata '" +
-              meta.elements[i + 1].str + "' (expected <reject|mask|flag>:<category>)";
-      return std::nullopt;
+      return "redis: keyword '" + e.keyword + "' has malformed metadata '" +
+             meta.elements[i + 1].str + "' (expected <reject|mask|flag>:<category>)";
     }
     s.entries.push_back(std::move(e));
   }

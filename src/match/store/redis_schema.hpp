@@ -21,6 +21,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/result.hpp"
 #include "match/store/entry.hpp"
 #include "redis/client.hpp"
 
@@ -50,15 +51,15 @@ struct Origin {
 struct WriteReply {
   std::uint64_t version = 0, changed = 0, old_version = 0;
 };
-[[nodiscard]] std::optional<WriteReply> parse_write(const redis::Reply& r, std::string& error);
+[[nodiscard]] herald::Result<WriteReply, std::string> parse_write(const redis::Reply& r);
 
 // The replies of read(): the version and the entries.
 struct Snapshot {
   std::uint64_t version = 0;
   std::vector<Entry> entries;
 };
-[[nodiscard]] std::optional<Snapshot> parse_read(const std::vector<redis::Reply>& replies,
-                                                 std::string& error);
+[[nodiscard]] herald::Result<Snapshot, std::string> parse_read(
+    const std::vector<redis::Reply>& replies);
 // A version as GET returns it (nil is 0).
 [[nodiscard]] std::optional<std::uint64_t> parse_version(const redis::Reply& r);
 

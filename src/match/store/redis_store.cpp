@@ -70,13 +70,13 @@ schema::Origin RedisStore::make_origin() const {
   return schema::Origin{options_.channel, origin_, unix_ms_now()};
 }
 
-RedisStore::Dict* RedisStore::dict_state(const std::string& name, std::string& error) {
+herald::Result<RedisStore::Dict*, std::string> RedisStore::dict_state(const std::string& name) {
   auto it = dicts_.find(name);
   if (it != dicts_.end() && it->second.slot) return &it->second;
-  std::shared_ptr<Slot> slot = table_.get_or_add(name, error);
-  if (!slot) return nullptr;
+  auto slot = table_.get_or_add(name);
+  if (!slot) return std::move(slot).error();
   Dict& d = dicts_[name];  // or the state of a first read in flight, held from now on
-  d.slot = std::move(slot);
+  d.slot = std::move(slot).value();
   return &d;
 }
 
@@ -122,9 +122,8 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
     client_->execute({std::move(command)}, [this, dict, done = std::move(done),
                                             apply = std::move(apply)](redis::Result r) {
       if (!r.ok()) return done(WriteResult{.error = r.error, .unavailable = true});
-      std::string error;
-      auto w = schema::parse_write(r.replies[0], error);
-      if (!w) return done(WriteResult{.error = error});
+      auto w = schema::parse_write(r.replies[0]);
+      if (!w) return done(WriteResult{.error = w.error()});
       WriteResult result{.version = w->version, .changed = static_cast<std::size_t>(w->changed)};
       auto it = dicts_.find(dict);
       // Not loaded here: nothing to refresh; a later load reads the write.
@@ -162,9 +161,9 @@ void RedisStore::fetch(std::string dict, bool hold, EngineFn done) {
   boost::asio::post(io_, [this, dict = std::move(dict), hold, done = std::move(done)] {
     Dict* d = nullptr;
     if (hold) {
-      std::string error;
-      d = dict_state(dict, error);
-      if (d == nullptr) return done(EngineResult{.error = error});
+      auto held = dict_state(dict);
+      if (!held) return done(EngineResult{.error = held.error()});
+      d = *held;
     } else {
       d = &dicts_[dict];  // held, in flight, or a first read: no slot yet
     }
@@ -205,11 +204,10 @@ void RedisStore::start_load(const std::string& name) {
   client_->execute(
       schema::read(schema::keys(options_.key_prefix, name)), [this, name](const redis::Result& r) {
         if (!r.ok()) return install(name, nullptr, {r.error, true});
-        std::string error;
-        auto snap = schema::parse_read(r.replies, error);
+        auto snap = schema::parse_read(r.replies);
         if (!snap) {
           stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
-          return install(name, nullptr, {error, false});
+          return install(name, nullptr, {snap.error(), false});
         }
         Dict& state = dicts_.at(name);
         if (!state.slot) {
@@ -218,8 +216,9 @@ void RedisStore::start_load(const std::string& name) {
           const bool absent = snap->version == 0 && snap->entries.empty();
           if (absent && !state.reload_again && state.next.empty() && state.announced == 0)
             return forget(name);
-          state.slot = table_.get_or_add(name, error);
-          if (!state.slot) return install(name, nullptr, {error, false});
+          auto slot = table_.get_or_add(name);
+          if (!slot) return install(name, nullptr, {slot.error(), false});
+          state.slot = std::move(slot).value();
         }
         compile(name, snap->version, std::move(snap->entries));
       });
@@ -228,10 +227,10 @@ void RedisStore::start_load(const std::string& name) {
 void RedisStore::compile(const std::string& name, std::uint64_t version,
                          std::vector<Entry> entries) {
   boost::asio::post(builder_, [this, name, version, entries = std::move(entries)]() mutable {
-    std::string error;
-    auto engine = build(version, std::move(entries), error);
-    boost::asio::post(io_, [this, name, engine = std::move(engine), error] {
-      install(name, engine, {error.empty() ? error : "rebuild failed: " + error, false});
+    auto built = build(version, std::move(entries));
+    boost::asio::post(io_, [this, name, built = std::move(built)] {
+      if (built) return install(name, *built, LoadError{});
+      install(name, nullptr, {"rebuild failed: " + built.error(), false});
     });
   });
 }

@@ -112,9 +112,9 @@ class RedisStore final : public Store {
 
   void write(std::string dict, redis::Command command, std::function<void(WriteResult)> done,
              std::function<std::vector<Entry>(const Compiled&)> apply);
-  // The state of `name`, holding a slot (created if needed); nullptr and
-  // `error` at the max_dictionaries limit.
-  Dict* dict_state(const std::string& name, std::string& error);
+  // The state of `name`, holding a slot (created if needed); refused at the
+  // max_dictionaries limit.
+  herald::Result<Dict*, std::string> dict_state(const std::string& name);
   // load() (`hold`) and read().
   void fetch(std::string dict, bool hold, EngineFn done);
   void start_load(const std::string& name);

@@ -21,10 +21,7 @@ void Store::engine(std::string dict, EngineFn done) {
 
 std::shared_ptr<const Compiled> Store::empty_engine() {
   // Built once (thread-safe static); building nothing cannot fail.
-  static const std::shared_ptr<const Compiled> empty = [] {
-    std::string error;
-    return Compiled::build(0, {}, error);
-  }();
+  static const std::shared_ptr<const Compiled> empty = Compiled::build(0, {}).value();
   return empty;
 }
 
@@ -57,16 +54,16 @@ std::optional<std::string> Store::check_remove(std::string_view dict,
   return std::nullopt;
 }
 
-std::shared_ptr<const Compiled> Store::build(std::uint64_t version, std::vector<Entry> entries,
-                                             std::string& error) {
+herald::Result<std::shared_ptr<const Compiled>, std::string> Store::build(
+    std::uint64_t version, std::vector<Entry> entries) {
   const auto t0 = std::chrono::steady_clock::now();
-  auto compiled = Compiled::build(version, std::move(entries), error);
+  auto compiled = Compiled::build(version, std::move(entries));
   const auto ns = static_cast<std::uint64_t>(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0)
           .count());
   if (!compiled) {
     stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
-    return nullptr;
+    return compiled;
   }
   stats_.rebuilds.fetch_add(1, std::memory_order_relaxed);
   stats_.rebuild_ns_total.fetch_add(ns, std::memory_order_relaxed);

@@ -107,9 +107,9 @@ class Store {
                                                      const std::vector<Entry>& entries) const;
   [[nodiscard]] std::optional<std::string> check_remove(
       std::string_view dict, const std::vector<std::string>& keywords) const;
-  // Counts and times one build; nullptr on failure (counted, with `error`).
-  std::shared_ptr<const Compiled> build(std::uint64_t version, std::vector<Entry> entries,
-                                        std::string& error);
+  // Counts and times one build (a failure is counted too).
+  herald::Result<std::shared_ptr<const Compiled>, std::string> build(std::uint64_t version,
+                                                                     std::vector<Entry> entries);
 
   Limits limits_;
   EngineTable table_;
