@@ -16,7 +16,6 @@
 #include "core/metrics/registry.hpp"
 #include "dns_service.hpp"
 #include "gateway/server.hpp"
-#include "match/store/redis_store.hpp"
 
 namespace herald::heraldd {
 
@@ -35,22 +34,24 @@ int run(const Settings& settings) {
                               {"redis", settings.keywords.store == "redis"
                                             ? settings.keywords.redis_address.to_string()
                                             : std::string("-")}});
-  if (auto* redis = dynamic_cast<match::store::RedisStore*>(keywords.get())) {
+  {
     // Give Redis one connect timeout before serving, so the first requests
     // find it ready; serve anyway if it is down (searches of dictionaries
-    // not loaded yet and writes fail with 503 until it is back).
-    const bool up = redis->wait_connected(settings.keywords.redis.redis.connect_timeout);
+    // not loaded yet and writes fail with 503 until it is back). The memory
+    // store is ready at once.
+    const match::store::Readiness r =
+        keywords->wait_ready(settings.keywords.redis.redis.connect_timeout);
     // Wrong credentials, unlike a Redis that is down, do not fix
     // themselves: stop with the key to change.
-    if (auto refused = redis->refusal(); !up && refused) {
+    if (r.refusal) {
       log::error("cannot start",
-                 {{"error", "keywords.redis.password: " + *refused},
+                 {{"error", "keywords.redis.password: " + *r.refusal},
                   {"hint",
                    "set keywords.redis.password (and keywords.redis.username for an ACL user) "
                    "to credentials that Redis accepts"}});
       return 2;
     }
-    if (!up)
+    if (!r.ready)
       log::warn("serving without redis for now: keyword writes fail until it is reachable",
                 {{"redis", settings.keywords.redis_address.to_string()}});
   }

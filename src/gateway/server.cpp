@@ -55,6 +55,10 @@ struct Server::Impl {
   detail::ServerState state;
   ShardPool pool;
   std::unique_ptr<Broker> broker;
+  // The same object as `broker` when it is the cluster's (cluster.mode =
+  // redis), kept typed from its construction for what only it has: the
+  // start-up wait for Redis and the node registry. nullptr otherwise.
+  RedisBroker* cluster_broker = nullptr;
   // Set by add_keyword_api(); state.broker then points at moderating_broker.
   std::unique_ptr<moderation::Moderator> moderator;
   std::unique_ptr<moderation::ModeratingBroker> moderating_broker;
@@ -154,8 +158,10 @@ Server::Server(Options options, metrics::Registry& registry)
         s->disconnect(protocol::DisconnectCode::stream_reset);
       }
     };
-    impl_->broker =
+    auto cluster =
         std::make_unique<RedisBroker>(impl_->options, impl_->pool, deliver, reset, registry);
+    impl_->cluster_broker = cluster.get();
+    impl_->broker = std::move(cluster);
   } else {
     impl_->broker = std::make_unique<MemoryBroker>(impl_->options, impl_->pool, deliver, registry);
   }
@@ -350,7 +356,7 @@ void Server::start() {
         {{"listen", want.to_string()}});
   }
   m.broker->start();
-  if (auto* cluster = dynamic_cast<RedisBroker*>(m.broker.get())) {
+  if (RedisBroker* cluster = m.cluster_broker) {
     // One connect timeout for Redis before serving, so the first clients
     // find it; serve anyway (their commands fail with 108 until it is up).
     const auto& c = m.options.cluster;

@@ -86,6 +86,10 @@ class RedisStore final : public Store {
   [[nodiscard]] bool wait_connected(std::chrono::milliseconds timeout) const;
   // While Redis refuses keywords.redis.username/password: why (redis::Client::refusal).
   [[nodiscard]] std::optional<std::string> refusal() const { return client_->refusal(); }
+  [[nodiscard]] Readiness wait_ready(std::chrono::milliseconds timeout) const override {
+    const bool up = wait_connected(timeout);
+    return {up, up ? std::nullopt : refusal()};
+  }
   // This process's origin id in invalidations.
   [[nodiscard]] const std::string& origin() const { return origin_; }
 

@@ -26,9 +26,11 @@
 //   (MemoryStore) and must not block.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -60,6 +62,13 @@ struct EngineResult {
   [[nodiscard]] bool ok() const { return error.empty(); }
 };
 
+// Whether a store can serve yet (Store::wait_ready).
+struct Readiness {
+  bool ready = true;
+  // Why it will not become ready by waiting: the credentials were refused.
+  std::optional<std::string> refusal;
+};
+
 class Store {
  public:
   using WriteFn = std::function<void(WriteResult)>;
@@ -82,6 +91,12 @@ class Store {
   virtual void read(std::string dict, EngineFn done) = 0;
   // Round trips made so far (0 for the memory store).
   [[nodiscard]] virtual std::uint64_t round_trips() const { return 0; }
+  // Waits up to `timeout` for what the store is kept in (start-up, before
+  // serving). The memory store is ready at once; a Redis store waits for
+  // its connection, and stops waiting when Redis refuses the credentials.
+  [[nodiscard]] virtual Readiness wait_ready(std::chrono::milliseconds /*timeout*/) const {
+    return {};
+  }
 
   void add(std::string dict, Entry entry, WriteFn done) {
     add_many(std::move(dict), {std::move(entry)}, std::move(done));
