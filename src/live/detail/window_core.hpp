@@ -70,8 +70,6 @@ class WindowCore {
     for (const VectorDiff<T>& d : in) one(d, out);
   }
 
-  [[nodiscard]] std::size_t input_size() const { return values_.size(); }
-
  protected:
   // Sets the parameter and appends the diffs that move the output there.
   void set_param(std::size_t param, DiffBatch<T>& out) {
