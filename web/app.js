@@ -16,6 +16,7 @@ const query = new URLSearchParams(location.search);
 let client = null;
 let current = null;             // the room shown
 const messages = new Map();     // room -> [{key, from, text, pending}]
+const early = new Map();        // room whose history is in flight -> publications seen meanwhile
 let nonce = 0;
 let liveCount = 0;              // keys for publications outside the stream
 
@@ -82,16 +83,31 @@ async function openRoom(room, name) {
   $('text').disabled = false;
   $('send').querySelector('button').disabled = false;
   if (!messages.has(room)) {
+    // Publications that arrive while the history is in flight are kept, not
+    // dropped: the server batches its history reply with whatever is queued
+    // after it into one frame, and this function resumes only after the
+    // client has read the whole frame, so a publication made after the
+    // history was read can reach onPublication before the list exists.
+    if (!early.has(room)) early.set(room, []);
     let h;
     try {
       h = await client.history(room, { limit: 50 });
     } catch (err) {
+      early.delete(room);
       // Lost with the connection: loaded again once reconnected.
       $('notice').textContent = `history of ${room} not loaded: ${err.message}`;
       return;
     }
+    const arrived = early.get(room) || [];
+    early.delete(room);
     if (!messages.has(room)) {
-      messages.set(room, h.publications.map(entryOf));
+      const list = h.publications.map(entryOf);
+      const shown = new Set(list.map((m) => m.key));
+      for (const p of arrived) {
+        const m = entryOf(p);
+        if (!shown.has(m.key)) list.push(m);
+      }
+      messages.set(room, list);
     }
   }
   renderMessages();
@@ -108,7 +124,12 @@ function entryOf(p) {
 
 function onPublication(p) {
   const list = messages.get(p.room);
-  if (!list) return; // not loaded yet: history() brings it when opened
+  if (!list) {
+    // Not loaded: history() brings it when the room is opened, or, if its
+    // history is in flight, openRoom() adds it after the history.
+    early.get(p.room)?.push(p);
+    return;
+  }
   // Our own message coming back: the local echo leaves its provisional
   // place and takes the server's (after whatever the server ordered first,
   // e.g. messages recovered after a reconnect).
