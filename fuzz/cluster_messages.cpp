@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/redis_schema.hpp"
+#include "redis/cluster_slots.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   namespace rs = herald::gateway::redis_schema;
@@ -17,18 +17,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
   if (data[0] == 'R') {
-    using herald::gateway::Redirect;
+    using herald::redis::Redirect;
     herald::redis::Reply reply;
     reply.type = herald::redis::Reply::Type::error;
     reply.str = std::string(in);
-    auto r = herald::gateway::parse_redirect(reply);
+    auto r = herald::redis::parse_redirect(reply);
     if (!r) return 0;
     // Written again (IPv6 hosts bracketed), it parses to the same.
     reply.str = (r->kind == Redirect::Kind::moved ? "MOVED " : "ASK ") + std::to_string(r->slot) +
                 " " +
                 (r->to.host.find(':') != std::string::npos ? "[" + r->to.host + "]" : r->to.host) +
                 ":" + std::to_string(r->to.port);
-    auto again = herald::gateway::parse_redirect(reply);
+    auto again = herald::redis::parse_redirect(reply);
     if (!again || again->kind != r->kind || again->slot != r->slot || !(again->to == r->to))
       std::abort();
     return 0;

@@ -94,8 +94,7 @@ int run_redis() {
     return 2;
   }
   kw::RedisStoreOptions o;
-  o.redis.host = ep->host;
-  o.redis.port = ep->port;
+  o.topology.address = *ep;
   o.key_prefix = a.key_prefix;
   o.channel = a.channel;
   // The same environment variables heraldd reads for these keys, so one

@@ -29,7 +29,13 @@ int run(const Settings& settings) {
 
   // Declared before the server so that it outlives it: the keyword API
   // holds a reference.
-  std::unique_ptr<match::store::Store> keywords = match::store::make_store(settings.keywords);
+  std::unique_ptr<match::store::Store> keywords;
+  try {
+    keywords = match::store::make_store(settings.keywords);
+  } catch (const std::runtime_error& e) {
+    log::error("cannot start", {{"error", e.what()}});
+    return 2;
+  }
   log::info("keyword store", {{"store", settings.keywords.store},
                               {"redis", settings.keywords.store == "redis"
                                             ? settings.keywords.redis_address.to_string()

@@ -8,9 +8,9 @@
 #include <set>
 
 #include "cluster_support.hpp"
-#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "redirecting_redis.hpp"
+#include "redis/cluster_slots.hpp"
 
 namespace herald::test {
 namespace {
@@ -52,7 +52,7 @@ struct RedisCluster {
   }
   // The master serving `slot`.
   RedisServer* owner(std::uint16_t slot) const {
-    auto map = gateway::parse_cluster_slots(nodes[0]->command({"CLUSTER", "SLOTS"}));
+    auto map = redis::parse_cluster_slots(nodes[0]->command({"CLUSTER", "SLOTS"}));
     EXPECT_TRUE(map);
     for (const auto& n : nodes)
       if (map && n->port() == map->masters[map->owner[slot]].port) return n.get();
@@ -120,10 +120,10 @@ struct RedisCluster {
 
 TEST(RedisClusterMode, OurKeySlotIsRedisClusterKeyslot) {
   RedisServer one(false, true);  // CLUSTER KEYSLOT needs cluster mode, not a formed cluster
-  EXPECT_EQ(gateway::key_slot("123456789"), 0x31C3 % 16384);  // the CRC16 check value
+  EXPECT_EQ(redis::key_slot("123456789"), 0x31C3 % 16384);  // the CRC16 check value
   for (std::string key : {"herald:{chat:lobby}:m", "herald:{chat:lobby}:h", "plain", "{}", "a{}b",
                           "{x}{y}", "x{", "}{tag}", "herald:nodes", "herald:{caf\xc3\xa9}:c"}) {
-    EXPECT_EQ(gateway::key_slot(key), one.command({"CLUSTER", "KEYSLOT", key}).integer) << key;
+    EXPECT_EQ(redis::key_slot(key), one.command({"CLUSTER", "KEYSLOT", key}).integer) << key;
   }
 }
 
@@ -160,7 +160,7 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
   RedisCluster rc;
   const std::string room = "mv:1";
   const std::string meta = "herald:{" + room + "}:m";
-  const std::uint16_t slot = gateway::key_slot(meta);
+  const std::uint16_t slot = redis::key_slot(meta);
   RedisServer* source = rc.owner(slot);
   ASSERT_TRUE(source != nullptr);
   RedisServer* target = rc.other(source);
@@ -238,7 +238,7 @@ TEST(RedisClusterMode, ARoomFollowsItsSlotToAnotherMasterThroughAskAndMoved) {
 TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
   RedisCluster rc;
   const std::string key = "herald:nodes";
-  const std::uint16_t slot = gateway::key_slot(key);
+  const std::uint16_t slot = redis::key_slot(key);
   RedisServer* source = rc.owner(slot);
   ASSERT_TRUE(source != nullptr);
   RedisServer* target = rc.other(source);
@@ -270,7 +270,7 @@ TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
 TEST(RedisClusterMode, ARoomMovedToAMasterAddedAfterStartUpFollowsIt) {
   RedisCluster rc;
   const std::string room = "mv:new";
-  const std::uint16_t slot = gateway::key_slot("herald:{" + room + "}:m");
+  const std::uint16_t slot = redis::key_slot("herald:{" + room + "}:m");
   const std::vector<std::string> extra = {"--cluster.redis.topology", "cluster"};
   Daemon a(cluster_flags(rc.nodes[0]->port(), extra));
   Daemon b(cluster_flags(rc.nodes[1]->port(), extra));
@@ -344,19 +344,19 @@ TEST(RedisClusterMode, ACommandFollowsFiveRedirectionsAndFailsOnTheSixth) {
   ASSERT_EQ(json_uint(publish(*p, 2, room, "1"), "/result/offset"), 1u);
 
   // Redirected five times: followed, and published.
-  injector.redirect(meta, gateway::key_slot(meta), 5);
+  injector.redirect(meta, redis::key_slot(meta), 5);
   auto r = publish(*p, 3, room, "2");
   EXPECT_EQ(json_uint(r, "/result/offset"), 2u) << r;
   EXPECT_EQ(injector.received(), 6);  // the first send and five redirections
   EXPECT_EQ(redis.command({"HGET", meta, "top"}).str, "2");
 
   // Redirected for ever: the sixth redirection is not followed.
-  injector.redirect(meta, gateway::key_slot(meta), 1'000);
+  injector.redirect(meta, redis::key_slot(meta), 1'000);
   r = publish(*p, 4, room, "3");
   EXPECT_EQ(json_uint(r, "/error/code"), 114u) << r;
   EXPECT_THAT(r,
               ::testing::HasSubstr("redirected more than 5 times (cluster.redis.max_redirects)"));
-  EXPECT_THAT(r, ::testing::HasSubstr("last: MOVED " + std::to_string(gateway::key_slot(meta)) +
+  EXPECT_THAT(r, ::testing::HasSubstr("last: MOVED " + std::to_string(redis::key_slot(meta)) +
                                       " 127.0.0.1:" + std::to_string(injector.port())));
   EXPECT_EQ(injector.received(), 6);
   EXPECT_EQ(redis.command({"HGET", meta, "top"}).str, "2");

@@ -6,7 +6,6 @@
 
 #include <set>
 
-#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "redis_server.hpp"
@@ -181,64 +180,6 @@ TEST_F(ClusterScripts, AReadCreatesTheEpochOfANewRoomOnce) {
   ASSERT_TRUE(r);
   EXPECT_EQ(r->epoch, "e2");
   ASSERT_EQ(r->frames.size(), 1u);
-}
-
-TEST(ClusterSchema, ClusterSlotsReplies) {
-  using T = redis::Reply::Type;
-  auto s = [](std::string v) { return redis::Reply{T::string, 0, std::move(v), {}}; };
-  auto i = [](std::int64_t v) { return redis::Reply{T::integer, v, {}, {}}; };
-  auto arr = [](std::vector<redis::Reply> e) {
-    return redis::Reply{T::array, 0, {}, std::move(e)};
-  };
-  auto range = [&](int a, int b, std::string host, int port) {
-    return arr({i(a), i(b), arr({s(std::move(host)), i(port), s("id")})});
-  };
-  auto map = parse_cluster_slots(
-      arr({range(0, 5460, "10.0.0.1", 7000), range(5461, 10922, "10.0.0.2", 7001),
-           range(10923, 16383, "10.0.0.1", 7000)}));
-  ASSERT_TRUE(map);
-  ASSERT_EQ(map->masters.size(), 2u);  // one master with two ranges counts once
-  EXPECT_EQ(map->owner[0], 0);
-  EXPECT_EQ(map->owner[5461], 1);
-  EXPECT_EQ(map->owner[16383], 0);
-  // A slot uncovered (the cluster is not ready), a bad range or port, a
-  // non-array: refused.
-  EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16000, "h", 1)})));
-  EXPECT_FALSE(parse_cluster_slots(arr({range(10, 5, "h", 1), range(0, 16383, "h", 1)})));
-  EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16384, "h", 1)})));
-  EXPECT_FALSE(parse_cluster_slots(arr({range(0, 16383, "h", 70000)})));
-  EXPECT_FALSE(parse_cluster_slots(s("x")));
-}
-
-TEST(ClusterSchema, RedirectionReplies) {
-  using T = redis::Reply::Type;
-  auto err = [](std::string v) { return redis::Reply{T::error, 0, std::move(v), {}}; };
-  auto moved = parse_redirect(err("MOVED 3999 127.0.0.1:6381"));
-  ASSERT_TRUE(moved);
-  EXPECT_EQ(moved->kind, Redirect::Kind::moved);
-  EXPECT_EQ(moved->slot, 3999);
-  EXPECT_EQ(moved->to, (config::Endpoint{"127.0.0.1", 6381}));
-  auto ask = parse_redirect(err("ASK 16383 10.0.0.2:7000"));
-  ASSERT_TRUE(ask);
-  EXPECT_EQ(ask->kind, Redirect::Kind::ask);
-  EXPECT_EQ(ask->slot, 16383);
-  EXPECT_EQ(ask->to, (config::Endpoint{"10.0.0.2", 7000}));
-  // No host: the answering node's (the caller's to fill in).
-  auto unnamed = parse_redirect(err("MOVED 0 :6380"));
-  ASSERT_TRUE(unnamed);
-  EXPECT_EQ(unnamed->to, (config::Endpoint{"", 6380}));
-  // IPv6, bare as Redis writes it, or bracketed.
-  EXPECT_EQ(parse_redirect(err("ASK 1 ::1:6380"))->to, (config::Endpoint{"::1", 6380}));
-  EXPECT_EQ(parse_redirect(err("ASK 1 [::1]:6380"))->to, (config::Endpoint{"::1", 6380}));
-  // Anything else is not a redirection.
-  for (const char* bad : {"MOVED 16384 h:1", "MOVED -1 h:1", "MOVED x h:1", "MOVED 1 h",
-                          "MOVED 1 h:0", "MOVED 1 h:65536", "MOVED 1", "MOVED  1 h:1",
-                          "ASK 1 h:1 extra", "NOSCRIPT No matching script", "ERR MOVED 1 h:1",
-                          "TRYAGAIN Multiple keys request during rehashing of slot"}) {
-    EXPECT_FALSE(parse_redirect(err(bad))) << bad;
-  }
-  EXPECT_FALSE(parse_redirect(redis::Reply{T::string, 0, "MOVED 1 h:1", {}}));
-  EXPECT_FALSE(parse_redirect(redis::Reply{T::status, 0, "MOVED 1 h:1", {}}));
 }
 
 TEST(ClusterSchema, ReadRepliesOfTheWrongShapeAreRefused) {

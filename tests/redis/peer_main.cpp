@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   kw::RedisStoreOptions o;
-  o.redis.port = static_cast<std::uint16_t>(std::stoi(args[0]));
+  o.topology.address.port = static_cast<std::uint16_t>(std::stoi(args[0]));
   std::size_t i = 1;
   if (args[i] == "--channel") {
     o.channel = args[i + 1];

@@ -22,7 +22,7 @@ namespace kw = herald::match::store;
 inline kw::RedisStoreOptions store_options(std::uint16_t port,
                                            std::chrono::milliseconds backstop = 3'600'000ms) {
   kw::RedisStoreOptions o;
-  o.redis.port = port;
+  o.topology.address.port = port;
   o.redis.reconnect_min = 20ms;
   o.redis.reconnect_max = 200ms;
   o.backstop_interval = backstop;

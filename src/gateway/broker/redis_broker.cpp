@@ -66,12 +66,12 @@ struct RedisBroker::Room {
   std::vector<std::uint32_t> per_shard;  // local subscriptions by shard (pending ones too)
   std::uint32_t local = 0;
   enum class Channel : std::uint8_t { none, joining, joined } channel = Channel::none;
-  // The shard whose subscriber connection holds the channel (joining or
+  // The Redis server whose subscriber connection holds the channel (joining or
   // joined). It stays there when the room's slot moves to another Redis
   // Cluster master: PUBLISH in a Redis Cluster reaches the subscribers of
   // every node, so the channel needs no move, and leaving it must go to the
   // connection that joined it.
-  std::size_t channel_shard = 0;
+  redis::Router::Server channel_server = 0;
   std::vector<PendingSubscribe> waiting;  // for the channel's confirmation
 
   // The node's stream: the epoch it follows and the last offset it handed
@@ -116,69 +116,38 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
                                "not be filled from the history")),
       bad_messages_(registry.counter("herald_cluster_bad_messages_total",
                                      "Messages on room channels not in Herald's format")) {
-  std::vector<config::Endpoint> addresses;
-  for (std::string_view item : config::split_list(cluster_.redis_shards)) {
-    auto ep = config::parse_endpoint(item);
-    if (!ep) {
-      throw std::runtime_error("cluster.redis.shards: '" + std::string(item) +
-                               "' is not an address (host:port)");
-    }
-    addresses.push_back(*ep);
-  }
-  if (cluster_.redis_topology == "cluster") {
-    // The masters come from the cluster itself; start-up fails (with the
-    // reason) when it cannot be read.
-    SlotMap map = discover_slots(cluster_.redis_address, cluster_.redis.credentials,
-                                 cluster_.redis.connect_timeout);
-    addresses = std::move(map.masters);
-    slot_owner_ = std::move(map.owner);
-  }
-  if (addresses.empty()) addresses.push_back(cluster_.redis_address);
-  std::vector<std::string> names;
-  for (const auto& address : addresses) {
-    names.push_back(address.to_string());
-    add_client(address);
-  }
-  ring_ = std::make_unique<ShardRing>(names);
-  // The registry's hash lives on the shard its key hashes to, like a room
-  // (registry_shard()): the same on every node whatever the order of its
-  // address list.
+  router_ = std::make_unique<redis::Router>(
+      io_,
+      redis::make_topology(cluster_.redis_topology, cluster_.redis_address, cluster_.redis_shards,
+                           cluster_.redis_max_redirects, "cluster.redis"),
+      cluster_.redis);
+  router_->on_ready([this](redis::Router::Server server) { on_ready(server); });
+  router_->on_down([this](redis::Router::Server server) { on_down(server); });
+  // The registry's hash lives on the server its key hashes to, like a
+  // room: the same on every node whatever the order of its address list.
   nodes_key_ = cluster_.key_prefix + "nodes";
   registry_ = std::make_unique<NodeRegistry>(
       io_,
       NodeRegistry::Link{[this](std::vector<redis::Command> pipeline, redis::Client::Done done) {
-                           route(registry_shard(), std::move(pipeline), std::move(done));
+                           router_->execute(nodes_key_, std::move(pipeline), std::move(done));
                          },
-                         [this] { return clients_[registry_shard()]->ready(); }},
+                         [this] { return router_->ready(router_->server_of(nodes_key_)); }},
       nodes_key_, cluster_.heartbeat_interval, cluster_.node_ttl);
   registry.callback("herald_cluster_redis_round_trips_total",
-                    "Round trips to the cluster's Redis shards (a pipeline is one)", [this] {
-                      std::lock_guard lock(clients_mutex_);
-                      std::uint64_t n = 0;
-                      for (const auto& c : clients_) n += c->round_trips();
-                      return static_cast<double>(n);
-                    });
-  registry.callback("herald_cluster_redis_up", "1 when every Redis shard is connected", [this] {
-    std::lock_guard lock(clients_mutex_);
-    for (const auto& c : clients_)
-      if (!c->ready()) return 0.0;
-    return 1.0;
-  });
+                    "Round trips to the cluster's Redis servers (a pipeline is one)",
+                    [this] { return static_cast<double>(router_->round_trips()); });
+  registry.callback("herald_cluster_redis_up", "1 when every Redis server is connected",
+                    [this] { return router_->all_ready() ? 1.0 : 0.0; });
 }
 
-std::size_t RedisBroker::add_client(const config::Endpoint& address) {
-  redis::Options ro = cluster_.redis;
-  ro.host = address.host;
-  ro.port = address.port;
-  const std::size_t k = clients_.size();
-  auto client = std::make_unique<redis::Client>(io_, ro);
-  client->on_ready([this, k] { on_ready(k); });
-  client->on_down([this, k](const std::string&) { on_down(k); });
-  std::lock_guard lock(clients_mutex_);
-  endpoints_.push_back(address);
-  clients_.push_back(std::move(client));
-  waiting_ready_.emplace_back();
-  return k;
+redis::Router::Server RedisBroker::server_of(const std::string& room) const {
+  return router_->server_of(redis_schema::room_keys(cluster_.key_prefix, room).meta);
+}
+
+void RedisBroker::execute(const std::string& room, std::vector<redis::Command> pipeline,
+                          redis::Client::Done done) {
+  router_->execute(redis_schema::room_keys(cluster_.key_prefix, room).meta, std::move(pipeline),
+                   std::move(done));
 }
 
 RedisBroker::~RedisBroker() {
@@ -188,32 +157,18 @@ RedisBroker::~RedisBroker() {
 void RedisBroker::start() {
   if (thread_.joinable()) return;
   asio::post(io_, [this] {
-    for (auto& c : clients_) c->start();
+    router_->start();
     refresh_presence();
   });
   thread_ = std::thread([this] { io_.run(); });
 }
 
 bool RedisBroker::wait_ready(std::chrono::milliseconds timeout) const {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  auto all_ready = [this] {
-    std::lock_guard lock(clients_mutex_);
-    for (const auto& c : clients_)
-      if (!c->ready()) return false;
-    return true;
-  };
-  while (!all_ready()) {
-    if (std::chrono::steady_clock::now() >= deadline || refusal()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  }
-  return true;
+  return router_->wait_ready(timeout);
 }
 
 std::optional<std::string> RedisBroker::refusal() const {
-  std::lock_guard lock(clients_mutex_);
-  for (const auto& c : clients_)
-    if (auto why = c->refusal()) return why;
-  return std::nullopt;
+  return router_->refusal();
 }
 
 void RedisBroker::register_node(ClusterNode self, std::function<std::uint64_t()> connections,
@@ -235,7 +190,7 @@ void RedisBroker::stop() {
   asio::post(io_, [this, &done] {
     stopped_ = true;
     presence_timer_.cancel();
-    for (auto& c : clients_) c->stop();
+    router_->stop();
     done.set_value();
   });
   done.get_future().wait();
@@ -397,10 +352,11 @@ void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
 void RedisBroker::join_channel(const std::string& name, Room& room) {
   room.channel = Room::Channel::joining;
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-  room.channel_shard = shard_of(name);
-  clients_[room.channel_shard]->join(
-      keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
-      [this, name, id = room.id](const redis::Result& r) { on_joined(name, id, r); });
+  room.channel_server = server_of(name);
+  router_->client(room.channel_server)
+      .join(
+          keys.channel, [this, name](std::string_view payload) { on_message(name, payload); },
+          [this, name, id = room.id](const redis::Result& r) { on_joined(name, id, r); });
 }
 
 void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const redis::Result& r) {
@@ -412,7 +368,8 @@ void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const red
   room.waiting.clear();
   if (!r.ok()) {
     room.channel = Room::Channel::none;
-    clients_[room.channel_shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    router_->client(room.channel_server)
+        .leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     for (auto& op : waiting) fail_subscribe(room, std::move(op), r.error);
     release_if_unused(name);
     return;
@@ -661,24 +618,23 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
   }
 }
 
-void RedisBroker::on_ready(std::size_t shard) {
-  run_waiting(shard);  // commands redirected to this master while it was connecting
-  if (shard == registry_shard()) registry_->beat();
+void RedisBroker::on_ready(redis::Router::Server server) {
+  if (server == router_->server_of(nodes_key_)) registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
   for (auto& [name, room] : rooms_) {
-    if (room.synced && room.channel == Room::Channel::joined && room.channel_shard == shard)
+    if (room.synced && room.channel == Room::Channel::joined && room.channel_server == server)
       catch_up(name, room);
   }
 }
 
-void RedisBroker::on_down(std::size_t shard) {
+void RedisBroker::on_down(redis::Router::Server server) {
   // Subscribes waiting for a channel fail now rather than when Redis is back.
   std::vector<std::string> names;
   for (auto& [name, room] : rooms_) {
-    if (room.channel != Room::Channel::joining || room.channel_shard != shard) continue;
+    if (room.channel != Room::Channel::joining || room.channel_server != server) continue;
     room.channel = Room::Channel::none;
-    clients_[shard]->leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    router_->client(server).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
     std::vector<PendingSubscribe> waiting = std::move(room.waiting);
     room.waiting.clear();
     for (auto& op : waiting) fail_subscribe(room, std::move(op), "redis connection lost");
@@ -691,8 +647,8 @@ void RedisBroker::release_if_unused(const std::string& name) {
   auto it = rooms_.find(name);
   if (it == rooms_.end() || it->second.local != 0) return;
   if (it->second.channel != Room::Channel::none)
-    clients_[it->second.channel_shard]->leave(
-        redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    router_->client(it->second.channel_server)
+        .leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
   rooms_.erase(it);
   budget_.release();
 }
@@ -797,9 +753,9 @@ void RedisBroker::presence(unsigned from, std::string name,
 
 void RedisBroker::refresh_presence() {
   if (stopped_) return;
-  // One pipeline (one round trip) per shard for every room with local
+  // One pipeline (one round trip) per server for every room with local
   // entries there.
-  std::vector<std::vector<redis::Command>> pipelines(clients_.size());
+  std::vector<std::vector<redis::Command>> pipelines(router_->size());
   for (const auto& [name, room] : rooms_) {
     if (room.presence.empty()) continue;
     redis::Command cmd{"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
@@ -809,11 +765,11 @@ void RedisBroker::refresh_presence() {
       cmd.push_back(client);
       cmd.push_back(body);
     }
-    pipelines[shard_of(name)].push_back(std::move(cmd));
+    pipelines[server_of(name)].push_back(std::move(cmd));
   }
-  for (std::size_t k = 0; k < clients_.size(); ++k) {
-    if (!pipelines[k].empty() && clients_[k]->ready())
-      route(k, std::move(pipelines[k]), [](auto) {});
+  for (redis::Router::Server k = 0; k < pipelines.size(); ++k) {
+    if (!pipelines[k].empty() && router_->ready(k))
+      router_->execute_on(k, std::move(pipelines[k]), [](auto) {});
   }
   presence_timer_.expires_after(cluster_.presence_ttl / 3);
   presence_timer_.async_wait([this](boost::system::error_code ec) {

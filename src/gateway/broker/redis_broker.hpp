@@ -54,16 +54,15 @@
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/broker.hpp"
 #include "gateway/broker/broker_counters.hpp"
-#include "gateway/broker/cluster_slots.hpp"
 #include "gateway/broker/node_registry.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/broker/redis_schema.hpp"
-#include "gateway/broker/shard_ring.hpp"
 #include "gateway/limits/room_budget.hpp"
 #include "gateway/limits/room_rates.hpp"
 #include "gateway/options.hpp"
 #include "gateway/shard_pool.hpp"
 #include "redis/client.hpp"
+#include "redis/router.hpp"
 
 namespace herald::gateway {
 
@@ -74,7 +73,8 @@ class RedisBroker final : public Broker {
   using Reset = std::function<void(unsigned shard, const std::string& room)>;
 
   // Throws std::runtime_error naming cluster.redis.shards when an entry is
-  // not an address.
+  // not an address, and, for a Redis Cluster, naming cluster.redis.address
+  // or .password when its slot map cannot be read (redis::Router).
   RedisBroker(const Options& options, ShardPool& pool, Delivery deliver, Reset reset,
               metrics::Registry& registry);
   ~RedisBroker() override;
@@ -85,7 +85,7 @@ class RedisBroker final : public Broker {
   // yet, at once when a Redis refuses the credentials (refusal()).
   bool wait_ready(std::chrono::milliseconds timeout) const;
   // While some Redis refuses cluster.redis.username/password: why
-  // (redis::Client::refusal), for the first such shard.
+  // (redis::Router::refusal), for the first such server.
   [[nodiscard]] std::optional<std::string> refusal() const;
   // Joins the node registry as `self`; `listener` runs on the broker
   // thread with the live nodes whenever they change. Call after start().
@@ -105,7 +105,6 @@ class RedisBroker final : public Broker {
  private:
   struct Room;
   struct PendingSubscribe;
-  struct ReadyWait;
 
   // Everything below runs on the broker thread.
   // The node's state of a room, created when the room budget allows;
@@ -137,44 +136,13 @@ class RedisBroker final : public Broker {
   void reset(const std::string& name, Room& room, const char* why);
   void fan_out(const std::string& name, const Room& room, const FramePtr& frame);
   void release_if_unused(const std::string& name);
-  // The shard (index into clients_) serving a room: by the ring over plain
-  // servers, by the slot of its keys in a Redis Cluster.
-  std::size_t shard_of(const std::string& room) const;
-  // The shard holding the node registry's hash: by the ring, or by the
-  // current owner of its slot in a Redis Cluster.
-  std::size_t registry_shard() const;
-  // Sends a pipeline of `room`'s commands to the shard serving it.
+  // The Redis server of a room's keys, and sending a pipeline of the
+  // room's commands there (redirections followed: redis::Router).
+  redis::Router::Server server_of(const std::string& room) const;
   void execute(const std::string& room, std::vector<redis::Command> pipeline,
                redis::Client::Done done);
-  // Sends `pipeline` to clients_[shard]. In a Redis Cluster, each reply that
-  // is a redirection is followed (redirect()) before `done` gets the
-  // replies, in order; elsewhere the pipeline goes as is.
-  void route(std::size_t shard, std::vector<redis::Command> pipeline, redis::Client::Done done);
-  // `answer` is what clients_[from] replied to `cmd`. A MOVED moves the
-  // slot in the map (and re-reads the map) and sends `cmd` to the new
-  // owner; an ASK sends ASKING and `cmd` to the importing node, once,
-  // leaving the map. A master this node has no connection to is connected
-  // first (when_ready). `hop` counts the redirections followed so far; past
-  // cluster.redis.max_redirects, or when the master does not come up in
-  // time, `reply` gets an error reply saying so. Any other answer is final.
-  void redirect(redis::Command cmd, std::size_t from, redis::Reply answer, std::uint32_t hop,
-                std::function<void(redis::Reply)> reply);
-  // Re-reads CLUSTER SLOTS from clients_[shard] (one read at a time) and
-  // moves every slot whose master this node is connected to.
-  void refresh_slots(std::size_t shard);
-  // The shard of a master's address; nullopt if it is not one of clients_.
-  std::optional<std::size_t> shard_at(const config::Endpoint& master) const;
-  // A client for `address`, appended to clients_ (not started); its shard.
-  std::size_t add_client(const config::Endpoint& address);
-  // Runs `send` on clients_[shard] once it is ready (at once if it is), or
-  // `fail` after cluster.redis.command_timeout without it: a master first
-  // met in a redirection is connected then.
-  void when_ready(std::size_t shard, std::function<void()> send,
-                  std::function<void(std::string)> fail);
-  // Runs what waits for clients_[shard] (it is ready now).
-  void run_waiting(std::size_t shard);
-  void on_ready(std::size_t shard);
-  void on_down(std::size_t shard);
+  void on_ready(redis::Router::Server server);
+  void on_down(redis::Router::Server server);
   void refresh_presence();
   std::string new_epoch();
   // Whether a read gives the room an epoch when it has none (and renews
@@ -197,19 +165,10 @@ class RedisBroker final : public Broker {
   boost::asio::io_context io_{1};
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
   std::thread thread_;
-  // One client per Redis shard; a room's state and commands go to the
-  // shard the ring gives it, and so does the node registry's hash.
-  // Grows on the broker thread only (a Redis Cluster master first met in a
-  // redirection); other threads (metrics, wait_ready) read it under
-  // clients_mutex_.
-  std::vector<std::unique_ptr<redis::Client>> clients_;
-  mutable std::mutex clients_mutex_;
-  // Per shard: commands waiting for it to be ready (when_ready).
-  std::vector<std::vector<std::shared_ptr<ReadyWait>>> waiting_ready_;
-  std::unique_ptr<ShardRing> ring_;
-  std::vector<config::Endpoint> endpoints_;  // clients_[k]'s address
-  std::vector<std::uint16_t> slot_owner_;    // Redis Cluster: slot -> shard; empty otherwise
-  bool refreshing_slots_ = false;
+  // The Redis servers (or Redis Cluster masters) holding rooms and the
+  // node registry; used on the broker thread, except its any-thread
+  // readers (readiness, round trips).
+  std::unique_ptr<redis::Router> router_;
   std::unique_ptr<NodeRegistry> registry_;
   std::string nodes_key_;  // the node registry's hash
   boost::asio::steady_timer presence_timer_;

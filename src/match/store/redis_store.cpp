@@ -30,16 +30,18 @@ RedisStore::RedisStore(RedisStoreOptions options)
       options_(std::move(options)),
       origin_(random_origin()),
       work_(io_.get_executor()),
-      client_(std::make_unique<redis::Client>(io_, options_.redis)),
+      router_(std::make_unique<redis::Router>(io_, options_.topology, options_.redis)),
       backstop_(io_) {
-  client_->subscribe(options_.channel,
-                     [this](std::string_view payload) { on_invalidation(payload); });
+  // A write is announced on the server holding its dictionary:
+  // subscribe_everywhere hears every server's announcements.
+  router_->subscribe_everywhere(options_.channel,
+                                [this](std::string_view payload) { on_invalidation(payload); });
   // After every (re)connect: the subscription is live again, so any write
   // from now on will be announced; a write we missed meanwhile shows up as
   // a version that differs from ours.
-  client_->on_ready([this] { check_versions(); });
+  router_->on_ready([this](redis::Router::Server) { check_versions(); });
   boost::asio::post(io_, [this] {
-    client_->start();
+    router_->start();
     arm_backstop();
   });
   thread_ = std::thread([this] { io_.run(); });
@@ -49,7 +51,7 @@ RedisStore::~RedisStore() {
   boost::asio::post(io_, [this] {
     stopping_ = true;
     backstop_.cancel();
-    client_->stop();
+    router_->stop();
     work_.reset();
   });
   // A build in flight finishes and posts its result, which is dropped.
@@ -58,12 +60,7 @@ RedisStore::~RedisStore() {
 }
 
 bool RedisStore::wait_connected(std::chrono::milliseconds timeout) const {
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (!connected()) {
-    if (std::chrono::steady_clock::now() >= deadline || refusal()) return false;
-    std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  return true;
+  return router_->wait_ready(timeout);
 }
 
 schema::Origin RedisStore::make_origin() const {
@@ -119,32 +116,35 @@ void RedisStore::write(std::string dict, redis::Command command, WriteFn done,
                        std::function<std::vector<Entry>(const Compiled&)> apply) {
   boost::asio::post(io_, [this, dict = std::move(dict), command = std::move(command),
                           done = std::move(done), apply = std::move(apply)]() mutable {
-    client_->execute({std::move(command)}, [this, dict, done = std::move(done),
-                                            apply = std::move(apply)](redis::Result r) {
-      if (!r.ok()) return done(WriteResult{.error = r.error, .unavailable = true});
-      auto w = schema::parse_write(r.replies[0]);
-      if (!w) return done(WriteResult{.error = w.error()});
-      WriteResult result{.version = w->version, .changed = static_cast<std::size_t>(w->changed)};
-      auto it = dicts_.find(dict);
-      // Not loaded here: nothing to refresh; a later load reads the write.
-      if (w->changed == 0 || it == dicts_.end() || stopping_) return done(result);
-      Dict& d = it->second;
-      auto finish = [done, result](const LoadError&, const std::shared_ptr<const Compiled>&) {
-        done(result);
-      };
-      std::shared_ptr<const Compiled> current = d.slot ? d.slot->engine.load() : nullptr;
-      if (current && !d.loading && current->version() == w->old_version) {
-        // Our copy is exactly the version the write started from: apply the
-        // write to it here, with no round trip. Our own echo is ignored.
-        d.loading = true;
-        d.in_flight.push_back(std::move(finish));
-        compile(dict, w->version, apply(*current));
-      } else {
-        // A peer wrote in between (or a load is in flight): read it all.
-        d.next.push_back(std::move(finish));
-        start_load(dict);
-      }
-    });
+    const std::string key = schema::keys(options_.key_prefix, dict).version;
+    router_->execute(
+        key, {std::move(command)},
+        [this, dict, done = std::move(done), apply = std::move(apply)](redis::Result r) {
+          if (!r.ok()) return done(WriteResult{.error = r.error, .unavailable = true});
+          auto w = schema::parse_write(r.replies[0]);
+          if (!w) return done(WriteResult{.error = w.error()});
+          WriteResult result{.version = w->version,
+                             .changed = static_cast<std::size_t>(w->changed)};
+          auto it = dicts_.find(dict);
+          // Not loaded here: nothing to refresh; a later load reads the write.
+          if (w->changed == 0 || it == dicts_.end() || stopping_) return done(result);
+          Dict& d = it->second;
+          auto finish = [done, result](const LoadError&, const std::shared_ptr<const Compiled>&) {
+            done(result);
+          };
+          std::shared_ptr<const Compiled> current = d.slot ? d.slot->engine.load() : nullptr;
+          if (current && !d.loading && current->version() == w->old_version) {
+            // Our copy is exactly the version the write started from: apply the
+            // write to it here, with no round trip. Our own echo is ignored.
+            d.loading = true;
+            d.in_flight.push_back(std::move(finish));
+            compile(dict, w->version, apply(*current));
+          } else {
+            // A peer wrote in between (or a load is in flight): read it all.
+            d.next.push_back(std::move(finish));
+            start_load(dict);
+          }
+        });
   });
 }
 
@@ -201,27 +201,27 @@ void RedisStore::start_load(const std::string& name) {
   d.loading = true;
   for (auto& w : d.next) d.in_flight.push_back(std::move(w));
   d.next.clear();
-  client_->execute(
-      schema::read(schema::keys(options_.key_prefix, name)), [this, name](const redis::Result& r) {
-        if (!r.ok()) return install(name, nullptr, {r.error, true});
-        auto snap = schema::parse_read(r.replies);
-        if (!snap) {
-          stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
-          return install(name, nullptr, {snap.error(), false});
-        }
-        Dict& state = dicts_.at(name);
-        if (!state.slot) {
-          // A first read of a dictionary not held: hold it if it
-          // exists, or if anything about it happened meanwhile.
-          const bool absent = snap->version == 0 && snap->entries.empty();
-          if (absent && !state.reload_again && state.next.empty() && state.announced == 0)
-            return forget(name);
-          auto slot = table_.get_or_add(name);
-          if (!slot) return install(name, nullptr, {slot.error(), false});
-          state.slot = std::move(slot).value();
-        }
-        compile(name, snap->version, std::move(snap->entries));
-      });
+  const schema::Keys keys = schema::keys(options_.key_prefix, name);
+  router_->execute(keys.version, schema::read(keys), [this, name](const redis::Result& r) {
+    if (!r.ok()) return install(name, nullptr, {r.error, true});
+    auto snap = schema::parse_read(r.replies);
+    if (!snap) {
+      stats_.rebuild_failures.fetch_add(1, std::memory_order_relaxed);
+      return install(name, nullptr, {snap.error(), false});
+    }
+    Dict& state = dicts_.at(name);
+    if (!state.slot) {
+      // A first read of a dictionary not held: hold it if it
+      // exists, or if anything about it happened meanwhile.
+      const bool absent = snap->version == 0 && snap->entries.empty();
+      if (absent && !state.reload_again && state.next.empty() && state.announced == 0)
+        return forget(name);
+      auto slot = table_.get_or_add(name);
+      if (!slot) return install(name, nullptr, {slot.error(), false});
+      state.slot = std::move(slot).value();
+    }
+    compile(name, snap->version, std::move(snap->entries));
+  });
 }
 
 void RedisStore::compile(const std::string& name, std::uint64_t version,
@@ -301,31 +301,41 @@ void RedisStore::on_invalidation(std::string_view payload) {
 }
 
 void RedisStore::check_versions() {
-  if (stopping_ || !client_->ready() || dicts_.empty()) return;
-  std::vector<std::string> names;
-  std::vector<redis::Command> pipeline;
+  if (stopping_ || dicts_.empty()) return;
+  // One round trip per server for every loaded dictionary it holds (one in
+  // all with one server): only version keys are read.
+  std::map<redis::Router::Server, std::pair<std::vector<std::string>, std::vector<redis::Command>>>
+      by_server;
   for (const auto& [name, d] : dicts_) {
     if (!d.slot) continue;  // a first read in flight: it reads the version anyway
+    std::string key = schema::keys(options_.key_prefix, name).version;
+    auto& [names, pipeline] = by_server[router_->server_of(key)];
     names.push_back(name);
-    pipeline.push_back({"GET", schema::keys(options_.key_prefix, name).version});
+    pipeline.push_back({"GET", std::move(key)});
   }
-  if (pipeline.empty()) return;
-  // One round trip for every loaded dictionary: only version keys are read.
-  client_->execute(std::move(pipeline), [this, names = std::move(names)](redis::Result r) {
-    if (!r.ok()) return;  // the client logs and reconnects; on_ready checks again
-    for (std::size_t i = 0; i < names.size(); ++i) {
-      auto version = schema::parse_version(r.replies[i]);
-      if (!version) continue;
-      auto it = dicts_.find(names[i]);
-      if (it == dicts_.end() || !it->second.slot) continue;
-      Dict& d = it->second;
-      auto current = d.slot->engine.load();
-      if (!current && !d.loading) continue;  // never loaded (a failed cold load): nothing stale
-      if (current && !d.loading && current->version() == *version) continue;
-      stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
-      start_load(names[i]);
-    }
-  });
+  for (auto& [server, batch] : by_server) {
+    // A server not connected is checked again once it is (on_ready).
+    if (!router_->ready(server)) continue;
+    router_->execute_on(server, std::move(batch.second),
+                        [this, names = std::move(batch.first)](redis::Result r) {
+                          if (r.ok()) compare_versions(names, r);
+                        });
+  }
+}
+
+void RedisStore::compare_versions(const std::vector<std::string>& names, const redis::Result& r) {
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    auto version = schema::parse_version(r.replies[i]);
+    if (!version) continue;
+    auto it = dicts_.find(names[i]);
+    if (it == dicts_.end() || !it->second.slot) continue;
+    Dict& d = it->second;
+    auto current = d.slot->engine.load();
+    if (!current && !d.loading) continue;  // never loaded (a failed cold load): nothing stale
+    if (current && !d.loading && current->version() == *version) continue;
+    stats_.invalidations.fetch_add(1, std::memory_order_relaxed);
+    start_load(names[i]);
+  }
 }
 
 void RedisStore::arm_backstop() {

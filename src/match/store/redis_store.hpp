@@ -33,6 +33,12 @@
 // nothing after, and one created later (here or on another process) is
 // seen by the next read, which reads Redis again.
 //
+// Servers. The dictionaries may be spread over several Redis servers or a
+// Redis Cluster (keywords.redis.topology): redis::Router sends each
+// dictionary's commands to its server and follows a Redis Cluster's
+// redirections, so a dictionary whose slot migrates is read and written
+// throughout; the backstop's pipeline is one per server.
+//
 // Redis down: warm engines keep serving; writes and cold loads fail at once
 // with "redis unavailable at HOST:PORT: <reason>"; the client reconnects with
 // backoff and the version check above catches up what was missed.
@@ -49,8 +55,9 @@
 
 #include "match/store/redis_schema.hpp"
 #include "match/store/store.hpp"
-#include "redis/client.hpp"
 #include "redis/options.hpp"
+#include "redis/router.hpp"
+#include "redis/topology.hpp"
 
 namespace herald::match::store {
 
@@ -58,7 +65,11 @@ inline constexpr std::string_view kDefaultKeyPrefix = "herald:kw:";
 inline constexpr std::string_view kDefaultChannel = "herald:kw:invalidate";
 
 struct RedisStoreOptions {
-  redis::Options redis;
+  // Where the dictionaries live: one server, several by consistent hash,
+  // or a Redis Cluster (every key of a dictionary carries its name as the
+  // hash tag, so a dictionary is on one server: redis_schema.hpp).
+  redis::Topology topology;
+  redis::Options redis;  // how each server is reached (its host and port: from topology)
   std::string key_prefix{kDefaultKeyPrefix};
   std::string channel{kDefaultChannel};
   // How often loaded dictionaries' versions are polled; the staleness bound
@@ -77,15 +88,16 @@ class RedisStore final : public Store {
   void flush(std::string dict, WriteFn done) override;
   void load(std::string dict, EngineFn done) override;
   void read(std::string dict, EngineFn done) override;
-  [[nodiscard]] std::uint64_t round_trips() const override { return client_->round_trips(); }
+  [[nodiscard]] std::uint64_t round_trips() const override { return router_->round_trips(); }
 
-  // Whether the Redis connections are up (subscribed, ready for commands).
-  [[nodiscard]] bool connected() const { return client_->ready(); }
+  // Whether the connections to every server are up (subscribed, ready for
+  // commands).
+  [[nodiscard]] bool connected() const { return router_->all_ready(); }
   // Polls connected() until true or `timeout` passes (start-up of tools and
   // tests); false at once when Redis refuses the credentials (refusal()).
   [[nodiscard]] bool wait_connected(std::chrono::milliseconds timeout) const;
   // While Redis refuses keywords.redis.username/password: why (redis::Client::refusal).
-  [[nodiscard]] std::optional<std::string> refusal() const { return client_->refusal(); }
+  [[nodiscard]] std::optional<std::string> refusal() const { return router_->refusal(); }
   [[nodiscard]] Readiness wait_ready(std::chrono::milliseconds timeout) const override {
     const bool up = wait_connected(timeout);
     return {up, up ? std::nullopt : refusal()};
@@ -130,6 +142,9 @@ class RedisStore final : public Store {
                const LoadError& error);
   void on_invalidation(std::string_view payload);
   void check_versions();
+  // One server's answer to check_versions: reloads each of `names` whose
+  // version differs from the one served.
+  void compare_versions(const std::vector<std::string>& names, const redis::Result& r);
   void arm_backstop();
   [[nodiscard]] schema::Origin make_origin() const;
 
@@ -137,7 +152,7 @@ class RedisStore final : public Store {
   std::string origin_;
   boost::asio::io_context io_;
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_;
-  std::unique_ptr<redis::Client> client_;
+  std::unique_ptr<redis::Router> router_;
   boost::asio::steady_timer backstop_;
   boost::asio::thread_pool builder_{1};
   std::map<std::string, Dict, std::less<>> dicts_;

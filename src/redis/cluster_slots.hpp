@@ -1,18 +1,19 @@
-// Redis Cluster routing for the cluster broker (cluster.redis.topology =
-// "cluster"): which master serves a key. Redis Cluster splits keys into
+// The Redis Cluster protocol (a Router's topology "cluster"): which master
+// serves a key. Redis Cluster splits keys into
 // 16384 slots by CRC16 of the key's hash tag (the text between the first
 // '{' and the next '}', when non-empty; else the whole key), and every key
 // of a room carries {room}, so a room's keys, its scripts and its channel
 // live on one master. The slot map is read at start-up (CLUSTER SLOTS) and
 // kept current by the redirections Redis answers with: MOVED (the slot has
 // a new owner: the map is updated) and ASK (the slot is being migrated:
-// this one command goes to the importing node, after ASKING). The broker
-// follows them (redis_broker.cpp, docs/cluster.md).
+// this one command goes to the importing node, after ASKING). The Router
+// follows them (router.hpp; docs/cluster.md teaches the design).
 #pragma once
 
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -20,11 +21,14 @@
 #include "redis/options.hpp"
 #include "redis/reply.hpp"
 
-namespace herald::gateway {
+namespace herald::redis {
 
 inline constexpr std::size_t kClusterSlots = 16384;
 
-// The slot of `key` (Redis Cluster's keyHashSlot).
+// The part of `key` Redis Cluster hashes: the text between the first '{'
+// and the next '}' when it is not empty, else the whole key.
+[[nodiscard]] std::string_view hash_tag(std::string_view key);
+// The slot of `key` (Redis Cluster's keyHashSlot): CRC16 of its hash tag.
 [[nodiscard]] std::uint16_t key_slot(std::string_view key);
 
 struct SlotMap {
@@ -34,7 +38,7 @@ struct SlotMap {
 
 // A CLUSTER SLOTS reply as a map; nullopt when it is not shaped as one or
 // leaves a slot uncovered (a cluster not ready: cluster_state is not ok).
-[[nodiscard]] std::optional<SlotMap> parse_cluster_slots(const redis::Reply& reply);
+[[nodiscard]] std::optional<SlotMap> parse_cluster_slots(const Reply& reply);
 
 // A redirection error reply: "MOVED <slot> <host>:<port>" or
 // "ASK <slot> <host>:<port>". Redis leaves the host empty when it does not
@@ -48,13 +52,13 @@ struct Redirect {
   config::Endpoint to;
 };
 // nullopt for any other reply, or a redirection not shaped as above.
-[[nodiscard]] std::optional<Redirect> parse_redirect(const redis::Reply& reply);
+[[nodiscard]] std::optional<Redirect> parse_redirect(const Reply& reply);
 
 // Asks `seed` (blocking, at start-up; after AUTH with `credentials`, if
-// any) for the map. Throws std::runtime_error naming cluster.redis.address
-// and the reason, or cluster.redis.password when AUTH is refused.
-[[nodiscard]] SlotMap discover_slots(const config::Endpoint& seed,
-                                     const redis::Credentials& credentials,
-                                     std::chrono::milliseconds timeout);
+// any) for the map. Throws std::runtime_error naming `<section>.address`
+// and the reason, or `<section>.password` when AUTH is refused (`section`:
+// the configuration section the seed comes from, e.g. "cluster.redis").
+[[nodiscard]] SlotMap discover_slots(const config::Endpoint& seed, const Credentials& credentials,
+                                     std::chrono::milliseconds timeout, std::string_view section);
 
-}  // namespace herald::gateway
+}  // namespace herald::redis

@@ -1,4 +1,4 @@
-#include "gateway/broker/cluster_slots.hpp"
+#include "redis/cluster_slots.hpp"
 
 #include <hiredis/hiredis.h>
 
@@ -8,7 +8,7 @@
 
 #include "redis/argv.hpp"
 
-namespace herald::gateway {
+namespace herald::redis {
 
 namespace {
 
@@ -27,23 +27,27 @@ std::uint16_t crc16(std::string_view s) {
 
 }  // namespace
 
-std::uint16_t key_slot(std::string_view key) {
+std::string_view hash_tag(std::string_view key) {
   const std::size_t open = key.find('{');
   if (open != std::string_view::npos) {
     const std::size_t close = key.find('}', open + 1);
     if (close != std::string_view::npos && close != open + 1)
-      key = key.substr(open + 1, close - open - 1);
+      return key.substr(open + 1, close - open - 1);
   }
-  return static_cast<std::uint16_t>(crc16(key) % kClusterSlots);
+  return key;
 }
 
-std::optional<SlotMap> parse_cluster_slots(const redis::Reply& reply) {
-  using T = redis::Reply::Type;
+std::uint16_t key_slot(std::string_view key) {
+  return static_cast<std::uint16_t>(crc16(hash_tag(key)) % kClusterSlots);
+}
+
+std::optional<SlotMap> parse_cluster_slots(const Reply& reply) {
+  using T = Reply::Type;
   if (reply.type != T::array) return std::nullopt;
   SlotMap map;
   map.owner.assign(kClusterSlots, UINT16_MAX);
   // Each entry: [start, end, [host, port, id, ...] (the master), replicas...]
-  for (const redis::Reply& range : reply.elements) {
+  for (const Reply& range : reply.elements) {
     const auto& e = range.elements;
     if (range.type != T::array || e.size() < 3 || e[0].type != T::integer ||
         e[1].type != T::integer || e[2].type != T::array || e[2].elements.size() < 2 ||
@@ -70,7 +74,7 @@ std::optional<SlotMap> parse_cluster_slots(const redis::Reply& reply) {
   return map;
 }
 
-std::optional<Redirect> parse_redirect(const redis::Reply& reply) {
+std::optional<Redirect> parse_redirect(const Reply& reply) {
   if (!reply.is_error()) return std::nullopt;
   std::string_view s = reply.str;
   Redirect r;
@@ -106,12 +110,13 @@ std::optional<Redirect> parse_redirect(const redis::Reply& reply) {
   return r;
 }
 
-SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& credentials,
-                       std::chrono::milliseconds timeout) {
+SlotMap discover_slots(const config::Endpoint& seed, const Credentials& credentials,
+                       std::chrono::milliseconds timeout, std::string_view section) {
+  const std::string key(section);
   timeval tv{static_cast<time_t>(timeout.count() / 1000),
              static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};
   redisContext* c = redisConnectWithTimeout(seed.host.c_str(), seed.port, tv);
-  const std::string where = "cluster.redis.address " + seed.to_string();
+  const std::string where = key + ".address " + seed.to_string();
   if (c == nullptr || c->err != 0) {
     std::string why = c != nullptr ? c->errstr : "out of memory";
     if (c != nullptr) redisFree(c);
@@ -119,7 +124,7 @@ SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& c
   }
   (void)redisSetTimeout(c, tv);
   if (const std::vector<std::string> auth = credentials.auth_command(); !auth.empty()) {
-    redis::Argv argv(auth);
+    Argv argv(auth);
     // Safety: a blocking context's replies are redisReply (hiredis's default
     // reply functions); nullptr on an I/O error.
     auto* a = static_cast<redisReply*>(
@@ -129,18 +134,18 @@ SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& c
     if (a != nullptr) freeReplyObject(a);
     if (refused) {
       redisFree(c);
-      throw std::runtime_error("cluster.redis.password: redis at " + seed.to_string() +
-                               " refused AUTH as " + credentials.who() + ": " + why +
-                               " (set cluster.redis.username and cluster.redis.password to a "
-                               "user and password the cluster accepts)");
+      throw std::runtime_error(key + ".password: redis at " + seed.to_string() +
+                               " refused AUTH as " + credentials.who() + ": " + why + " (set " +
+                               key + ".username and " + key +
+                               ".password to a user and password the cluster accepts)");
     }
   }
   auto* r = static_cast<redisReply*>(redisCommand(c, "CLUSTER SLOTS"));
-  redis::Reply reply = redis::from_hiredis(r);
+  Reply reply = from_hiredis(r);
   if (r != nullptr) freeReplyObject(r);
   redisFree(c);
   if (reply.is_error() && reply.str.starts_with("NOAUTH"))
-    throw std::runtime_error("cluster.redis.password: redis at " + seed.to_string() +
+    throw std::runtime_error(key + ".password: redis at " + seed.to_string() +
                              " requires a password: " + reply.str);
   if (reply.is_error())
     throw std::runtime_error(where + ": CLUSTER SLOTS failed (" + reply.str +
@@ -156,4 +161,4 @@ SlotMap discover_slots(const config::Endpoint& seed, const redis::Credentials& c
   return *map;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::redis

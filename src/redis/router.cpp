@@ -1,0 +1,272 @@
+#include "redis/router.hpp"
+
+#include <boost/asio/steady_timer.hpp>
+
+#include <algorithm>
+#include <thread>
+
+#include "core/log.hpp"
+#include "redis/cluster_slots.hpp"
+
+namespace herald::redis {
+namespace {
+
+// An error reply made here, for a command that could not be sent where
+// Redis redirected it.
+Reply error_reply(std::string text) {
+  Reply e;
+  e.type = Reply::Type::error;
+  e.str = std::move(text);
+  return e;
+}
+
+}  // namespace
+
+// A send waiting for a server's connection: whichever comes first,
+// readiness or the timeout, runs; the other finds `done` set.
+struct Router::ReadyWait {
+  explicit ReadyWait(boost::asio::io_context& io) : timer(io) {}
+  boost::asio::steady_timer timer;
+  std::function<void()> send;
+  bool done = false;
+};
+
+Router::Router(boost::asio::io_context& io, Topology topology, Options connection)
+    : io_(io), topology_(std::move(topology)), connection_(std::move(connection)) {
+  std::vector<config::Endpoint> servers = topology_.servers;
+  if (topology_.kind == Topology::Kind::cluster) {
+    // The masters come from the cluster itself.
+    SlotMap map = discover_slots(topology_.address, connection_.credentials,
+                                 connection_.connect_timeout, topology_.section);
+    servers = std::move(map.masters);
+    slot_owner_ = std::move(map.owner);
+  }
+  if (servers.empty()) servers.push_back(topology_.address);
+  std::vector<std::string> names;
+  for (const auto& address : servers) {
+    names.push_back(address.to_string());
+    add_server(address);
+  }
+  ring_ = std::make_unique<HashRing>(names);
+}
+
+Router::~Router() = default;
+
+Router::Server Router::add_server(const config::Endpoint& address) {
+  Options o = connection_;
+  o.host = address.host;
+  o.port = address.port;
+  const Server k = clients_.size();
+  auto client = std::make_unique<Client>(io_, o);
+  client->on_ready([this, k] { became_ready(k); });
+  client->on_down([this, k](const std::string&) {
+    if (on_down_) on_down_(k);
+  });
+  std::lock_guard lock(clients_mutex_);
+  addresses_.push_back(address);
+  clients_.push_back(std::move(client));
+  waiting_.emplace_back();
+  return k;
+}
+
+void Router::subscribe_everywhere(const std::string& channel, const Client::MessageFn& on_message) {
+  if (topology_.kind == Topology::Kind::cluster) {
+    clients_[server_of(channel)]->subscribe(channel, on_message);
+    return;
+  }
+  for (auto& c : clients_) c->subscribe(channel, on_message);
+}
+
+void Router::start() {
+  for (auto& c : clients_) c->start();
+}
+
+void Router::stop() {
+  for (auto& c : clients_) c->stop();
+}
+
+Router::Server Router::server_of(std::string_view key) const {
+  if (slot_owner_.empty()) return ring_->server_of(hash_tag(key));
+  return slot_owner_[key_slot(key)];
+}
+
+bool Router::ready(Server server) const {
+  std::lock_guard lock(clients_mutex_);
+  return server < clients_.size() && clients_[server]->ready();
+}
+
+bool Router::all_ready() const {
+  std::lock_guard lock(clients_mutex_);
+  return std::all_of(clients_.begin(), clients_.end(), [](const auto& c) { return c->ready(); });
+}
+
+bool Router::wait_ready(std::chrono::milliseconds timeout) const {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (!all_ready()) {
+    if (std::chrono::steady_clock::now() >= deadline || refusal()) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  return true;
+}
+
+std::optional<std::string> Router::refusal() const {
+  std::lock_guard lock(clients_mutex_);
+  for (const auto& c : clients_)
+    if (auto why = c->refusal()) return why;
+  return std::nullopt;
+}
+
+std::uint64_t Router::round_trips() const {
+  std::lock_guard lock(clients_mutex_);
+  std::uint64_t n = 0;
+  for (const auto& c : clients_) n += c->round_trips();
+  return n;
+}
+
+void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Done done) {
+  // Plain servers never redirect: no copy of the pipeline is kept.
+  if (slot_owner_.empty()) return clients_[server]->execute(std::move(pipeline), std::move(done));
+  auto kept = std::make_shared<const std::vector<Command>>(pipeline);
+  clients_[server]->execute(
+      std::move(pipeline), [this, server, kept, done = std::move(done)](Result r) mutable {
+        std::vector<std::size_t> redirected;
+        if (r.ok()) {
+          for (std::size_t i = 0; i < r.replies.size(); ++i)
+            if (parse_redirect(r.replies[i])) redirected.push_back(i);
+        }
+        if (redirected.empty()) return done(std::move(r));
+        // The other replies stand; each redirected command completes on its
+        // own, and the last one to complete hands the whole result over.
+        struct Pending {
+          Result result;
+          std::size_t left;
+          Client::Done done;
+        };
+        auto pending =
+            std::make_shared<Pending>(Pending{std::move(r), redirected.size(), std::move(done)});
+        for (std::size_t i : redirected) {
+          Reply answer = std::move(pending->result.replies[i]);
+          redirect((*kept)[i], server, std::move(answer), 1, [pending, i](Reply final_reply) {
+            pending->result.replies[i] = std::move(final_reply);
+            if (--pending->left == 0) pending->done(std::move(pending->result));
+          });
+        }
+      });
+}
+
+void Router::redirect(Command cmd, Server from, Reply answer, std::uint32_t hop,
+                      std::function<void(Reply)> reply) {
+  auto to = parse_redirect(answer);
+  if (!to) return reply(std::move(answer));
+  if (hop > topology_.max_redirects) {
+    return reply(error_reply("redirected more than " + std::to_string(topology_.max_redirects) +
+                             " times (" + topology_.section +
+                             ".max_redirects); last: " + answer.str));
+  }
+  if (to->to.host.empty()) to->to.host = addresses_[from].host;
+  Server target = 0;
+  if (auto known = server_at(to->to)) {
+    target = *known;
+  } else {
+    // A master that joined the cluster after start-up (or a promoted
+    // replica): connected now, used once ready.
+    log::info("redis: connecting to a master met in a redirection",
+              {{"master", to->to.to_string()}, {"redirection", answer.str}});
+    target = add_server(to->to);
+    clients_[target]->start();
+  }
+  const bool moved = to->kind == Redirect::Kind::moved;
+  auto reply_ptr = std::make_shared<std::function<void(Reply)>>(std::move(reply));
+  auto send = [this, cmd = std::move(cmd), target, hop, moved, reply_ptr, slot = to->slot]() {
+    std::vector<Command> pipeline;
+    if (moved) {
+      // Moved once the new owner can take commands, so that no other
+      // command of the slot goes to a master not yet connected.
+      // Safety: a server is added only as a slot's owner, so there are at
+      // most kClusterSlots (16384) of them; the index fits 16 bits.
+      slot_owner_[slot] = static_cast<std::uint16_t>(target);
+      refresh_slots(target);
+    } else {
+      pipeline.push_back({"ASKING"});
+    }
+    pipeline.push_back(cmd);
+    clients_[target]->execute(
+        std::move(pipeline), [this, cmd, target, hop, reply_ptr](Result r) mutable {
+          if (!r.ok()) return (*reply_ptr)(error_reply(r.error));
+          Reply last = std::move(r.replies.back());
+          redirect(std::move(cmd), target, std::move(last), hop + 1, std::move(*reply_ptr));
+        });
+  };
+  when_ready(target, std::move(send),
+             [reply_ptr, where = to->to.to_string(), why = answer.str](const std::string& error) {
+               (*reply_ptr)(error_reply(why + ": " + where + " " + error));
+             });
+}
+
+void Router::when_ready(Server server, std::function<void()> send,
+                        std::function<void(std::string)> fail) {
+  if (clients_[server]->ready()) return send();
+  auto& waiting = waiting_[server];
+  // Timed-out waits leave now: the list holds live waits only, at most one
+  // per command in flight.
+  std::erase_if(waiting, [](const auto& w) { return w->done; });
+  auto wait = std::make_shared<ReadyWait>(io_);
+  wait->send = std::move(send);
+  waiting.push_back(wait);
+  wait->timer.expires_after(connection_.command_timeout);
+  wait->timer.async_wait(
+      [this, wait, server, fail = std::move(fail)](boost::system::error_code ec) {
+        if (ec || wait->done) return;
+        wait->done = true;
+        fail("not connected within " + topology_.section + ".command_timeout (" +
+             clients_[server]->last_error() + ")");
+      });
+}
+
+void Router::became_ready(Server server) {
+  // Commands redirected to this master while it was connecting go first.
+  std::vector<std::shared_ptr<ReadyWait>> waiting = std::move(waiting_[server]);
+  waiting_[server].clear();
+  for (auto& w : waiting) {
+    if (w->done) continue;
+    w->done = true;
+    w->timer.cancel();
+    w->send();
+  }
+  if (on_ready_) on_ready_(server);
+}
+
+void Router::refresh_slots(Server server) {
+  if (refreshing_slots_) return;
+  refreshing_slots_ = true;
+  clients_[server]->execute({{"CLUSTER", "SLOTS"}}, [this, server](Result r) {
+    refreshing_slots_ = false;
+    // Failed: the MOVED slot is moved already; others move on their own MOVED.
+    if (!r.ok() || r.replies.empty()) return;
+    auto map = parse_cluster_slots(r.replies[0]);
+    if (!map) return;
+    for (auto& m : map->masters)
+      if (m.host.empty()) m.host = addresses_[server].host;
+    std::vector<std::optional<Server>> index;
+    for (const auto& m : map->masters) index.push_back(server_at(m));
+    std::size_t moved = 0;
+    for (std::size_t slot = 0; slot < kClusterSlots; ++slot) {
+      const auto& k = index[map->owner[slot]];
+      if (k && slot_owner_[slot] != *k) {
+        // Safety: at most kClusterSlots servers (see redirect()).
+        slot_owner_[slot] = static_cast<std::uint16_t>(*k);
+        ++moved;
+      }
+    }
+    log::info("redis: slot map re-read after a MOVED redirection",
+              {{"from", addresses_[server].to_string()}, {"slots_moved", moved}});
+  });
+}
+
+std::optional<Router::Server> Router::server_at(const config::Endpoint& address) const {
+  for (Server k = 0; k < addresses_.size(); ++k)
+    if (addresses_[k] == address) return k;
+  return std::nullopt;
+}
+
+}  // namespace herald::redis

@@ -1,0 +1,144 @@
+// Which Redis server a key's commands go to, and getting them there: the
+// one place that knows a module's topology (topology.hpp). A module that
+// keeps state in Redis (the cluster broker's rooms, the node registry, the
+// keyword store's dictionaries) names a key and hands over a pipeline; the
+// Router picks the server (the ring's for plain servers, the slot owner's
+// in a Redis Cluster), sends it, and in a Redis Cluster follows the MOVED
+// and ASK redirections a slot's migration answers with, up to
+// max_redirects, before the caller sees the replies. So no module above
+// this one knows what a slot, a ring or a redirection is.
+//
+// Why one class: the connections, the map from keys to them and the
+// following of redirections change together. A MOVED updates the slot map
+// and may name a master never seen (one added after start-up, a promoted
+// replica), which then needs a connection and a wait for it to be ready
+// before the command goes; the map may only point at servers the Router
+// has a connection to.
+//
+// Redirections: each command of a pipeline answered MOVED or ASK is sent
+// again on its own (after ASKING for an ASK) while the pipeline's other
+// replies wait; the caller gets every reply, in order, once the last one
+// is final. A MOVED moves the slot in the map and re-reads CLUSTER SLOTS
+// (one read at a time), since a migration usually moves many slots. A
+// pipeline's commands must each stand alone (keys of one slot per
+// command; no MULTI spanning commands), which every caller's are.
+//
+// Threading: like Client, the Router belongs to one io_context run by one
+// thread, and every member except the "any thread" ones runs there.
+#pragma once
+
+#include <boost/asio/io_context.hpp>
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redis/client.hpp"
+#include "redis/hash_ring.hpp"
+#include "redis/options.hpp"
+#include "redis/topology.hpp"
+
+namespace herald::redis {
+
+class Router {
+ public:
+  // A server's index: stable for the Router's life (servers are only ever
+  // added, when a redirection names a new master).
+  using Server = std::size_t;
+  using ServerFn = std::function<void(Server)>;
+
+  // `connection` is how each server is reached (its host and port are
+  // replaced by each server's). For a Redis Cluster the slot map is read
+  // from topology.address now, blocking up to connect_timeout; throws
+  // std::runtime_error naming `<section>.address` or `<section>.password`
+  // and the reason when it cannot be.
+  Router(boost::asio::io_context& io, Topology topology, Options connection);
+  ~Router();
+  Router(const Router&) = delete;
+  Router& operator=(const Router&) = delete;
+
+  // Set before start(): called each time a server's connections are up
+  // (after every reconnect), and once per loss of them.
+  void on_ready(ServerFn fn) { on_ready_ = std::move(fn); }
+  void on_down(ServerFn fn) { on_down_ = std::move(fn); }
+  // Before start(): a channel whose messages must reach this process
+  // whichever server publishes them. Plain servers each keep their own
+  // pub/sub, so it is subscribed on every one; a Redis Cluster forwards
+  // every PUBLISH to every node, so one master (its slot's) suffices.
+  void subscribe_everywhere(const std::string& channel, const Client::MessageFn& on_message);
+
+  void start();
+  void stop();
+
+  // The server holding `key` (in a Redis Cluster: as far as this Router
+  // knows; a redirection corrects it).
+  [[nodiscard]] Server server_of(std::string_view key) const;
+  // Sends `pipeline` to the server of `key` (execute_on).
+  void execute(std::string_view key, std::vector<Command> pipeline, Client::Done done) {
+    execute_on(server_of(key), std::move(pipeline), std::move(done));
+  }
+  // Sends `pipeline` to `server` as one round trip, and follows the
+  // redirections of its replies (see above) before `done` runs. An error
+  // reply stands for a redirection that could not be followed (past
+  // max_redirects, or a master not ready within command_timeout).
+  void execute_on(Server server, std::vector<Command> pipeline, Client::Done done);
+  // The client of `server`, for pub/sub on the server of a key (join,
+  // leave). The reference stays valid for the Router's life.
+  [[nodiscard]] Client& client(Server server) { return *clients_[server]; }
+  [[nodiscard]] std::size_t size() const { return clients_.size(); }
+
+  // Any thread.
+  [[nodiscard]] bool ready(Server server) const;
+  [[nodiscard]] bool all_ready() const;
+  // Polls all_ready() until true or `timeout` passes; false at once when a
+  // server refuses the credentials (refusal()).
+  [[nodiscard]] bool wait_ready(std::chrono::milliseconds timeout) const;
+  // While some server refuses the credentials: why (Client::refusal), for
+  // the first such server.
+  [[nodiscard]] std::optional<std::string> refusal() const;
+  // Round trips over every server (Client::round_trips).
+  [[nodiscard]] std::uint64_t round_trips() const;
+
+ private:
+  struct ReadyWait;
+
+  // `answer` is what `from` replied to `cmd`: a redirection is followed
+  // (`hop` counts those followed so far) until a final reply goes to `reply`.
+  void redirect(Command cmd, Server from, Reply answer, std::uint32_t hop,
+                std::function<void(Reply)> reply);
+  // Re-reads CLUSTER SLOTS from `server` (one read at a time) and moves
+  // every slot whose master this Router is connected to.
+  void refresh_slots(Server server);
+  // The server at `address`; nullopt if the Router has no client for it.
+  [[nodiscard]] std::optional<Server> server_at(const config::Endpoint& address) const;
+  // A client for `address`, appended (not started).
+  Server add_server(const config::Endpoint& address);
+  // Runs `send` once `server` is ready (at once if it is), or `fail` after
+  // command_timeout without it.
+  void when_ready(Server server, std::function<void()> send, std::function<void(std::string)> fail);
+  void became_ready(Server server);
+
+  boost::asio::io_context& io_;
+  const Topology topology_;
+  const Options connection_;
+  // Grows on the io thread only (a master first met in a redirection);
+  // other threads read it under clients_mutex_.
+  std::vector<std::unique_ptr<Client>> clients_;
+  mutable std::mutex clients_mutex_;
+  std::vector<config::Endpoint> addresses_;  // clients_[k]'s address
+  // Per server: sends waiting for it to be ready (when_ready).
+  std::vector<std::vector<std::shared_ptr<ReadyWait>>> waiting_;
+  std::unique_ptr<HashRing> ring_;         // Kind::servers
+  std::vector<std::uint16_t> slot_owner_;  // Kind::cluster: slot -> server
+  bool refreshing_slots_ = false;
+  ServerFn on_ready_;
+  ServerFn on_down_;
+};
+
+}  // namespace herald::redis
