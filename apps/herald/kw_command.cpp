@@ -24,6 +24,7 @@
 #include "core/log.hpp"
 #include "match/store/redis_store.hpp"
 #include "match/store/sync.hpp"
+#include "redis/topology.hpp"
 
 namespace herald::cli {
 namespace {
@@ -37,6 +38,8 @@ struct Args {
   std::string server = "127.0.0.1:8080";
   std::string api_key;
   std::string redis;
+  std::string redis_topology = "servers";
+  std::string redis_shards;
   std::string key_prefix{kw::kDefaultKeyPrefix};
   std::string channel{kw::kDefaultChannel};
   std::string dict;
@@ -94,7 +97,12 @@ int run_redis() {
     return 2;
   }
   kw::RedisStoreOptions o;
-  o.topology.address = *ep;
+  try {
+    o.topology = redis::make_topology(a.redis_topology, *ep, a.redis_shards,
+                                      redis::kDefaultMaxRedirects, "keywords.redis");
+  } catch (const std::runtime_error& e) {
+    return fail(std::string(e.what()) + " (--redis-shards)");
+  }
   o.key_prefix = a.key_prefix;
   o.channel = a.channel;
   // The same environment variables heraldd reads for these keys, so one
@@ -108,7 +116,13 @@ int run_redis() {
   if (const char* password = std::getenv("HERALD_KEYWORDS_REDIS_PASSWORD"))
     o.redis.credentials.password = password;
   log::init(log::Level::error, log::Format::text);  // the store's reconnect chatter stays quiet
-  kw::RedisStore store(o);
+  std::unique_ptr<kw::RedisStore> made;
+  try {
+    made = std::make_unique<kw::RedisStore>(o);  // a Redis Cluster's slots are read here
+  } catch (const std::runtime_error& e) {
+    return fail(e.what());
+  }
+  kw::RedisStore& store = *made;
   if (!store.wait_connected(o.redis.connect_timeout + std::chrono::seconds(1))) {
     if (auto refused = store.refusal())
       return fail(*refused +
@@ -281,6 +295,15 @@ void add_kw_command(CLI::App& app) {
                         "Talk to this Redis (HOST:PORT) directly instead of to heraldd; its "
                         "password and ACL user come from HERALD_KEYWORDS_REDIS_PASSWORD and "
                         "HERALD_KEYWORDS_REDIS_USERNAME, as for heraldd");
+  a.command
+      ->add_option("--redis-topology", a.redis_topology,
+                   "With --redis: keywords.redis.topology (servers, or cluster: --redis is "
+                   "a node of a Redis Cluster)")
+      ->check(CLI::IsMember({"servers", "cluster"}))
+      ->capture_default_str();
+  a.command->add_option("--redis-shards", a.redis_shards,
+                        "With --redis: keywords.redis.shards (\"HOST:PORT, HOST:PORT\"), the "
+                        "same list heraldd has, so that each dictionary is found on its server");
   a.command->add_option("--key-prefix", a.key_prefix, "With --redis: keywords.redis.key_prefix")
       ->capture_default_str();
   a.command->add_option("--channel", a.channel, "With --redis: keywords.redis.channel")

@@ -12,6 +12,7 @@
 #include "core/config/values.hpp"
 #include "gateway/proxy/hook_kind.hpp"
 #include "redis/options.hpp"
+#include "redis/topology.hpp"
 
 namespace herald::gateway {
 
@@ -124,7 +125,7 @@ struct ClusterOptions {
   std::string redis_topology = "servers";
   // Redis Cluster: redirections (MOVED, ASK) one command may follow; one
   // more fails it (error 108) naming the last redirection.
-  std::uint32_t redis_max_redirects = 5;
+  std::uint32_t redis_max_redirects = redis::kDefaultMaxRedirects;
   redis::Options redis;  // its host and port come from redis_address
   std::string key_prefix = "herald:";
   // A room's epoch and top offset outlive its history by this much (renewed

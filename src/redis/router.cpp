@@ -123,45 +123,83 @@ std::uint64_t Router::round_trips() const {
   return n;
 }
 
+std::vector<Router::Unit> Router::units_of(const std::vector<Command>& pipeline) {
+  std::vector<Unit> units;
+  for (std::size_t i = 0; i < pipeline.size(); ++i) {
+    std::size_t end = i + 1;
+    if (!pipeline[i].empty() && pipeline[i][0] == "MULTI") {
+      while (end < pipeline.size() &&
+             !(pipeline[end - 1].size() == 1 && pipeline[end - 1][0] == "EXEC"))
+        ++end;
+    }
+    units.push_back({i, end - i});
+    i = end - 1;
+  }
+  return units;
+}
+
 void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Done done) {
   // Plain servers never redirect: no copy of the pipeline is kept.
   if (slot_owner_.empty()) return clients_[server]->execute(std::move(pipeline), std::move(done));
   auto kept = std::make_shared<const std::vector<Command>>(pipeline);
-  clients_[server]->execute(
-      std::move(pipeline), [this, server, kept, done = std::move(done)](Result r) mutable {
-        std::vector<std::size_t> redirected;
-        if (r.ok()) {
-          for (std::size_t i = 0; i < r.replies.size(); ++i)
-            if (parse_redirect(r.replies[i])) redirected.push_back(i);
+  clients_[server]->execute(std::move(pipeline), [this, server, kept,
+                                                  done = std::move(done)](Result r) mutable {
+    std::vector<Unit> redirected;
+    if (r.ok()) {
+      for (const Unit& u : units_of(*kept)) {
+        for (std::size_t i = u.first; i < u.first + u.count; ++i) {
+          if (parse_redirect(r.replies[i])) {
+            redirected.push_back(u);
+            break;
+          }
         }
-        if (redirected.empty()) return done(std::move(r));
-        // The other replies stand; each redirected command completes on its
-        // own, and the last one to complete hands the whole result over.
-        struct Pending {
-          Result result;
-          std::size_t left;
-          Client::Done done;
-        };
-        auto pending =
-            std::make_shared<Pending>(Pending{std::move(r), redirected.size(), std::move(done)});
-        for (std::size_t i : redirected) {
-          Reply answer = std::move(pending->result.replies[i]);
-          redirect((*kept)[i], server, std::move(answer), 1, [pending, i](Reply final_reply) {
-            pending->result.replies[i] = std::move(final_reply);
-            if (--pending->left == 0) pending->done(std::move(pending->result));
-          });
-        }
-      });
+      }
+    }
+    if (redirected.empty()) return done(std::move(r));
+    // The other replies stand; each redirected unit completes on its
+    // own, and the last one to complete hands the whole result over.
+    struct Pending {
+      Result result;
+      std::size_t left;
+      Client::Done done;
+    };
+    auto pending =
+        std::make_shared<Pending>(Pending{std::move(r), redirected.size(), std::move(done)});
+    for (const Unit& u : redirected) {
+      const auto from = static_cast<std::ptrdiff_t>(u.first);
+      const auto to = static_cast<std::ptrdiff_t>(u.first + u.count);
+      std::vector<Command> commands(kept->begin() + from, kept->begin() + to);
+      std::vector<Reply> answers(std::make_move_iterator(pending->result.replies.begin() + from),
+                                 std::make_move_iterator(pending->result.replies.begin() + to));
+      redirect(std::move(commands), server, std::move(answers), 1,
+               [pending, u](std::vector<Reply> final_replies) {
+                 std::move(final_replies.begin(), final_replies.end(),
+                           pending->result.replies.begin() + static_cast<std::ptrdiff_t>(u.first));
+                 if (--pending->left == 0) pending->done(std::move(pending->result));
+               });
+    }
+  });
 }
 
-void Router::redirect(Command cmd, Server from, Reply answer, std::uint32_t hop,
-                      std::function<void(Reply)> reply) {
-  auto to = parse_redirect(answer);
-  if (!to) return reply(std::move(answer));
+void Router::redirect(std::vector<Command> unit, Server from, std::vector<Reply> answers,
+                      std::uint32_t hop, std::function<void(std::vector<Reply>)> reply) {
+  std::optional<Redirect> to;
+  std::string said;  // the redirection's text, for messages
+  for (const Reply& a : answers) {
+    if ((to = parse_redirect(a))) {
+      said = a.str;
+      break;
+    }
+  }
+  if (!to) return reply(std::move(answers));
+  // Every reply of the unit becomes the same error: a transaction's
+  // commands stand or fall together.
+  auto fail = [n = answers.size()](const std::string& why) {
+    return std::vector<Reply>(n, error_reply(why));
+  };
   if (hop > topology_.max_redirects) {
-    return reply(error_reply("redirected more than " + std::to_string(topology_.max_redirects) +
-                             " times (" + topology_.section +
-                             ".max_redirects); last: " + answer.str));
+    return reply(fail("redirected more than " + std::to_string(topology_.max_redirects) +
+                      " times (" + topology_.section + ".max_redirects); last: " + said));
   }
   if (to->to.host.empty()) to->to.host = addresses_[from].host;
   Server target = 0;
@@ -171,13 +209,14 @@ void Router::redirect(Command cmd, Server from, Reply answer, std::uint32_t hop,
     // A master that joined the cluster after start-up (or a promoted
     // replica): connected now, used once ready.
     log::info("redis: connecting to a master met in a redirection",
-              {{"master", to->to.to_string()}, {"redirection", answer.str}});
+              {{"master", to->to.to_string()}, {"redirection", said}});
     target = add_server(to->to);
     clients_[target]->start();
   }
   const bool moved = to->kind == Redirect::Kind::moved;
-  auto reply_ptr = std::make_shared<std::function<void(Reply)>>(std::move(reply));
-  auto send = [this, cmd = std::move(cmd), target, hop, moved, reply_ptr, slot = to->slot]() {
+  auto reply_ptr = std::make_shared<std::function<void(std::vector<Reply>)>>(std::move(reply));
+  auto send = [this, unit = std::move(unit), target, hop, moved, reply_ptr, fail,
+               slot = to->slot]() mutable {
     std::vector<Command> pipeline;
     if (moved) {
       // Moved once the new owner can take commands, so that no other
@@ -187,19 +226,22 @@ void Router::redirect(Command cmd, Server from, Reply answer, std::uint32_t hop,
       slot_owner_[slot] = static_cast<std::uint16_t>(target);
       refresh_slots(target);
     } else {
+      // One ASKING covers a whole MULTI/EXEC: Redis keeps the flag for
+      // the transaction's commands.
       pipeline.push_back({"ASKING"});
     }
-    pipeline.push_back(cmd);
-    clients_[target]->execute(
-        std::move(pipeline), [this, cmd, target, hop, reply_ptr](Result r) mutable {
-          if (!r.ok()) return (*reply_ptr)(error_reply(r.error));
-          Reply last = std::move(r.replies.back());
-          redirect(std::move(cmd), target, std::move(last), hop + 1, std::move(*reply_ptr));
-        });
+    const std::size_t skip = pipeline.size();
+    pipeline.insert(pipeline.end(), unit.begin(), unit.end());
+    clients_[target]->execute(std::move(pipeline), [this, unit = std::move(unit), target, hop, skip,
+                                                    reply_ptr, fail](Result r) mutable {
+      if (!r.ok()) return (*reply_ptr)(fail(r.error));
+      r.replies.erase(r.replies.begin(), r.replies.begin() + static_cast<std::ptrdiff_t>(skip));
+      redirect(std::move(unit), target, std::move(r.replies), hop + 1, std::move(*reply_ptr));
+    });
   };
   when_ready(target, std::move(send),
-             [reply_ptr, where = to->to.to_string(), why = answer.str](const std::string& error) {
-               (*reply_ptr)(error_reply(why + ": " + where + " " + error));
+             [reply_ptr, fail, where = to->to.to_string(), said](const std::string& error) {
+               (*reply_ptr)(fail(said + ": " + where + " " + error));
              });
 }
 

@@ -15,13 +15,16 @@
 // before the command goes; the map may only point at servers the Router
 // has a connection to.
 //
-// Redirections: each command of a pipeline answered MOVED or ASK is sent
+// Redirections: each unit of a pipeline answered MOVED or ASK is sent
 // again on its own (after ASKING for an ASK) while the pipeline's other
 // replies wait; the caller gets every reply, in order, once the last one
-// is final. A MOVED moves the slot in the map and re-reads CLUSTER SLOTS
-// (one read at a time), since a migration usually moves many slots. A
-// pipeline's commands must each stand alone (keys of one slot per
-// command; no MULTI spanning commands), which every caller's are.
+// is final. A unit is one command, or a whole MULTI ... EXEC: Redis
+// Cluster redirects a transaction's queued commands one by one and then
+// aborts its EXEC, so the transaction is sent again whole (after one
+// ASKING, which Redis keeps for the whole transaction). A MOVED moves the
+// slot in the map and re-reads CLUSTER SLOTS (one read at a time), since a
+// migration usually moves many slots. Each unit's keys must be in one
+// slot, as Redis Cluster requires anyway.
 //
 // Threading: like Client, the Router belongs to one io_context run by one
 // thread, and every member except the "any thread" ones runs there.
@@ -107,11 +110,19 @@ class Router {
 
  private:
   struct ReadyWait;
+  // Commands [first, first + count) of a pipeline, redirected together.
+  struct Unit {
+    std::size_t first;
+    std::size_t count;
+  };
 
-  // `answer` is what `from` replied to `cmd`: a redirection is followed
-  // (`hop` counts those followed so far) until a final reply goes to `reply`.
-  void redirect(Command cmd, Server from, Reply answer, std::uint32_t hop,
-                std::function<void(Reply)> reply);
+  // The pipeline cut into units: single commands, and MULTI ... EXEC blocks.
+  [[nodiscard]] static std::vector<Unit> units_of(const std::vector<Command>& pipeline);
+  // `answers` are what `from` replied to `unit`: a redirection among them
+  // is followed (`hop` counts those followed so far) until final replies
+  // go to `reply`.
+  void redirect(std::vector<Command> unit, Server from, std::vector<Reply> answers,
+                std::uint32_t hop, std::function<void(std::vector<Reply>)> reply);
   // Re-reads CLUSTER SLOTS from `server` (one read at a time) and moves
   // every slot whose master this Router is connected to.
   void refresh_slots(Server server);

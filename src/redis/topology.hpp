@@ -14,6 +14,10 @@
 
 namespace herald::redis {
 
+// Redis Cluster clients commonly allow a handful of redirections per
+// command: a migration needs one or two; more means a map in flux.
+inline constexpr std::uint32_t kDefaultMaxRedirects = 5;
+
 struct Topology {
   enum class Kind : std::uint8_t {
     servers,  // `address` alone, or every entry of `servers` by consistent hash
@@ -23,7 +27,7 @@ struct Topology {
   config::Endpoint address{"127.0.0.1", 6379};
   std::vector<config::Endpoint> servers;  // Kind::servers; empty: `address` alone
   // Redis Cluster: MOVED/ASK redirections one command may follow.
-  std::uint32_t max_redirects = 5;
+  std::uint32_t max_redirects = kDefaultMaxRedirects;
   // The configuration section the values come from ("cluster.redis"),
   // named in error messages so that they say which key to fix.
   std::string section = "redis";

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "redis_cluster.hpp"
 #include "redis_server.hpp"
 #include "support/daemon.hpp"
 #include "support/process.hpp"
@@ -53,6 +54,37 @@ TEST(KwCli, AgainstRedisSharedWithHeraldd) {
   r = kw({"--redis", redis, "ls", "mod"});
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_THAT(r.output, HasSubstr("redis unavailable at " + redis));
+}
+
+// Dictionaries written by the CLI into a Redis Cluster (through one node)
+// are found by heraldd pointed at another node of it
+// (keywords.redis.topology = cluster): both route each dictionary to the
+// master of its slot.
+TEST(KwCli, AgainstARedisClusterSharedWithHeraldd) {
+  RedisCluster rc;
+  const std::string first = "127.0.0.1:" + std::to_string(rc.nodes[0]->port());
+  const std::string second = "127.0.0.1:" + std::to_string(rc.nodes[1]->port());
+  for (int i = 0; i < 6; ++i) {
+    auto r = kw({"--redis", first, "--redis-topology", "cluster", "add", "d" + std::to_string(i),
+                 "word" + std::to_string(i)});
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+  }
+  EXPECT_GE(rc.masters_holding_keys(), 2);
+  Daemon d({"--keywords.store", "redis", "--keywords.redis.topology", "cluster",
+            "--keywords.redis.address", second});
+  ASSERT_TRUE(d.proc->wait_for_line(std::regex("listening"), std::chrono::seconds(10)));
+  for (int i = 0; i < 6; ++i) {
+    const std::string n = std::to_string(i);
+    auto r =
+        kw({"--server", "127.0.0.1:" + std::to_string(d.port), "match", "d" + n, "a word" + n});
+    EXPECT_EQ(r.output, "2\t7\tword" + n + "\tflag\t\nverdict flag\n") << r.output;
+  }
+  // A plain server named as a cluster node: the CLI says which key is wrong.
+  RedisServer plain;
+  auto r = kw({"--redis", "127.0.0.1:" + std::to_string(plain.port()), "--redis-topology",
+               "cluster", "ls", "d0"});
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_THAT(r.output, HasSubstr("keywords.redis.address"));
 }
 
 TEST(KwCli, AgainstARedisThatRequiresAPassword) {

@@ -12,7 +12,7 @@
 // Freshness. A process learns of a peer's write
 //   1. by pub/sub: the write's invalidation names the new version; if it
 //      differs from ours (and is not our own echo), we reload;
-//   2. by the backstop: every backstop_interval, one pipeline of GET
+//   2. by the backstop: every backstop_interval, one pipeline (per server) of GET
 //      <version> for every loaded dictionary (never the dictionaries
 //      themselves); a version that differs from ours triggers a reload;
 //   3. on every (re)connect: resubscribe, then the same version check.

@@ -11,6 +11,7 @@
 #include "core/config/values.hpp"
 #include "match/store/redis_store.hpp"
 #include "match/store/store.hpp"
+#include "redis/topology.hpp"
 
 namespace herald::match::store {
 
@@ -19,7 +20,7 @@ struct Settings {
   config::Endpoint redis_address{"127.0.0.1", 6379};
   std::string redis_topology = "servers";  // redis::Topology::Kind, by name
   std::string redis_shards;                // "host:port, host:port"; empty: redis_address
-  std::uint32_t redis_max_redirects = 5;
+  std::uint32_t redis_max_redirects = redis::kDefaultMaxRedirects;
   RedisStoreOptions redis;  // its topology comes from the four above (make_store)
 };
 
