@@ -17,7 +17,7 @@ void register_settings(config::Schema& s, Settings& o) {
                  "Redis server for keywords.store = redis (host:port); with topology = cluster, "
                  "any node of the Redis Cluster");
   s.add_choice("keywords.redis.topology", o.redis_topology, {"servers", "cluster"},
-               "servers: plain Redis servers (address, or shards by consistent hash); cluster: "
+               "servers: plain Redis servers (address, or the shards list by consistent hash); cluster: "
                "address is a Redis Cluster node, dictionaries routed by its slot map (read at "
                "start-up, kept current by MOVED redirections)");
   s.add_string("keywords.redis.shards", o.redis_shards,
