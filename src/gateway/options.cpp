@@ -208,9 +208,9 @@ void register_options(config::Schema& s, Options& o) {
   s.add_endpoint("cluster.redis.address", c.redis_address,
                  "Redis server for cluster.mode = redis (host:port)");
   s.add_choice("cluster.redis.topology", c.redis_topology, {"servers", "cluster"},
-               "servers: plain Redis servers (address, or the shards list by consistent hash); cluster: "
-               "address is a Redis Cluster node, rooms routed by its slot map (read at start-up, "
-               "kept current by MOVED redirections)");
+               "servers: plain Redis servers (address, or those of shards, by consistent hash); "
+               "cluster: address is a Redis Cluster node, rooms routed by its slot map (read at "
+               "start-up, kept current by MOVED redirections)");
   s.add_int("cluster.redis.max_redirects", c.redis_max_redirects, 0, 100,
             "Redis Cluster: MOVED/ASK redirections one command may follow; one more fails it "
             "(error 108)");

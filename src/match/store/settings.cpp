@@ -17,9 +17,9 @@ void register_settings(config::Schema& s, Settings& o) {
                  "Redis server for keywords.store = redis (host:port); with topology = cluster, "
                  "any node of the Redis Cluster");
   s.add_choice("keywords.redis.topology", o.redis_topology, {"servers", "cluster"},
-               "servers: plain Redis servers (address, or the shards list by consistent hash); cluster: "
-               "address is a Redis Cluster node, dictionaries routed by its slot map (read at "
-               "start-up, kept current by MOVED redirections)");
+               "servers: plain Redis servers (address, or those of shards, by consistent hash); "
+               "cluster: address is a Redis Cluster node, dictionaries routed by its slot map "
+               "(read at start-up, kept current by MOVED redirections)");
   s.add_string("keywords.redis.shards", o.redis_shards,
                "Several Redis servers, dictionaries spread over them by consistent hash "
                "(\"host:port, host:port\"); empty: keywords.redis.address alone");
