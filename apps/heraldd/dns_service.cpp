@@ -1,111 +1,15 @@
 #include "dns_service.hpp"
 
-#include <boost/asio/ip/address.hpp>
-#include <sys/mman.h>
-
 #include <algorithm>
-#include <cctype>
-#include <cerrno>
-#include <cinttypes>
-#include <cstdio>
-#include <cstdlib>
 #include <ctime>
-#include <fstream>
-#include <random>
 #include <stdexcept>
-#include <system_error>
 
 #include "core/json.hpp"
 #include "core/log.hpp"
+#include "core/memory/huge_pages.hpp"
 #include "dns/notify.hpp"
 
 namespace herald::heraldd {
-
-using std::chrono::milliseconds;
-
-void register_dns_settings(config::Schema& s, DnsSettings& d) {
-  s.add_bool("dns.enabled", d.enabled, "Run the authoritative DNS server");
-  s.add_endpoint("dns.listen", d.listen, "UDP and TCP address of the DNS server");
-  s.add_int("dns.threads", d.threads, 0, 256,
-            "DNS shards (a thread, a UDP socket and a TCP acceptor each); 0 is one per core");
-  s.add_string("dns.zones_dir", d.zones_dir,
-               "Directory of zone files, each named <origin>.zone (other files are skipped)");
-  s.add_string("dns.zones", d.zones, "More zones, as a comma-separated list of origin=path");
-  s.add_duration("dns.tcp_idle_timeout", d.tcp_idle_timeout, milliseconds(100),
-                 milliseconds(3'600'000), "A DNS TCP connection silent this long is closed");
-  s.add_int("dns.max_tcp_connections", d.max_tcp_connections, 1, 1'000'000,
-            "DNS TCP connections at once; more are closed on accept");
-  s.add_int("dns.max_udp_payload", d.max_udp_payload, 512, 4096,
-            "Largest UDP response and the EDNS size advertised; clients' sizes are clamped to it");
-  s.add_int("dns.max_chain", d.max_chain, 1, 64,
-            "CNAME and DNAME steps followed within our zones for one answer");
-  s.add_string("dns.nsid", d.nsid, "NSID (RFC 5001) sent to clients that ask; empty sends none",
-               128);
-  s.add_string("dns.discovery_zone", d.discovery_zone,
-               "Zone listing the gateway nodes (SRV, A/AAAA, TXT); empty turns it off", 255);
-  s.add_string("dns.node_name", d.node_name, "This node's label in the discovery zone", 63);
-  s.add_string("dns.notify", d.notify,
-               "Secondaries sent NOTIFY when a zone loads or changes, comma-separated host:port");
-  s.add_int("dns.rrl_rate", d.rrl_rate, 0, 1'000'000,
-            "Response rate limit: UDP answers per second per client network (IPv4 /24, IPv6 "
-            "/56) and shard; 0 is off");
-  s.add_int("dns.rrl_slip", d.rrl_slip, 0, 10,
-            "Over the rate limit, every this-many-th answer is sent truncated (TC) instead of "
-            "dropped; 0 drops them all");
-  s.add_bool("dns.cookies", d.cookies,
-             "Answer DNS cookies (RFC 7873) with a server cookie (RFC 9018)");
-  s.add_bool("dns.require_cookies", d.require_cookies,
-             "Over UDP, answer a query whose COOKIE has no valid server cookie with BADCOOKIE "
-             "(and a fresh cookie) instead of the answer");
-  s.add_string("dns.cookie_secret", d.cookie_secret,
-               "Server cookie secret, 32 hex digits, shared by the servers of one address; "
-               "empty draws a random one at start",
-               32);
-  s.add_bool("dns.huge_pages", d.huge_pages,
-             "After each zone load, back the heap with transparent huge pages (fewer TLB misses "
-             "over many zones)");
-  s.add_string("dns.transfer_allow", d.transfer_allow,
-               "Addresses and networks that may transfer zones (AXFR, IXFR over TCP), "
-               "comma-separated; empty allows no one");
-}
-
-std::uint16_t srv_weight(std::uint64_t connections) {
-  return static_cast<std::uint16_t>(std::max<std::uint64_t>(1, 10'000 / (1 + connections)));
-}
-
-std::string discovery_zone_text(const DnsSettings& s, const config::Endpoint& gateway,
-                                std::uint32_t serial,
-                                const std::vector<gateway::ClusterNode>& nodes) {
-  std::string origin = s.discovery_zone;
-  if (!origin.ends_with('.')) origin += '.';
-  std::string z = "$ORIGIN " + origin + "\n$TTL 30\n";
-  z += "@ SOA ns hostmaster " + std::to_string(serial) + " 3600 600 86400 30\n";
-  z += "@ NS ns\n";
-  boost::system::error_code ec;
-  auto dns_addr = boost::asio::ip::make_address(s.listen.host, ec);
-  if (!ec && !dns_addr.is_unspecified()) {
-    z += std::string("ns ") + (dns_addr.is_v4() ? "A " : "AAAA ") + dns_addr.to_string() + "\n";
-  }
-  if (!nodes.empty()) {
-    for (const auto& n : nodes) {
-      z += "_herald._tcp SRV 0 " + std::to_string(srv_weight(n.connections)) + " " +
-           std::to_string(n.port) + " " + n.id + "\n";
-      auto a = boost::asio::ip::make_address(n.host, ec);
-      if (!ec && !a.is_unspecified())
-        z += n.id + (a.is_v4() ? " A " : " AAAA ") + a.to_string() + "\n";
-      z += n.id + " TXT \"addr=" + n.host + ":" + std::to_string(n.port) +
-           "\" \"connections=" + std::to_string(n.connections) + "\"\n";
-    }
-    return z;
-  }
-  z += "_herald._tcp SRV 0 0 " + std::to_string(gateway.port) + " " + s.node_name + "\n";
-  auto gw = boost::asio::ip::make_address(gateway.host, ec);
-  if (!ec && !gw.is_unspecified()) {
-    z += s.node_name + (gw.is_v4() ? " A " : " AAAA ") + gw.to_string() + "\n";
-  }
-  z += s.node_name + " TXT \"version=" HERALD_VERSION "\" \"addr=" + gateway.to_string() + "\"\n";
-  return z;
-}
 
 namespace {
 
@@ -117,57 +21,19 @@ std::string trim(std::string_view v) {
 
 }  // namespace
 
-DnsService::DnsService(const DnsSettings& settings, config::Endpoint gateway,
+DnsService::DnsService(const dns::Settings& settings, config::Endpoint gateway,
                        metrics::Registry& registry)
-    : settings_(settings), gateway_(std::move(gateway)) {
-  dns::ServerOptions o;
-  o.host = settings_.listen.host;
-  o.port = settings_.listen.port;
-  o.threads = static_cast<unsigned>(settings_.threads);
-  o.tcp_idle_timeout = settings_.tcp_idle_timeout;
-  o.max_tcp_connections = static_cast<std::size_t>(settings_.max_tcp_connections);
-  o.responder.max_udp_payload = static_cast<std::uint16_t>(settings_.max_udp_payload);
-  o.responder.max_chain = static_cast<std::size_t>(settings_.max_chain);
-  o.responder.nsid.assign(settings_.nsid.begin(), settings_.nsid.end());
-  auto acl = dns::AddressAcl::parse(settings_.transfer_allow);
-  if (!acl) throw std::runtime_error("dns.transfer_allow: " + acl.error());
-  o.transfer_acl = std::move(*acl);
-  std::vector<boost::asio::ip::udp::endpoint> secondaries;
-  for (std::string_view item : config::split_list(settings_.notify)) {
-    auto ep = config::parse_endpoint(item);
-    boost::system::error_code ec;
-    auto addr = ep ? boost::asio::ip::make_address(ep->host, ec) : boost::asio::ip::address();
-    if (!ep || ec || ep->port == 0) {
-      throw std::runtime_error("dns.notify: '" + std::string(item) + "' is not an address:port");
-    }
-    secondaries.emplace_back(addr, ep->port);
-  }
-  notifier_ = std::make_unique<dns::Notifier>(std::move(secondaries));
-  o.responder.cookies = settings_.cookies;
-  o.responder.require_cookies = settings_.require_cookies;
-  o.rrl_rate = static_cast<std::uint32_t>(settings_.rrl_rate);
-  o.rrl_slip = static_cast<std::uint32_t>(settings_.rrl_slip);
-  if (settings_.cookie_secret.empty()) {
-    std::random_device rd;  // the OS's entropy source
-    for (auto& b : o.responder.cookie_secret) b = static_cast<std::uint8_t>(rd());
-  } else {
-    std::vector<std::uint8_t> bytes;
-    bool hex = settings_.cookie_secret.size() == 32;
-    for (std::size_t i = 0; hex && i < 32; i += 2) {
-      auto digit = [](char c) -> int {
-        if (c >= '0' && c <= '9') return c - '0';
-        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-        return -1;
-      };
-      int hi = digit(settings_.cookie_secret[i]), lo = digit(settings_.cookie_secret[i + 1]);
-      if (hi < 0 || lo < 0) hex = false;
-      bytes.push_back(static_cast<std::uint8_t>(hi << 4 | lo));
-    }
-    if (!hex) throw std::runtime_error("dns.cookie_secret: expected 32 hex digits");
-    std::copy(bytes.begin(), bytes.end(), o.responder.cookie_secret.begin());
-  }
-  server_ = std::make_unique<dns::Server>(o, store_);
+    : settings_(settings),
+      discovery_{.origin = settings_.discovery_zone,
+                 .ns_host = settings_.listen.host,
+                 .node_name = settings_.node_name,
+                 .gateway = std::move(gateway)} {
+  auto options = dns::server_options(settings_);
+  if (!options) throw std::runtime_error(options.error());
+  auto secondaries = dns::notify_targets(settings_);
+  if (!secondaries) throw std::runtime_error(secondaries.error());
+  notifier_ = std::make_unique<dns::Notifier>(std::move(*secondaries));
+  server_ = std::make_unique<dns::Server>(*options, store_);
   dns::Server* srv = server_.get();
   for (unsigned i = 0; i < srv->shard_count(); ++i) {
     // One series per shard: each is written by its shard's thread alone.
@@ -235,67 +101,6 @@ DnsService::~DnsService() {
   stop();
 }
 
-HugePages back_heap_with_huge_pages() {
-  HugePages out;
-  std::ifstream maps("/proc/self/smaps");
-  if (!maps) {
-    out.error = "no /proc/self/smaps";
-    return out;
-  }
-  // The heap may be several mappings (an earlier advice split it), back to
-  // back: from the first one's start to the last one's end.
-  std::string line;
-  std::uintptr_t lo = 0, hi = 0;
-  while (std::getline(maps, line)) {
-    std::uintptr_t a = 0, b = 0;
-    if (line.ends_with("[heap]") &&
-        std::sscanf(line.c_str(), "%" SCNxPTR "-%" SCNxPTR, &a, &b) == 2) {
-      if (lo == 0) lo = a;
-      hi = b;
-    }
-  }
-  if (hi <= lo) {
-    out.error = "no [heap] mapping";
-    return out;
-  }
-  // Whole 2 MiB pages inside the mapping only (madvise wants page-aligned
-  // ranges; a huge page cannot straddle the mapping's ends).
-  constexpr std::uintptr_t kHuge = std::uintptr_t{2} << 20;
-  std::uintptr_t a = (lo + kHuge - 1) & ~(kHuge - 1);
-  std::uintptr_t b = hi & ~(kHuge - 1);
-  if (b <= a) {
-    out.error = "heap smaller than a huge page";
-    return out;
-  }
-  // Safety: the range lies inside this process's own [heap] mapping, and
-  // both advices only change how it is backed, never its contents.
-  void* start = reinterpret_cast<void*>(a);
-  if (::madvise(start, b - a, MADV_HUGEPAGE) != 0) {
-    out.error = "madvise(MADV_HUGEPAGE): " + std::generic_category().message(errno);
-    return out;
-  }
-#ifndef MADV_COLLAPSE
-  constexpr int MADV_COLLAPSE = 25;  // Linux 6.1; older C library headers lack it
-#endif
-  if (::madvise(start, b - a, MADV_COLLAPSE) != 0 && errno != EAGAIN) {
-    // EAGAIN: some pages could not be collapsed now (memory pressure); the
-    // advice stands and khugepaged finishes later. Other errors: say so.
-    out.error = "madvise(MADV_COLLAPSE): " + std::generic_category().message(errno);
-  }
-  // What the heap holds in huge pages now.
-  std::ifstream again("/proc/self/smaps");
-  bool in_heap = false;
-  while (std::getline(again, line)) {
-    if (!line.empty() && std::isxdigit(static_cast<unsigned char>(line[0])) &&
-        line.find('-') != std::string::npos) {
-      in_heap = line.ends_with("[heap]");
-    } else if (in_heap && line.starts_with("AnonHugePages:")) {
-      out.kib += std::strtoull(line.c_str() + 14, nullptr, 10);
-    }
-  }
-  return out;
-}
-
 std::string load_report_json(const LoadReport& r) {
   std::string out = "{\"zones\":" + std::to_string(r.zones) +
                     ",\"failed\":" + std::to_string(r.failed) +
@@ -313,9 +118,12 @@ std::string load_report_json(const LoadReport& r) {
   return out + "]}";
 }
 
-void DnsService::set_nodes(std::vector<gateway::ClusterNode> nodes) {
+void DnsService::set_nodes(const std::vector<gateway::ClusterNode>& nodes) {
+  std::vector<dns::GatewayNode> listed;
+  listed.reserve(nodes.size());
+  for (const auto& n : nodes) listed.push_back({n.id, n.host, n.port, n.connections});
   std::lock_guard lock(mu_);
-  nodes_ = std::move(nodes);
+  nodes_ = std::move(listed);
   (void)publish({}, false);
 }
 
@@ -371,7 +179,7 @@ LoadReport DnsService::publish(std::vector<dns::ZoneError> errors, bool files) {
       zo.origin = origin.value();
       dns::ZoneLoad z = dns::build_zone(
           origin.value(),
-          dns::parse_zone_text(discovery_zone_text(settings_, gateway_, serial_, nodes_),
+          dns::parse_zone_text(dns::discovery_zone_text(discovery_, serial_, nodes_),
                                "(discovery zone)", zo));
       for (auto& e : z.errors) errors.push_back(std::move(e));
       if (z.zone) {
@@ -408,7 +216,7 @@ LoadReport DnsService::publish(std::vector<dns::ZoneError> errors, bool files) {
     // thousands of zones each is a TLB miss with 4 KiB pages. Measured on
     // D1 (bench_dns_d1, 20,000 zones): 20-30% less CPU per answer with the
     // heap in huge pages (docs/benchmarks.md).
-    HugePages hp = back_heap_with_huge_pages();
+    memory::HugePages hp = memory::back_heap_with_huge_pages();
     if (hp.kib == 0 && !huge_pages_warned_) {
       huge_pages_warned_ = true;  // once: it will not change by reloading
       log::warn("dns zones not in huge pages", {{"error", hp.error}});

@@ -9,7 +9,7 @@ void register_settings(config::Schema& schema, Settings& s) {
                     "Least severe log level written");
   schema.add_choice("log.format", s.log.format, {"text", "json"},
                     "Log line format: text (key=value) or json (one object per line)");
-  register_dns_settings(schema, s.dns);
+  dns::register_settings(schema, s.dns);
 }
 
 }  // namespace herald::heraldd

@@ -21,7 +21,7 @@ struct Settings {
   gateway::Options gateway;
   match::store::Settings keywords;
   LogSettings log;
-  DnsSettings dns;
+  dns::Settings dns;
 };
 
 // Binds every key to a member of `settings`; the schema keeps references, so

@@ -76,22 +76,25 @@ struct Server::Impl {
   // shard; throws naming the key when a URL is bad or a namespace asks for
   // a hook whose URL is empty.
   void make_backend_hooks(metrics::Registry& registry);
+  // The constructor's steps after the shards and credentials, in order:
+  // the gateway's and connections' metrics, the broker (memory or Redis,
+  // wrapped for moderation later), the HTTP routes (/healthz, /metrics,
+  // the API, SSE publish, the web app).
+  void register_metrics(metrics::Registry& registry);
+  void make_broker(metrics::Registry& registry);
+  void register_routes(metrics::Registry& registry);
   void accept();
   void admit(tcp::socket socket, ShardPool::Shard& target);
   // Writes `response` (a whole HTTP response) and closes the socket.
   void reject(tcp::socket socket, asio::io_context& ctx, const std::string& response);
 };
 
-Server::Server(Options options, metrics::Registry& registry)
-    : impl_(std::make_unique<Impl>(std::move(options), registry)) {
-  auto& st = impl_->state;
-  for (unsigned i = 0; i < impl_->pool.size(); ++i) {
-    st.shards.push_back(std::make_unique<detail::ShardState>(
-        impl_->options.client.max_message_bytes, impl_->pool[i].ctx,
-        impl_->options.client.write_delay));
-  }
-  st.dev_mode = impl_->options.dev_mode();
-  const AuthOptions& auth_options = impl_->options.auth;
+namespace {
+
+// The token verifier auth.* asks for (nullptr: no signed tokens expected).
+// Throws std::runtime_error naming the key when the secret is too short or
+// the public key file cannot be read or used.
+std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth_options) {
   if (!auth_options.hmac_secret.empty() && auth_options.hmac_secret.size() < kMinHmacSecretBytes) {
     throw std::runtime_error(
         "auth.hmac_secret is " + std::to_string(auth_options.hmac_secret.size()) +
@@ -110,7 +113,7 @@ Server::Server(Options options, metrics::Registry& registry)
       pem.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
     try {
-      st.verifier = std::make_unique<auth::TokenVerifier>(
+      return std::make_unique<auth::TokenVerifier>(
           auth_options.hmac_secret, pem,
           auth::Expected{auth_options.audience, auth_options.issuer});
     } catch (const std::invalid_argument& e) {
@@ -118,8 +121,30 @@ Server::Server(Options options, metrics::Registry& registry)
                                "' is " + e.what());
     }
   }
+  return nullptr;
+}
+
+}  // namespace
+
+Server::Server(Options options, metrics::Registry& registry)
+    : impl_(std::make_unique<Impl>(std::move(options), registry)) {
+  auto& st = impl_->state;
+  for (unsigned i = 0; i < impl_->pool.size(); ++i) {
+    st.shards.push_back(std::make_unique<detail::ShardState>(
+        impl_->options.client.max_message_bytes, impl_->pool[i].ctx,
+        impl_->options.client.write_delay));
+  }
+  st.dev_mode = impl_->options.dev_mode();
+  st.verifier = make_token_verifier(impl_->options.auth);
   if (impl_->options.tls.enabled()) st.tls = std::make_unique<TlsCredentials>(impl_->options.tls);
   impl_->make_backend_hooks(registry);
+  impl_->register_metrics(registry);
+  impl_->make_broker(registry);
+  impl_->register_routes(registry);
+}
+
+void Server::Impl::register_metrics(metrics::Registry& registry) {
+  auto& st = state;
   auto& gw = st.gw;
   gw.messages_out = &registry.counter("herald_messages_out_total",
                                       "Messages (replies and pushes) written to WebSocket clients");
@@ -145,28 +170,6 @@ Server::Server(Options options, metrics::Registry& registry)
     return static_cast<double>(total);
   });
 
-  // Deliveries arrive on the subscriber's shard and go to its hub.
-  auto deliver = [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
-    st.shards[shard]->hub.deliver(room, frame);
-  };
-  if (impl_->options.cluster.mode == "redis") {
-    // A reset disconnects the room's local subscribers (3005); they
-    // reconnect and their resubscribe says what could be recovered.
-    auto reset = [&st](unsigned shard, const std::string& room) {
-      // A copy: a disconnect may edit the hub.
-      for (Subscriber* s : st.shards[shard]->hub.subscribers(room)) {
-        s->disconnect(protocol::DisconnectCode::stream_reset);
-      }
-    };
-    auto cluster =
-        std::make_unique<RedisBroker>(impl_->options, impl_->pool, deliver, reset, registry);
-    impl_->cluster_broker = cluster.get();
-    impl_->broker = std::move(cluster);
-  } else {
-    impl_->broker = std::make_unique<MemoryBroker>(impl_->options, impl_->pool, deliver, registry);
-  }
-  st.broker = impl_->broker.get();
-  st.pool = &impl_->pool;
   for (unsigned c = 1; c <= 5; ++c) {
     st.responses[c - 1] =
         &registry.counter("herald_http_responses_total", "HTTP responses sent, by status class",
@@ -185,8 +188,36 @@ Server::Server(Options options, metrics::Registry& registry)
     return static_cast<double>(st.connections.load(std::memory_order_relaxed));
   });
   registry.callback("herald_shards", "Shards (event-loop threads)",
-                    [n = impl_->pool.size()] { return static_cast<double>(n); });
+                    [n = pool.size()] { return static_cast<double>(n); });
+}
 
+void Server::Impl::make_broker(metrics::Registry& registry) {
+  auto& st = state;
+  // Deliveries arrive on the subscriber's shard and go to its hub.
+  auto deliver = [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
+    st.shards[shard]->hub.deliver(room, frame);
+  };
+  if (options.cluster.mode == "redis") {
+    // A reset disconnects the room's local subscribers (3005); they
+    // reconnect and their resubscribe says what could be recovered.
+    auto reset = [&st](unsigned shard, const std::string& room) {
+      // A copy: a disconnect may edit the hub.
+      for (Subscriber* s : st.shards[shard]->hub.subscribers(room)) {
+        s->disconnect(protocol::DisconnectCode::stream_reset);
+      }
+    };
+    auto cluster = std::make_unique<RedisBroker>(options, pool, deliver, reset, registry);
+    cluster_broker = cluster.get();
+    broker = std::move(cluster);
+  } else {
+    broker = std::make_unique<MemoryBroker>(options, pool, deliver, registry);
+  }
+  st.broker = broker.get();
+  st.pool = &pool;
+}
+
+void Server::Impl::register_routes(metrics::Registry& registry) {
+  auto& st = state;
   st.router.add(http::verb::get, "/healthz", [&st](const HttpRequest& req) {
     if (st.draining.load(std::memory_order_relaxed)) {
       return make_text_response(http::status::service_unavailable, "draining\n", "text/plain",
@@ -194,7 +225,7 @@ Server::Server(Options options, metrics::Registry& registry)
     }
     return make_text_response(http::status::ok, "ok\n", "text/plain", req.version());
   });
-  if (impl_->options.metrics.require_key && impl_->options.api.key.empty()) {
+  if (options.metrics.require_key && options.api.key.empty()) {
     throw std::runtime_error(
         "metrics.require_key is on but api.key is empty: set api.key (HERALD_API_KEY), which "
         "/metrics will then ask for");
@@ -208,7 +239,7 @@ Server::Server(Options options, metrics::Registry& registry)
       });
   register_api(st.router, st);
   sse::register_client_publish(st.router, st);
-  if (impl_->options.web.enabled) {
+  if (options.web.enabled) {
     // The web app, from memory (web/assets.hpp); index.html also at "/".
     for (const web::Asset& a : web::assets()) {
       const auto serve = [&a](const HttpRequest& req) {

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <vector>
 
+#include "core/memory/huge_pages.hpp"
 #include "dns_service.hpp"
 
 namespace herald::heraldd {
@@ -210,7 +211,7 @@ TEST(HeralddDns, HeapBackedByHugePages) {
     blocks.emplace_back(new char[1000]);
     std::fill_n(blocks.back().get(), 1000, static_cast<char>(i));
   }
-  HugePages hp = back_heap_with_huge_pages();
+  memory::HugePages hp = memory::back_heap_with_huge_pages();
   if (mode.empty() || mode.find("[never]") != std::string::npos) {
     EXPECT_EQ(hp.kib, 0u);
     GTEST_SKIP() << "transparent huge pages are off here: " << mode << " (" << hp.error << ")";

@@ -1,0 +1,110 @@
+#include "dns/server/settings.hpp"
+
+#include <boost/asio/ip/address.hpp>
+
+#include <algorithm>
+#include <random>
+
+#include "dns/detail/text_codecs.hpp"
+
+namespace herald::dns {
+
+using std::chrono::milliseconds;
+
+void register_settings(config::Schema& s, Settings& d) {
+  s.add_bool("dns.enabled", d.enabled, "Run the authoritative DNS server");
+  s.add_endpoint("dns.listen", d.listen, "UDP and TCP address of the DNS server");
+  s.add_int("dns.threads", d.threads, 0, 256,
+            "DNS shards (a thread, a UDP socket and a TCP acceptor each); 0 is one per core");
+  s.add_string("dns.zones_dir", d.zones_dir,
+               "Directory of zone files, each named <origin>.zone (other files are skipped)");
+  s.add_string("dns.zones", d.zones, "More zones, as a comma-separated list of origin=path");
+  s.add_duration("dns.tcp_idle_timeout", d.tcp_idle_timeout, milliseconds(100),
+                 milliseconds(3'600'000), "A DNS TCP connection silent this long is closed");
+  s.add_int("dns.max_tcp_connections", d.max_tcp_connections, 1, 1'000'000,
+            "DNS TCP connections at once; more are closed on accept");
+  s.add_int("dns.max_udp_payload", d.max_udp_payload, 512, 4096,
+            "Largest UDP response and the EDNS size advertised; clients' sizes are clamped to it");
+  s.add_int("dns.max_chain", d.max_chain, 1, 64,
+            "CNAME and DNAME steps followed within our zones for one answer");
+  s.add_string("dns.nsid", d.nsid, "NSID (RFC 5001) sent to clients that ask; empty sends none",
+               128);
+  s.add_string("dns.discovery_zone", d.discovery_zone,
+               "Zone listing the gateway nodes (SRV, A/AAAA, TXT); empty turns it off", 255);
+  s.add_string("dns.node_name", d.node_name, "This node's label in the discovery zone", 63);
+  s.add_string("dns.notify", d.notify,
+               "Secondaries sent NOTIFY when a zone loads or changes, comma-separated host:port");
+  s.add_int("dns.rrl_rate", d.rrl_rate, 0, 1'000'000,
+            "Response rate limit: UDP answers per second per client network (IPv4 /24, IPv6 "
+            "/56) and shard; 0 is off");
+  s.add_int("dns.rrl_slip", d.rrl_slip, 0, 10,
+            "Over the rate limit, every this-many-th answer is sent truncated (TC) instead of "
+            "dropped; 0 drops them all");
+  s.add_bool("dns.cookies", d.cookies,
+             "Answer DNS cookies (RFC 7873) with a server cookie (RFC 9018)");
+  s.add_bool("dns.require_cookies", d.require_cookies,
+             "Over UDP, answer a query whose COOKIE has no valid server cookie with BADCOOKIE "
+             "(and a fresh cookie) instead of the answer");
+  s.add_string("dns.cookie_secret", d.cookie_secret,
+               "Server cookie secret, 32 hex digits, shared by the servers of one address; "
+               "empty draws a random one at start",
+               32);
+  s.add_bool("dns.huge_pages", d.huge_pages,
+             "After each zone load, back the heap with transparent huge pages (fewer TLB misses "
+             "over many zones)");
+  s.add_string("dns.transfer_allow", d.transfer_allow,
+               "Addresses and networks that may transfer zones (AXFR, IXFR over TCP), "
+               "comma-separated; empty allows no one");
+}
+
+herald::Result<ServerOptions, std::string> server_options(const Settings& s) {
+  ServerOptions o;
+  o.host = s.listen.host;
+  o.port = s.listen.port;
+  // Safety: register_settings bounds each of these (0..256 threads,
+  // 1..1,000,000 connections, 512..4096 octets, 1..64 steps, 0..1,000,000
+  // per second, 0..10): all fit their targets and none is negative.
+  o.threads = static_cast<unsigned>(s.threads);
+  o.tcp_idle_timeout = s.tcp_idle_timeout;
+  o.max_tcp_connections = static_cast<std::size_t>(s.max_tcp_connections);
+  o.responder.max_udp_payload = static_cast<std::uint16_t>(s.max_udp_payload);
+  o.responder.max_chain = static_cast<std::size_t>(s.max_chain);
+  o.rrl_rate = static_cast<std::uint32_t>(s.rrl_rate);
+  o.rrl_slip = static_cast<std::uint32_t>(s.rrl_slip);
+  o.responder.nsid.assign(s.nsid.begin(), s.nsid.end());
+  auto acl = AddressAcl::parse(s.transfer_allow);
+  if (!acl) return "dns.transfer_allow: " + acl.error();
+  o.transfer_acl = std::move(*acl);
+  o.responder.cookies = s.cookies;
+  o.responder.require_cookies = s.require_cookies;
+  if (s.cookie_secret.empty()) {
+    std::random_device rd;  // the OS's entropy source
+    // Safety: one octet of each draw is kept; truncation is the point.
+    for (auto& b : o.responder.cookie_secret) b = static_cast<std::uint8_t>(rd());
+  } else {
+    std::vector<std::uint8_t> bytes;
+    if (s.cookie_secret.size() != 32 || !detail::hex_decode(s.cookie_secret, bytes) ||
+        bytes.size() != o.responder.cookie_secret.size()) {
+      return std::string("dns.cookie_secret: expected 32 hex digits");
+    }
+    std::copy(bytes.begin(), bytes.end(), o.responder.cookie_secret.begin());
+  }
+  return o;
+}
+
+herald::Result<std::vector<boost::asio::ip::udp::endpoint>, std::string> notify_targets(
+    const Settings& s) {
+  std::vector<boost::asio::ip::udp::endpoint> out;
+  for (std::string_view item : config::split_list(s.notify)) {
+    auto ep = config::parse_endpoint(item);
+    boost::system::error_code ec;
+    auto addr = ep ? boost::asio::ip::make_address(ep->host, ec) : boost::asio::ip::address();
+    if (!ep || ec || ep->port == 0) {
+      return "dns.notify: '" + std::string(item) + "' is not an address:port";
+    }
+    out.emplace_back(addr, ep->port);
+  }
+  return out;
+}
+
+}  // namespace herald::dns
