@@ -157,6 +157,8 @@ const BadText kBadText[] = {
     {"loc_minutes_60", "LOC", "52 60 0 N 4 0 0 E 10m"},
     {"loc_lat_over_90", "LOC", "91 0 0 N 4 0 0 E 10m"},
     {"loc_extra", "LOC", "1 N 1 E 1m 1m 1m 1m 1m"},
+    {"loc_empty_hemisphere", "LOC",
+     "52 22 23.000 \"\" 4 53 32.000 E 10m"},  // read past an empty token
     {"generic_len_mismatch", "TYPE65280", "\\# 3 0A000001"},
     {"generic_bad_for_type", "A", "\\# 3 C00002"},
     {"unknown_type_text", "TYPE65280", "0A000001"},

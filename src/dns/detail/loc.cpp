@@ -142,9 +142,10 @@ Error loc_from_text(std::span<const TextToken> t, std::size_t at, std::vector<st
     }
     if (n == 0 || i >= t.size())
       return text_error(where(), k == 0 ? "expected N or S" : "expected E or W");
-    bool neg = t[i].text[0] == hemis[k][1];
-    if (t[i].text.size() != 1 || (t[i].text[0] != hemis[k][0] && !neg))
+    // The size first: a quoted "" is an empty token.
+    if (t[i].text.size() != 1 || (t[i].text[0] != hemis[k][0] && t[i].text[0] != hemis[k][1]))
       return text_error(t[i].offset, k == 0 ? "expected N or S" : "expected E or W");
+    const bool neg = t[i].text[0] == hemis[k][1];
     ++i;
     if (parts[1] > 59 || parts[2] > 59999)
       return text_error(where(), "minutes or seconds out of range");

@@ -1,7 +1,8 @@
 // The RDATA layout of every typed record, as a list of field kinds, after
 // Knot's rdata descriptors. One table drives wire decoding (validation and
 // name decompression), wire encoding (compression), and both directions of
-// the presentation form, so a type is described once.
+// the presentation form, so a type is described once; what each kind means
+// in each direction is one row of detail/rdata_fields.cpp, so a kind is too.
 //
 // Names come in three kinds (RFC 3597 §4): those a decoder must decompress
 // and an encoder may compress (the RFC 1035 types), those a decoder must
@@ -10,6 +11,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <string_view>
 
@@ -45,7 +47,11 @@ enum class Field : std::uint8_t {
   svc_params,   // RFC 9460 SvcParams to the end
   ipseckey_gw,  // RFC 4025 gateway, form chosen by the gateway type octet
   loc,          // RFC 1876 LOC version 0: the whole 16-octet RDATA
+  // A new kind goes above this line, and gets its row in rdata_fields.cpp.
 };
+
+// One row of detail/rdata_fields.cpp per enumerator.
+inline constexpr std::size_t kFieldCount = static_cast<std::size_t>(Field::loc) + 1;
 
 struct Descriptor {
   std::uint16_t type;

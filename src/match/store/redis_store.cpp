@@ -317,7 +317,7 @@ void RedisStore::check_versions() {
     // A server not connected is checked again once it is (on_ready).
     if (!router_->ready(server)) continue;
     router_->execute_on(server, std::move(batch.second),
-                        [this, names = std::move(batch.first)](redis::Result r) {
+                        [this, names = std::move(batch.first)](const redis::Result& r) {
                           if (r.ok()) compare_versions(names, r);
                         });
   }
