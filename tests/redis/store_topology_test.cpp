@@ -68,47 +68,53 @@ void each_write_reaches_the_other_process(kw::Store& writer, kw::Store& reader, 
   }
 }
 
+// A writer and a reader sharing `topology`, both connected.
+struct TwoProcesses {
+  explicit TwoProcesses(const redis::Topology& topology)
+      : writer(topology_options(topology)), reader(topology_options(topology)) {
+    EXPECT_TRUE(writer.wait_connected(10s));
+    EXPECT_TRUE(reader.wait_connected(10s));
+  }
+  kw::RedisStore writer;
+  kw::RedisStore reader;
+};
+
+constexpr int kDicts = 16;
+
+// The writer fills d0..d15 with w0..w4; the reader, cold, reads each back.
+void write_then_read_every_dictionary(TwoProcesses& p) {
+  for (int i = 0; i < kDicts; ++i)
+    ASSERT_TRUE(kw::add_many(p.writer, "d" + std::to_string(i), numbered("w", 5)).ok());
+  for (int i = 0; i < kDicts; ++i)
+    EXPECT_EQ(keywords_of(p.reader, "d" + std::to_string(i)), numbered_set("w", 5));
+}
+
 TEST(KeywordStoreOnShardedServers, DictionariesSpreadAndEveryServersWritesAreHeard) {
   RedisServer a, b;
   redis::Topology t;
   t.servers = {{"127.0.0.1", a.port()}, {"127.0.0.1", b.port()}};
-  kw::RedisStore writer(topology_options(t));
-  kw::RedisStore reader(topology_options(t));
-  ASSERT_TRUE(writer.wait_connected(10s));
-  ASSERT_TRUE(reader.wait_connected(10s));
-  constexpr int kDicts = 16;
-  for (int i = 0; i < kDicts; ++i)
-    ASSERT_TRUE(kw::add_many(writer, "d" + std::to_string(i), numbered("w", 5)).ok());
+  TwoProcesses p(t);
+  write_then_read_every_dictionary(p);
   // Both servers hold dictionaries, and each dictionary's keys are on one.
   EXPECT_GT(a.command({"DBSIZE"}).integer, 0);
   EXPECT_GT(b.command({"DBSIZE"}).integer, 0);
   EXPECT_EQ(a.command({"DBSIZE"}).integer + b.command({"DBSIZE"}).integer, kDicts * 3);
-  for (int i = 0; i < kDicts; ++i)
-    EXPECT_EQ(keywords_of(reader, "d" + std::to_string(i)), numbered_set("w", 5));
-  each_write_reaches_the_other_process(writer, reader, kDicts);
+  each_write_reaches_the_other_process(p.writer, p.reader, kDicts);
 }
 
 TEST(KeywordStoreOnARedisCluster, DictionariesSpreadOverTheMastersAndWritesAreHeard) {
   RedisCluster rc;
-  kw::RedisStore writer(topology_options(cluster_of(rc)));
-  kw::RedisStore reader(topology_options(cluster_of(rc)));
-  ASSERT_TRUE(writer.wait_connected(10s));
-  ASSERT_TRUE(reader.wait_connected(10s));
-  constexpr int kDicts = 16;
-  for (int i = 0; i < kDicts; ++i)
-    ASSERT_TRUE(kw::add_many(writer, "d" + std::to_string(i), numbered("w", 5)).ok());
+  TwoProcesses p(cluster_of(rc));
+  write_then_read_every_dictionary(p);
   EXPECT_EQ(rc.masters_holding_keys(), 3);
-  for (int i = 0; i < kDicts; ++i)
-    EXPECT_EQ(keywords_of(reader, "d" + std::to_string(i)), numbered_set("w", 5));
-  each_write_reaches_the_other_process(writer, reader, kDicts);
+  each_write_reaches_the_other_process(p.writer, p.reader, kDicts);
 }
 
 TEST(KeywordStoreOnARedisCluster, ADictionaryIsWrittenAndReadWhileItsSlotMigrates) {
   RedisCluster rc;
-  kw::RedisStore writer(topology_options(cluster_of(rc)));
-  kw::RedisStore reader(topology_options(cluster_of(rc)));
-  ASSERT_TRUE(writer.wait_connected(10s));
-  ASSERT_TRUE(reader.wait_connected(10s));
+  TwoProcesses p(cluster_of(rc));
+  kw::RedisStore& writer = p.writer;
+  kw::RedisStore& reader = p.reader;
   ASSERT_TRUE(kw::add_many(writer, "moving", numbered("before", 20)).ok());
   ASSERT_EQ(keywords_of(reader, "moving"), numbered_set("before", 20));
 
