@@ -161,10 +161,9 @@ LoadReport DnsService::load() {
 LoadReport DnsService::publish(std::vector<dns::ZoneError> errors, bool files) {
   std::vector<std::shared_ptr<const dns::Zone>> zones = file_zones_;
   std::size_t failed = file_failed_;
-  if (!settings_.discovery_zone.empty()) {
-    auto origin = dns::Name::from_text(settings_.discovery_zone.ends_with('.')
-                                           ? settings_.discovery_zone
-                                           : settings_.discovery_zone + ".");
+  if (!discovery_.origin.empty()) {
+    auto origin = dns::Name::from_text(discovery_.origin.ends_with('.') ? discovery_.origin
+                                                                        : discovery_.origin + ".");
     const bool taken =
         origin && std::any_of(file_zones_.begin(), file_zones_.end(), [&](const auto& z) {
           return z->origin().lowercased() == origin->lowercased();

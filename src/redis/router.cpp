@@ -166,6 +166,8 @@ void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Do
     auto pending =
         std::make_shared<Pending>(Pending{std::move(r), redirected.size(), std::move(done)});
     for (const Unit& u : redirected) {
+      // Safety: unit bounds index a pipeline held in memory, far below
+      // PTRDIFF_MAX (here and in the handler below).
       const auto from = static_cast<std::ptrdiff_t>(u.first);
       const auto to = static_cast<std::ptrdiff_t>(u.first + u.count);
       std::vector<Command> commands(kept->begin() + from, kept->begin() + to);
@@ -235,6 +237,7 @@ void Router::redirect(std::vector<Command> unit, Server from, std::vector<Reply>
     clients_[target]->execute(std::move(pipeline), [this, unit = std::move(unit), target, hop, skip,
                                                     reply_ptr, fail](Result r) mutable {
       if (!r.ok()) return (*reply_ptr)(fail(r.error));
+      // Safety: skip is 0 or 1 (the ASKING in front).
       r.replies.erase(r.replies.begin(), r.replies.begin() + static_cast<std::ptrdiff_t>(skip));
       redirect(std::move(unit), target, std::move(r.replies), hop + 1, std::move(*reply_ptr));
     });

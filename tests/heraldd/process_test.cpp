@@ -179,6 +179,19 @@ TEST(HeralddProcess, BadConfigExitsTwoWithMessage) {
   EXPECT_THAT(flag.output, HasSubstr("flag --server.threads"));
 }
 
+// A shards list with an entry that is not an address stops heraldd before
+// it serves, naming the key (the keyword store's and the cluster's).
+TEST(HeralddProcess, ABadRedisShardExitsTwoNamingTheKey) {
+  auto kw = test::run(
+      {HERALDD_PATH, "--keywords.store", "redis", "--keywords.redis.shards", "127.0.0.1:1, nope"});
+  EXPECT_EQ(kw.exit_code, 2);
+  EXPECT_THAT(kw.output, HasSubstr("keywords.redis.shards: 'nope' is not an address"));
+  auto cluster = test::run(
+      {HERALDD_PATH, "--cluster.mode", "redis", "--cluster.redis.shards", "127.0.0.1:1, nope"});
+  EXPECT_EQ(cluster.exit_code, 2);
+  EXPECT_THAT(cluster.output, HasSubstr("cluster.redis.shards: 'nope' is not an address"));
+}
+
 TEST(HeralddProcess, PortInUseExitsOneWithHint) {
   Daemon first;
   ASSERT_NE(first.port, 0);
