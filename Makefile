@@ -62,11 +62,13 @@ test-tsan: setup
 	@ctest --preset tsan
 
 # Every libFuzzer target for FUZZ_SECONDS, after replaying its corpus and
-# saved crashes under ASan+UBSan (clang; scripts/fuzz_all.sh).
+# saved crashes (scripts/fuzz_all.sh). The asan build (clang, ASan+UBSan with
+# libFuzzer's coverage) holds the fuzzers beside the tests, so the sources are
+# compiled once for both.
 test-fuzz: setup
-	@cmake --preset fuzz >/dev/null
-	@cmake --build --preset fuzz --target fuzzers
-	@scripts/fuzz_all.sh build/fuzz $(FUZZ_SECONDS)
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan --target fuzzers
+	@scripts/fuzz_all.sh build/asan $(FUZZ_SECONDS)
 
 format: setup
 	@cmake --preset release >/dev/null
@@ -86,10 +88,10 @@ tidy: setup
 # scratch corpus, crashes to the working directory (then: copy them into
 # fuzz/crashes/<target>/ so ctest replays them forever).
 fuzz: setup
-	@cmake --preset fuzz >/dev/null
-	@cmake --build --preset fuzz --target fuzz_$(FUZZ)
-	@mkdir -p build/fuzz/corpus/$(FUZZ)
-	./build/fuzz/fuzz/fuzz_$(FUZZ) -max_total_time=$(SECONDS) build/fuzz/corpus/$(FUZZ) fuzz/corpus/$(FUZZ)
+	@cmake --preset asan >/dev/null
+	@cmake --build --preset asan --target fuzz_$(FUZZ)
+	@mkdir -p build/asan/corpus/$(FUZZ)
+	./build/asan/fuzz/fuzz_$(FUZZ) -max_total_time=$(SECONDS) build/asan/corpus/$(FUZZ) fuzz/corpus/$(FUZZ)
 
 clean:
 	rm -rf build

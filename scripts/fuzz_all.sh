@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every libFuzzer target of a `fuzz` build for a fixed time each, two at
+# Runs every libFuzzer target of a build for a fixed time each, two at
 # a time (one per core), after replaying its whole corpus and saved crashes
 # under ASan and UBSan (libFuzzer reads every input it is given before it
 # mutates). Fails, naming the target and showing its report, if any target

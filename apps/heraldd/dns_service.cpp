@@ -67,6 +67,10 @@ DnsService::DnsService(const dns::Settings& settings, config::Endpoint gateway,
   registry.callback(
       "herald_dns_tcp_refused_total", "DNS TCP connections closed at dns.max_tcp_connections",
       [srv] { return static_cast<double>(srv->tcp_refused()); }, true);
+  registry.callback(
+      "herald_dns_tcp_spent_total",
+      "DNS TCP connections closed at dns.tcp_max_queries or dns.tcp_lifetime",
+      [srv] { return static_cast<double>(srv->tcp_spent()); }, true);
   for (auto [state, name] : {std::pair{dns::CookieState::client_only, "client_only"},
                              {dns::CookieState::valid, "valid"},
                              {dns::CookieState::invalid, "invalid"}}) {
@@ -143,7 +147,7 @@ LoadReport DnsService::load() {
     }
     sources.push_back({origin.value(), trim(item.substr(eq + 1))});
   }
-  dns::DbLoad load = dns::load_zones(sources);
+  dns::DbLoad load = dns::load_zones(sources, dns::zone_limits(settings_));
   std::vector<std::shared_ptr<const dns::Zone>> zones;
   if (load.db) {
     for (std::size_t i = 0; i < load.db->size(); ++i) {

@@ -7,6 +7,28 @@ namespace {
 
 enum class Section { answer, authority, additional };
 
+// Which records a message may carry, checked on each record's type before
+// its RDATA is decoded. A query a server answers carries almost nothing but
+// its question and OPT, and RDATA decoding is the costly part (an SVCB
+// record's parameters, a long TXT): a record that has no business in a
+// query is refused unread, so a hostile query costs what its octets cost to
+// skip. decode() admits anything (nullptr).
+struct QueryRules {
+  Opcode opcode;
+  bool allows(Section section, RRType type, const Message& m) const {
+    switch (section) {
+      case Section::answer:  // NOTIFY may carry the zone's new SOA (RFC 1996 §3.7)
+        return opcode == Opcode::notify && type == type::SOA;
+      case Section::authority:  // an IXFR query's SOA (RFC 1995 §3)
+        return opcode == Opcode::query && type == type::SOA &&
+               m.questions.front().qtype == type::IXFR;
+      case Section::additional:
+        return type == type::OPT || type == type::TSIG;
+    }
+    return false;
+  }
+};
+
 Error read_question(Reader& r, Question& q) {
   auto n = Name::from_wire(r);
   if (!n) return n.error();
@@ -17,7 +39,7 @@ Error read_question(Reader& r, Question& q) {
   return {};
 }
 
-Error read_record(Reader& r, Section section, Message& m) {
+Error read_record(Reader& r, Section section, Message& m, const QueryRules* rules) {
   std::size_t start = r.position();
   auto owner = Name::from_wire(r);
   if (!owner) return owner.error();
@@ -27,6 +49,8 @@ Error read_record(Reader& r, Section section, Message& m) {
   std::uint32_t ttl = r.u32();
   std::uint16_t rdlength = r.u16();
   if (!r.has(rdlength)) return make_error(Errc::truncated, r.position());
+  if (rules != nullptr && !rules->allows(section, type, m))
+    return make_error(Errc::records_in_query, start);
   if (type == type::OPT) {
     if (section != Section::additional) return make_error(Errc::opt_misplaced, start);
     if (m.edns) return make_error(Errc::opt_duplicate, start);
@@ -47,7 +71,7 @@ Error read_record(Reader& r, Section section, Message& m) {
   return {};
 }
 
-Result<Message> decode_body(Reader& r, Message m) {
+Result<Message> decode_body(Reader& r, Message m, const QueryRules* rules) {
   const Header& h = m.header;
   // Every question takes at least 5 octets and every record 11: a count the
   // input cannot hold is refused before anything is reserved for it.
@@ -73,17 +97,17 @@ Result<Message> decode_body(Reader& r, Message m) {
   };
   for (unsigned i = 0; i < h.ancount; ++i) {
     std::size_t at = r.position();
-    if (Error e = read_record(r, Section::answer, m)) return e;
+    if (Error e = read_record(r, Section::answer, m, rules)) return e;
     if (tsig_last(m.answers)) return make_error(Errc::tsig_not_last, at);
   }
   for (unsigned i = 0; i < h.nscount; ++i) {
     std::size_t at = r.position();
-    if (Error e = read_record(r, Section::authority, m)) return e;
+    if (Error e = read_record(r, Section::authority, m, rules)) return e;
     if (tsig_last(m.authority)) return make_error(Errc::tsig_not_last, at);
   }
   for (unsigned i = 0; i < h.arcount; ++i) {
     if (tsig_last(m.additional)) return make_error(Errc::tsig_not_last, r.position());
-    if (Error e = read_record(r, Section::additional, m)) return e;
+    if (Error e = read_record(r, Section::additional, m, rules)) return e;
   }
   if (r.remaining() != 0) return make_error(Errc::trailing_data, r.position());
   return m;
@@ -96,7 +120,7 @@ Result<Message> decode(std::span<const std::uint8_t> wire) {
   if (!r.has(kHeaderSize)) return make_error(Errc::short_header, 0);
   Message m;
   m.header = Header::read(r);
-  return decode_body(r, std::move(m));
+  return decode_body(r, std::move(m), nullptr);
 }
 
 Result<Message> decode_query(std::span<const std::uint8_t> wire) {
@@ -111,13 +135,8 @@ Result<Message> decode_query(std::span<const std::uint8_t> wire) {
   if (h.tc) return make_error(Errc::tc_in_query, 2);
   if (h.qdcount != 1) return make_error(Errc::bad_qdcount, 4);
   if (op == Opcode::query && h.ancount != 0) return make_error(Errc::records_in_query, 6);
-  // Authority records are refused too, except the SOA an IXFR query
-  // carries (RFC 1995 §3); the question has to be read to know.
-  const bool authority = op == Opcode::query && h.nscount != 0;
-  auto out = decode_body(r, std::move(m));
-  if (authority && out && out->questions.front().qtype != type::IXFR)
-    return make_error(Errc::records_in_query, 8);
-  return out;
+  const QueryRules rules{op};
+  return decode_body(r, std::move(m), &rules);
 }
 
 }  // namespace herald::dns

@@ -18,10 +18,13 @@ namespace herald::dns {
 Result<Message> decode(std::span<const std::uint8_t> wire);
 
 // A query arriving at a server: decode() plus QR and TC clear, an opcode we
-// implement (QUERY, NOTIFY; else NOTIMP), QDCOUNT 1 for QUERY and NOTIFY, no
-// answer or authority records in a QUERY (an IXFR query's SOA in authority
-// excepted, RFC 1995 §3). QR is checked before anything
-// past the header is read, so responses are dropped cheaply.
+// implement (QUERY, NOTIFY; else NOTIMP), QDCOUNT 1 for QUERY and NOTIFY,
+// and only the records such a query carries: in a QUERY none in answer, an
+// SOA in authority only for IXFR (RFC 1995 §3); in a NOTIFY an SOA in answer
+// (RFC 1996 §3.7); in either, OPT and TSIG in additional. Any other record
+// is refused (records_in_query, FORMERR) on its type, before its RDATA is
+// read. QR is checked before anything past the header is read, so responses
+// are dropped cheaply.
 Result<Message> decode_query(std::span<const std::uint8_t> wire);
 
 }  // namespace herald::dns

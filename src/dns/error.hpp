@@ -32,7 +32,7 @@ enum class Errc : std::uint8_t {
   qr_in_query,       // QR=1 where a query was expected
   tc_in_query,       // TC=1 in a query
   bad_qdcount,       // a query with QDCOUNT != 1
-  records_in_query,  // a QUERY with answer or authority records
+  records_in_query,  // a record a query has no business carrying (decode_query)
   bad_opcode,        // an opcode the server does not implement
   opt_not_root,      // an OPT record whose owner is not the root
   opt_duplicate,     // more than one OPT record

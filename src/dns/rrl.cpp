@@ -1,6 +1,16 @@
 #include "dns/rrl.hpp"
 
 namespace herald::dns {
+namespace {
+
+// ::ffff:0:0/96 (RFC 4291 §2.5.5.2).
+bool is_v4_mapped(std::span<const std::uint8_t> a) noexcept {
+  for (std::size_t i = 0; i < 10; ++i)
+    if (a[i] != 0) return false;
+  return a[10] == 0xFF && a[11] == 0xFF;
+}
+
+}  // namespace
 
 RateLimiter::RateLimiter(std::uint32_t rate, std::uint32_t slip, std::size_t slots)
     : rate_(rate), slip_(slip), table_(rate == 0 ? 0 : (slots == 0 ? 1 : slots)) {}
@@ -8,6 +18,11 @@ RateLimiter::RateLimiter(std::uint32_t rate, std::uint32_t slip, std::size_t slo
 RateLimiter::Action RateLimiter::check(std::span<const std::uint8_t> address,
                                        std::uint32_t now) noexcept {
   if (rate_ == 0) return Action::send;
+  // A dual-stack listener ([::]) sees IPv4 clients as ::ffff:a.b.c.d, whose
+  // first 7 octets are zero for every one of them: keyed as IPv6 they would
+  // all share one bucket, and one busy client would silence the rest. They
+  // are keyed as the IPv4 address they are.
+  if (address.size() == 16 && is_v4_mapped(address)) address = address.subspan(12);
   // The network: the first 3 octets of IPv4, the first 7 of IPv6 (/56).
   std::size_t n = address.size() == 4 ? 3 : address.size() >= 7 ? 7 : address.size();
   std::uint64_t prefix = 0;  // at most 7 octets: fits with the family below

@@ -1,5 +1,6 @@
 // Response rate limiting, simplified from BIND's RRL: answers per second to
-// one client network (IPv4 /24, IPv6 /56), so that spoofed queries cannot
+// one client network (IPv4 /24, IPv6 /56; an IPv4-mapped IPv6 address, as a
+// dual-stack listener sees IPv4 clients, is its IPv4 /24), so that spoofed queries cannot
 // turn the server into a flood aimed at their "source". Over the rate, a
 // response is dropped, except every `slip`-th one, which is sent truncated
 // (TC set, no records): a real client behind that network retries over TCP,

@@ -68,10 +68,12 @@ const Nsec3Node* Zone::nsec3_cover(std::span<const std::uint8_t> hash) const noe
 
 struct ZoneBuilder {
   static constexpr std::size_t kWholeZone = static_cast<std::size_t>(-1);
-  ZoneBuilder(const Name& o, ZoneResult& p, std::vector<ZoneError>& e)
-      : origin(o), parsed(p), errors(e) {}
+  ZoneBuilder(const Name& o, ZoneResult& p, const ZoneLimits& l, std::vector<ZoneError>& e)
+      : origin(o), parsed(p), limits(l), errors(e) {}
   const Name& origin;
   ZoneResult& parsed;
+  const ZoneLimits& limits;
+  bool iterations_reported = false;
   std::vector<ZoneError>& errors;
   std::shared_ptr<Zone> zone = std::make_shared<Zone>();
   std::unordered_map<Name, std::uint32_t, NameIHash, NameIEqual> by_name;
@@ -139,6 +141,7 @@ struct ZoneBuilder {
         continue;
       }
       ++zone->record_count_;
+      if (r.type == type::NSEC3 || r.type == type::NSEC3PARAM) check_iterations(r, i);
       if (r.type == type::RRSIG) {
         sigs.push_back({r.owner, covered_type(r.rdata), r.ttl, std::move(r.rdata), i});
         continue;
@@ -169,6 +172,21 @@ struct ZoneBuilder {
       if (std::find(set->sigs.begin(), set->sigs.end(), s.rdata) == set->sigs.end())
         set->sigs.push_back(std::move(s.rdata));
     }
+  }
+
+  // Once per zone: a chain holds thousands of NSEC3 records with the same
+  // parameters, and one line says what to fix.
+  void check_iterations(const Record& r, std::size_t rec) {
+    // NSEC3 and NSEC3PARAM share the prefix: alg, flags, iterations (the
+    // parser checked the RDATA's layout, so the octets are there).
+    const std::uint16_t iterations = static_cast<std::uint16_t>(r.rdata[2] << 8 | r.rdata[3]);
+    if (iterations <= limits.max_nsec3_iterations || iterations_reported) return;
+    iterations_reported = true;
+    error(rec, type_to_text(r.type) + " has " + std::to_string(iterations) +
+                   " iterations, over dns.max_nsec3_iterations (" +
+                   std::to_string(limits.max_nsec3_iterations) +
+                   "); RFC 9276 asks for 0: re-sign the zone with 0 iterations and no salt "
+                   "(ldns-signzone -n -t 0)");
   }
 
   void add_nsec3(Record& r, std::size_t rec) {
@@ -321,11 +339,11 @@ struct ZoneBuilder {
   }
 };
 
-ZoneLoad build_zone(const Name& origin, ZoneResult parsed) {
+ZoneLoad build_zone(const Name& origin, ZoneResult parsed, const ZoneLimits& limits) {
   ZoneLoad out;
   out.errors = std::move(parsed.errors);
   std::size_t parse_errors = out.errors.size();
-  ZoneBuilder b(origin, parsed, out.errors);
+  ZoneBuilder b(origin, parsed, limits, out.errors);
   b.add_records();
   b.check_nodes();
   if (out.errors.size() > parse_errors || parse_errors > 0) return out;
@@ -335,10 +353,10 @@ ZoneLoad build_zone(const Name& origin, ZoneResult parsed) {
   return out;
 }
 
-ZoneLoad load_zone_file(const std::string& path, const Name& origin) {
+ZoneLoad load_zone_file(const std::string& path, const Name& origin, const ZoneLimits& limits) {
   ZoneOptions opt;
   opt.origin = origin;
-  ZoneLoad z = build_zone(origin, parse_zone_file(path, opt));
+  ZoneLoad z = build_zone(origin, parse_zone_file(path, opt), limits);
   for (ZoneError& e : z.errors) {
     if (e.file.empty()) e.file = path;  // a zone-wide error of a file with no records
   }

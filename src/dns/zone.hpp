@@ -134,6 +134,18 @@ class Zone {
   std::size_t record_count_ = 0;
 };
 
+// What a zone may ask of the server, checked at load.
+struct ZoneLimits {
+  // NSEC3 hash iterations (NSEC3 and NSEC3PARAM records). Each NXDOMAIN or
+  // wildcard answer of an NSEC3 zone hashes up to three names, each
+  // iterations + 1 times, at query time: a zone with 2,500 iterations makes
+  // every such query cost thousands of SHA-1 runs. RFC 9276 asks zones for
+  // 0 and lets validators treat large counts as insecure (their limits lie
+  // between 50 and 150). A zone over the limit is refused, with the file and
+  // line of its first such record; the other zones are served.
+  std::uint16_t max_nsec3_iterations = 100;
+};
+
 struct ZoneLoad {
   std::shared_ptr<const Zone> zone;  // null if any error was found
   std::vector<ZoneError> errors;     // parse errors, then zone-level errors
@@ -144,11 +156,12 @@ struct ZoneLoad {
 // origin or not of class IN; no SOA, or an SOA not at the apex, or more than
 // one; no NS at the apex; a CNAME beside other data (RFC 2181 §10.1, RRSIG and
 // NSEC excepted: RFC 4035 §2.5) or more than one CNAME or DNAME at a name; an
-// RRSIG covering a type the name does not have. Identical records are merged
-// (RFC 2181 §5). A zone with any error is not built.
-ZoneLoad build_zone(const Name& origin, ZoneResult parsed);
+// RRSIG covering a type the name does not have; NSEC3 iterations over
+// `limits`. Identical records are merged (RFC 2181 §5). A zone with any
+// error is not built.
+ZoneLoad build_zone(const Name& origin, ZoneResult parsed, const ZoneLimits& limits = {});
 
 // Reads, parses and builds a zone file.
-ZoneLoad load_zone_file(const std::string& path, const Name& origin);
+ZoneLoad load_zone_file(const std::string& path, const Name& origin, const ZoneLimits& limits = {});
 
 }  // namespace herald::dns

@@ -51,7 +51,7 @@ ZoneDb::ZoneDb(std::vector<std::shared_ptr<const Zone>> zones) : zones_(std::mov
                [this](std::uint32_t z) { return origin_wire(z); });
 }
 
-DbLoad load_zones(const std::vector<ZoneSource>& sources) {
+DbLoad load_zones(const std::vector<ZoneSource>& sources, const ZoneLimits& limits) {
   DbLoad out;
   std::vector<std::shared_ptr<const Zone>> zones;
   std::unordered_set<Name, NameIHash, NameIEqual> seen;
@@ -61,7 +61,7 @@ DbLoad load_zones(const std::vector<ZoneSource>& sources) {
       out.errors.push_back({src.path, 0, 0, "zone " + src.origin.to_text() + " is listed twice"});
       continue;
     }
-    ZoneLoad z = load_zone_file(src.path, src.origin);
+    ZoneLoad z = load_zone_file(src.path, src.origin, limits);
     if (!z.zone) {
       ++out.failed;
       for (ZoneError& e : z.errors) out.errors.push_back(std::move(e));

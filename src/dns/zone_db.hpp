@@ -70,7 +70,7 @@ struct DbLoad {
 
 // Loads every listed zone; a zone with errors is left out and reported, and
 // the others are served.
-DbLoad load_zones(const std::vector<ZoneSource>& sources);
+DbLoad load_zones(const std::vector<ZoneSource>& sources, const ZoneLimits& limits = {});
 
 // The zones of a directory: every regular file named "<origin>.zone"
 // ("example.com.zone" holds example.com.). Other files (notes, unsigned

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -180,6 +181,53 @@ TEST(Decode, RefusalsSayWhyAndClassify) {
     EXPECT_EQ(disposition(m.error().code), c.disposition);
     EXPECT_LE(m.error().offset, wire.size());
     EXPECT_FALSE(error_message(m.error().code).empty());
+  }
+}
+
+// A server decodes a query's records only if a query carries that kind: any
+// other record is refused on its type, before its RDATA is read. The SVCB
+// record here is malformed (mandatory names a key it lacks): refused as a
+// record out of place, not as bad RDATA, it was never decoded.
+TEST(Decode, AQueryIsRefusedOnARecordsTypeBeforeItsRdata) {
+  const std::string a_rr = "c00c 0001 0001 00000e10 0004 c0000201";
+  // 1 . mandatory=port (key 3 listed, absent)
+  const std::string bad_svcb = "c00c 0040 0001 00000e10 0009 0001 00 0000 0002 0003";
+  const std::string soa =
+      "c00c 0006 0001 00000e10 0016 00 00 00000001 00000002 00000003 00000004 00000005";
+  const std::string ixfr_question = "076578616d706c6503636f6d00 00fb 0001";
+  ASSERT_EQ(decode(unhex(q("1234 8100 0001 0000 0000 0001") + bad_svcb)).error().code,
+            Errc::bad_rdata);
+  struct Case {
+    const char* name;
+    std::string hex;
+    std::optional<Errc> error;
+  };
+  const Case cases[] = {
+      {"svcb_in_additional", q("1234 0100 0001 0000 0000 0001") + bad_svcb, Errc::records_in_query},
+      {"a_in_additional", q("1234 0100 0001 0000 0000 0001") + a_rr, Errc::records_in_query},
+      {"soa_in_authority_of_a_query", q("1234 0100 0001 0000 0001 0000") + soa,
+       Errc::records_in_query},
+      {"soa_in_authority_of_ixfr",
+       std::string("1234 0100 0001 0000 0001 0000") + ixfr_question + soa, std::nullopt},
+      {"svcb_in_authority_of_ixfr",
+       std::string("1234 0100 0001 0000 0001 0000") + ixfr_question + bad_svcb,
+       Errc::records_in_query},
+      {"soa_in_notify_answer", q("1234 2000 0001 0001 0000 0000") + soa, std::nullopt},
+      {"svcb_in_notify_answer", q("1234 2000 0001 0001 0000 0000") + bad_svcb,
+       Errc::records_in_query},
+      {"svcb_in_notify_additional", q("1234 2000 0001 0000 0000 0001") + bad_svcb,
+       Errc::records_in_query},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    auto m = decode_query(unhex(c.hex));
+    if (!c.error) {
+      EXPECT_TRUE(m) << m.error().to_string();
+      continue;
+    }
+    ASSERT_FALSE(m);
+    EXPECT_EQ(m.error().code, *c.error) << m.error().to_string();
+    EXPECT_EQ(disposition(m.error().code), Disposition::formerr);
   }
 }
 

@@ -283,6 +283,52 @@ const BadWire kBadWire[] = {
     {"loc_lon_past_180_w", "LOC", "000016138b3cf01859604dff009895b8"},
 };
 
+// The largest mandatory list a record holds, each key present but one: the
+// wire check (one merge-like walk over two increasing lists) must agree with
+// the text parser's (a map of the keys it read) on every outcome. The missing
+// key is first, in the middle, last, and none.
+TEST(RdataSvcb, ALongMandatoryListIsCheckedLikeTheTextParserChecksIt) {
+  constexpr std::size_t n = 10'000;  // 6 octets a key: ~60 KB of RDATA
+  const auto put16 = [](std::vector<std::uint8_t>& v, std::size_t x) {
+    v.push_back(static_cast<std::uint8_t>(x >> 8));
+    v.push_back(static_cast<std::uint8_t>(x & 0xFF));
+  };
+  for (std::size_t missing : {n, std::size_t{0}, n / 2, n - 1}) {
+    SCOPED_TRACE(missing == n ? "none missing" : "missing #" + std::to_string(missing));
+    std::vector<std::uint8_t> wire = {0, 1, 0};  // priority 1, target "."
+    put16(wire, 0);
+    put16(wire, 2 * n);
+    for (std::size_t i = 0; i < n; ++i) put16(wire, 8 + i);  // mandatory=key8,...
+    for (std::size_t i = 0; i < n; ++i) {
+      if (i == missing) continue;
+      put16(wire, 8 + i);  // keyNNNN with an empty value
+      put16(wire, 0);
+    }
+    Reader r(wire);
+    auto decoded = rdata_from_wire(type::SVCB, r, wire.size());
+    std::string text;
+    rdata_to_text(type::SVCB, wire, text);
+    if (missing == n) {
+      ASSERT_TRUE(decoded) << decoded.error().to_string();
+      auto again = parse(type::SVCB, text);
+      ASSERT_TRUE(again) << again.error().to_string();
+      EXPECT_EQ(again.value(), wire);
+      continue;
+    }
+    ASSERT_FALSE(decoded);
+    EXPECT_EQ(decoded.error().code, Errc::bad_rdata);
+    // The same record in the text a zone would hold: refused there too.
+    std::string listed = "1 . mandatory=";
+    for (std::size_t i = 0; i < n; ++i) listed += (i ? ",key" : "key") + std::to_string(8 + i);
+    for (std::size_t i = 0; i < n; ++i)
+      if (i != missing) listed += " key" + std::to_string(8 + i);
+    auto from_text = parse(type::SVCB, listed);
+    ASSERT_FALSE(from_text);
+    EXPECT_NE(from_text.error().detail.find("mandatory key missing"), std::string::npos)
+        << from_text.error().detail;
+  }
+}
+
 TEST(RdataBadWire, NamesAreUnique) {
   std::set<std::string> seen;
   for (const auto& c : kBadWire) EXPECT_TRUE(seen.insert(c.name).second) << "duplicate " << c.name;

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
 #include "test_util.hpp"
@@ -30,6 +32,28 @@ TEST(RateLimiter, RateThenSlipAndDropPerNetworkPerSecond) {
   std::uint8_t v6_same[16] = {0x20, 0x01, 0x0d, 0xb8, 0, 0, 0, 0xff};  // same /56
   for (int i = 0; i < 3; ++i) EXPECT_EQ(rl.check(v6, 5), Action::send);
   EXPECT_EQ(rl.check(v6_same, 5), Action::drop);
+}
+
+// A dual-stack listener sees IPv4 clients as ::ffff:a.b.c.d. Keyed on their
+// first 7 octets (all zero) every IPv4 client would share one bucket; they
+// are keyed as their IPv4 /24, the same bucket as the plain IPv4 address.
+TEST(RateLimiter, IPv4MappedAddressesAreTheirIPv4Network) {
+  RateLimiter rl(2, 0);
+  const auto mapped = [](std::uint8_t a, std::uint8_t b, std::uint8_t c, std::uint8_t d) {
+    return std::array<std::uint8_t, 16>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, a, b, c, d};
+  };
+  const auto busy = mapped(192, 0, 2, 1);
+  for (int i = 0; i < 2; ++i) EXPECT_EQ(rl.check(busy, 7), Action::send);
+  EXPECT_EQ(rl.check(busy, 7), Action::drop);
+  EXPECT_EQ(rl.check(mapped(198, 51, 100, 1), 7), Action::send);  // another /24
+  EXPECT_EQ(rl.check(mapped(192, 0, 3, 1), 7), Action::send);     // the next /24
+  EXPECT_EQ(rl.check(mapped(192, 0, 2, 99), 7), Action::drop);    // the busy /24
+  std::uint8_t plain[4] = {192, 0, 2, 50};
+  EXPECT_EQ(rl.check(plain, 7), Action::drop);  // one network, however it arrives
+  // ::fffe:c000:201 is not mapped: an IPv6 /56 of its own.
+  auto near_miss = mapped(192, 0, 2, 1);
+  near_miss[11] = 0xFE;
+  EXPECT_EQ(rl.check(near_miss, 7), Action::send);
 }
 
 TEST(RateLimiter, OffAndNoSlip) {

@@ -63,6 +63,19 @@ TEST(ZoneBuild, ZoneLevelErrorsNameFileAndLine) {
        "t.zone:5:1: owner www.example.org. is outside the zone example.com.\n"},
       {"class_ch", std::string(kHead) + "x CH TXT \"a\"\n",
        "t.zone:5:1: class CH: only IN zones are served\n"},
+      {"nsec3param_iterations", std::string(kHead) + "@ NSEC3PARAM 1 0 101 -\n",
+       "t.zone:5:1: NSEC3PARAM has 101 iterations, over dns.max_nsec3_iterations (100); RFC "
+       "9276 asks for 0: re-sign the zone with 0 iterations and no salt (ldns-signzone -n -t "
+       "0)\n"},
+      // A chain of NSEC3 records over the limit: one error, at the first.
+      {"nsec3_iterations",
+       std::string(kHead) +
+           "0p9mhaveqvm6t7vbl5lop2u3t2rp3tom NSEC3 1 0 2500 - 0p9mhaveqvm6t7vbl5lop2u3t2rp3tom "
+           "A\n"
+           "1p9mhaveqvm6t7vbl5lop2u3t2rp3tom NSEC3 1 0 2500 - 0p9mhaveqvm6t7vbl5lop2u3t2rp3tom "
+           "A\n",
+       "t.zone:5:1: NSEC3 has 2500 iterations, over dns.max_nsec3_iterations (100); RFC 9276 "
+       "asks for 0: re-sign the zone with 0 iterations and no salt (ldns-signzone -n -t 0)\n"},
       {"orphan_rrsig",
        std::string(kHead) + "x RRSIG A 13 3 300 20400101000000 20240101000000 1 example.com. "
                             "AAAA\n",
@@ -75,6 +88,21 @@ TEST(ZoneBuild, ZoneLevelErrorsNameFileAndLine) {
     EXPECT_EQ(z.zone, nullptr) << c.name;
     EXPECT_EQ(errors(z), c.want) << c.name;
   }
+}
+
+// The limit is the operator's: at it a zone loads, and 0 refuses any
+// iterations.
+TEST(ZoneBuild, Nsec3IterationsUpToTheLimitLoad) {
+  const std::string text = std::string(kHead) + "@ NSEC3PARAM 1 0 100 -\n";
+  ZoneLoad at_default = build(text);
+  EXPECT_NE(at_default.zone, nullptr) << errors(at_default);
+  ZoneOptions opt;
+  opt.origin = name("example.com.");
+  ZoneLoad strict = build_zone(opt.origin, parse_zone_text(text, "t.zone", opt),
+                               ZoneLimits{.max_nsec3_iterations = 0});
+  EXPECT_EQ(strict.zone, nullptr);
+  EXPECT_NE(errors(strict).find("over dns.max_nsec3_iterations (0)"), std::string::npos)
+      << errors(strict);
 }
 
 TEST(ZoneBuild, EmptyNonTerminalsWildcardsCutsAndCanonicalOrder) {

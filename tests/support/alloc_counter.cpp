@@ -4,12 +4,17 @@
 //
 // aligned_alloc is counted too: asio allocates its operations with
 // std::aligned_alloc (boost/asio/detail/memory.hpp, aligned_new), not with
-// operator new, and the gateway's fan-out pin must see those. The wrapper
-// forwards to the next definition (the sanitizer's interceptor, or libc's).
+// operator new, and the gateway's fan-out pin must see those. Aligned blocks
+// come from posix_memalign, which this file does not replace: whoever owns
+// malloc and free (libc, or a sanitizer's interceptors, linked statically
+// by clang and dynamically by gcc) owns it too, so free() always meets a
+// block of its own. (Forwarding to the "next" aligned_alloc found libc's
+// under clang's static runtime, whose blocks the sanitizer's free refused.)
 #include "support/alloc_counter.hpp"
 
-#include <dlfcn.h>
+#include <stdlib.h>  // posix_memalign
 
+#include <algorithm>
 #include <atomic>
 #include <cstddef>
 #include <cstdlib>
@@ -31,12 +36,11 @@ void* counted(std::size_t size) {
   throw std::bad_alloc();
 }
 
-using AlignedAllocFn = void* (*)(std::size_t, std::size_t);
-
-AlignedAllocFn real_aligned_alloc() {
-  // Safety: dlsym returns the address of a function with this signature.
-  static const auto fn = reinterpret_cast<AlignedAllocFn>(dlsym(RTLD_NEXT, "aligned_alloc"));
-  return fn;
+// posix_memalign wants a power of two that is a multiple of sizeof(void*);
+// aligned_alloc and operator new may ask for less (8, or a fundamental 16).
+void* aligned_block(std::size_t align, std::size_t size) noexcept {
+  void* p = nullptr;
+  return posix_memalign(&p, std::max(align, sizeof(void*)), size) == 0 ? p : nullptr;
 }
 
 void* counted_aligned(std::size_t size, std::align_val_t align) {
@@ -46,7 +50,7 @@ void* counted_aligned(std::size_t size, std::align_val_t align) {
   const auto a = static_cast<std::size_t>(align);
   // aligned_alloc wants a size that is a multiple of the alignment.
   const std::size_t rounded = (size + a - 1) / a * a;
-  if (void* p = real_aligned_alloc()(a, rounded == 0 ? a : rounded)) return p;
+  if (void* p = aligned_block(a, rounded == 0 ? a : rounded)) return p;
   throw std::bad_alloc();
 }
 
@@ -132,5 +136,5 @@ extern "C" void* aligned_alloc(std::size_t align, std::size_t size) noexcept {
   ++t_allocations;
   g_allocations.fetch_add(1, std::memory_order_relaxed);
   g_bytes.fetch_add(size, std::memory_order_relaxed);
-  return real_aligned_alloc()(align, size);
+  return aligned_block(align, size);
 }

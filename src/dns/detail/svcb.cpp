@@ -101,16 +101,20 @@ long svc_params_check(std::span<const std::uint8_t> params) noexcept {
     i += 4u + len;
   }
   // Every key listed in mandatory must be present (RFC 9460 §8): the RR is
-  // malformed otherwise. Keys increase, so "mandatory" (0) is first if any.
+  // malformed otherwise. Both lists strictly increase (checked above: the
+  // params' keys, and value_ok on mandatory's), so one merge-like walk
+  // answers it: each step advances the params cursor or the mandatory one.
+  // A nested search was quadratic, and any query reaches this through its
+  // records: 10,899 mandatory keys in one 64 KB record cost ~195 ms.
+  // "mandatory" (key 0) is first if present.
   if (params.size() >= 4 && get16(params.data()) == 0) {
-    std::size_t len = get16(params.data() + 2);
+    const std::size_t len = get16(params.data() + 2);
+    std::size_t j = 0;  // the params cursor, at a key
     for (std::size_t k = 0; k < len; k += 2) {
-      std::uint16_t want = get16(params.data() + 4 + k);
-      bool found = false;
-      for (std::size_t j = 0; j < params.size() && !found; j += 4u + get16(params.data() + j + 2)) {
-        found = get16(params.data() + j) == want;
-      }
-      if (!found) return static_cast<long>(4 + k);
+      const std::uint16_t want = get16(params.data() + 4 + k);
+      while (j < params.size() && get16(params.data() + j) < want)
+        j += 4u + get16(params.data() + j + 2);
+      if (j >= params.size() || get16(params.data() + j) != want) return static_cast<long>(4 + k);
     }
   }
   return -1;

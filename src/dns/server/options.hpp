@@ -19,6 +19,13 @@ struct ServerOptions {
   // many connections at once over all shards (more are closed on accept).
   std::chrono::milliseconds tcp_idle_timeout{10'000};
   std::size_t max_tcp_connections = 1000;
+  // A connection is closed after answering this many queries, or once it is
+  // this old, whichever comes first (as NSD's tcp-query-count): the idle
+  // timeout alone lets one query every few seconds hold a slot forever. The
+  // age is checked between messages, so a reply (a zone transfer) is never
+  // cut; the wait for the next query never runs past it.
+  std::size_t tcp_max_queries = 1000;
+  std::chrono::milliseconds tcp_lifetime{120'000};
   // Datagrams read by one recvmmsg and answered by one sendmmsg; a shard
   // takes at most four full batches per wake-up before it yields to its
   // other work (TCP).

@@ -9,6 +9,7 @@
 #include <sys/socket.h>
 #include <sys/uio.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <ctime>
@@ -208,18 +209,37 @@ namespace {
 class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
  public:
   TcpConnection(Server::Shard& shard, tcp::socket s, std::atomic<std::size_t>& open,
-                std::chrono::milliseconds idle)
-      : shard_(shard), socket_(std::move(s)), timer_(shard.io), open_(open), idle_(idle) {}
+                const ServerOptions& opt)
+      : shard_(shard),
+        socket_(std::move(s)),
+        timer_(shard.io),
+        open_(open),
+        idle_(opt.tcp_idle_timeout),
+        end_of_life_(std::chrono::steady_clock::now() + opt.tcp_lifetime),
+        queries_left_(opt.tcp_max_queries) {}
   ~TcpConnection() { open_.fetch_sub(1, std::memory_order_relaxed); }
 
   void start() { read_length(); }
 
  private:
-  void arm_idle() {
-    timer_.expires_after(idle_);
+  // Waits for the next query at most the idle timeout, and never past the
+  // connection's end of life; false if that has come (closed, counted).
+  bool arm_idle() {
+    const auto now = std::chrono::steady_clock::now();
+    if (queries_left_ == 0 || now >= end_of_life_) {
+      ShardStats::bump(shard_.stats.tcp_spent);
+      close();
+      return false;
+    }
+    timer_.expires_after(std::min<std::chrono::steady_clock::duration>(idle_, end_of_life_ - now));
     timer_.async_wait([self = shared_from_this()](const boost::system::error_code& ec) {
-      if (!ec) self->close();  // silent too long (RFC 7766 §6.2.3)
+      if (ec) return;
+      // Silent too long (RFC 7766 §6.2.3), or too old.
+      if (std::chrono::steady_clock::now() >= self->end_of_life_)
+        ShardStats::bump(self->shard_.stats.tcp_spent);
+      self->close();
     });
+    return true;
   }
 
   void close() {
@@ -230,7 +250,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   }
 
   void read_length() {
-    arm_idle();
+    if (!arm_idle()) return;
     asio::async_read(socket_, asio::buffer(len_),
                      [self = shared_from_this()](const boost::system::error_code& ec, std::size_t) {
                        if (ec) return self->close();
@@ -267,6 +287,7 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
     Client client{{ip.data(), ip_len}, static_cast<std::uint32_t>(std::time(nullptr))};
     Outcome o = shard_.answer(*db, query_, Transport::tcp, reply_, client, may_transfer);
     shard_.count(o);
+    --queries_left_;             // at least 1 here: read_length checked it
     if (o.drop) return close();  // nothing sensible to say on this stream
     if (o.framed) {
       // A zone transfer: every message is framed already; `db` is not
@@ -295,6 +316,8 @@ class TcpConnection : public std::enable_shared_from_this<TcpConnection> {
   asio::steady_timer timer_;
   std::atomic<std::size_t>& open_;
   std::chrono::milliseconds idle_;
+  std::chrono::steady_clock::time_point end_of_life_;
+  std::size_t queries_left_;
   std::array<std::uint8_t, 2> len_{};
   std::array<std::uint8_t, 2> prefix_{};
   std::vector<std::uint8_t> query_, reply_;  // per connection: a reply outlives the next query
@@ -311,9 +334,7 @@ void Server::Shard::admit(tcp::socket s) {
     s.close(ignored);
     return;
   }
-  std::make_shared<TcpConnection>(*this, std::move(s), server.tcp_open_,
-                                  server.opt_.tcp_idle_timeout)
-      ->start();
+  std::make_shared<TcpConnection>(*this, std::move(s), server.tcp_open_, server.opt_)->start();
 }
 
 Server::Server(ServerOptions options, ZoneStore& zones) : opt_(std::move(options)), zones_(zones) {
@@ -469,6 +490,10 @@ std::uint64_t Server::rrl_slipped() const noexcept {
 std::uint64_t Server::tcp_refused() const noexcept {
   return sum(
       shards_, [](const ShardStats& s) -> const auto& { return s.tcp_refused; });
+}
+std::uint64_t Server::tcp_spent() const noexcept {
+  return sum(
+      shards_, [](const ShardStats& s) -> const auto& { return s.tcp_spent; });
 }
 
 }  // namespace herald::dns

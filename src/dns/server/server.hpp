@@ -57,6 +57,7 @@ class Server {
   std::uint64_t dropped() const noexcept;
   std::uint64_t truncated() const noexcept;
   std::uint64_t tcp_refused() const noexcept;
+  std::uint64_t tcp_spent() const noexcept;
   std::uint64_t cookies(CookieState state) const noexcept;
   std::uint64_t rrl_dropped() const noexcept;
   std::uint64_t rrl_slipped() const noexcept;

@@ -23,6 +23,13 @@ void register_settings(config::Schema& s, Settings& d) {
                  milliseconds(3'600'000), "A DNS TCP connection silent this long is closed");
   s.add_int("dns.max_tcp_connections", d.max_tcp_connections, 1, 1'000'000,
             "DNS TCP connections at once; more are closed on accept");
+  s.add_int("dns.tcp_max_queries", d.tcp_max_queries, 1, 1'000'000,
+            "A DNS TCP connection is closed after answering this many queries");
+  s.add_duration("dns.tcp_lifetime", d.tcp_lifetime, milliseconds(1'000), milliseconds(86'400'000),
+                 "A DNS TCP connection this old is closed after its current answer");
+  s.add_int("dns.max_nsec3_iterations", d.max_nsec3_iterations, 0, 2500,
+            "A zone whose NSEC3 records ask more hash iterations is refused at load (RFC 9276 "
+            "asks for 0)");
   s.add_int("dns.max_udp_payload", d.max_udp_payload, 512, 4096,
             "Largest UDP response and the EDNS size advertised; clients' sizes are clamped to it");
   s.add_int("dns.max_chain", d.max_chain, 1, 64,
@@ -57,16 +64,25 @@ void register_settings(config::Schema& s, Settings& d) {
                "comma-separated; empty allows no one");
 }
 
+ZoneLimits zone_limits(const Settings& s) {
+  ZoneLimits l;
+  // Safety: register_settings bounds it to 0..2500, which a uint16_t holds.
+  l.max_nsec3_iterations = static_cast<std::uint16_t>(s.max_nsec3_iterations);
+  return l;
+}
+
 herald::Result<ServerOptions, std::string> server_options(const Settings& s) {
   ServerOptions o;
   o.host = s.listen.host;
   o.port = s.listen.port;
   // Safety: register_settings bounds each of these (0..256 threads,
-  // 1..1,000,000 connections, 512..4096 octets, 1..64 steps, 0..1,000,000
-  // per second, 0..10): all fit their targets and none is negative.
+  // 1..1,000,000 connections and queries per connection, 512..4096 octets, 1..64 steps,
+  // 0..1,000,000 per second, 0..10): all fit their targets and none is negative.
   o.threads = static_cast<unsigned>(s.threads);
   o.tcp_idle_timeout = s.tcp_idle_timeout;
   o.max_tcp_connections = static_cast<std::size_t>(s.max_tcp_connections);
+  o.tcp_max_queries = static_cast<std::size_t>(s.tcp_max_queries);
+  o.tcp_lifetime = s.tcp_lifetime;
   o.responder.max_udp_payload = static_cast<std::uint16_t>(s.max_udp_payload);
   o.responder.max_chain = static_cast<std::size_t>(s.max_chain);
   o.rrl_rate = static_cast<std::uint32_t>(s.rrl_rate);

@@ -15,6 +15,7 @@
 #include "core/config/values.hpp"
 #include "core/result.hpp"
 #include "dns/server/options.hpp"
+#include "dns/zone.hpp"
 
 namespace herald::dns {
 
@@ -26,6 +27,9 @@ struct Settings {
   std::string zones;  // "origin=path, origin=path"
   std::chrono::milliseconds tcp_idle_timeout{10'000};
   int max_tcp_connections = 1000;
+  int tcp_max_queries = 1000;
+  int max_nsec3_iterations = ZoneLimits{}.max_nsec3_iterations;
+  std::chrono::milliseconds tcp_lifetime{120'000};
   int max_udp_payload = 1232;
   int max_chain = 12;
   std::string nsid;
@@ -47,6 +51,9 @@ void register_settings(config::Schema& schema, Settings& s);
 // is wrong: an unparsable dns.transfer_allow, a dns.cookie_secret that is
 // not 32 hex digits. An empty cookie secret draws a random one.
 [[nodiscard]] herald::Result<ServerOptions, std::string> server_options(const Settings& s);
+
+// What a zone may ask of the server (dns.max_nsec3_iterations).
+ZoneLimits zone_limits(const Settings& s);
 
 // dns.notify's secondaries; an error names the entry that is not an
 // address:port.

@@ -29,6 +29,7 @@ struct alignas(64) ShardStats {
   std::atomic<std::uint64_t> dropped{0};      // malformed beyond answering, or unsent
   std::atomic<std::uint64_t> truncated{0};    // TC set over UDP
   std::atomic<std::uint64_t> tcp_refused{0};  // connections over max_tcp_connections
+  std::atomic<std::uint64_t> tcp_spent{0};    // closed at tcp_max_queries or tcp_lifetime
   // Queries with a COOKIE option, by CookieState (client_only, valid, invalid).
   std::array<std::atomic<std::uint64_t>, 3> cookies{};
   std::atomic<std::uint64_t> rrl_dropped{0};  // over the rate limit: not sent

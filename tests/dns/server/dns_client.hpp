@@ -27,6 +27,15 @@ class Socket {
   Socket& operator=(const Socket&) = delete;
   int fd() const { return fd_; }
 
+  // Sends from this loopback address (127.x.y.z: every one is local), so
+  // that a test can be clients of several networks.
+  bool bind_source(const char* ipv4) {
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    if (::inet_pton(AF_INET, ipv4, &a.sin_addr) != 1) return false;
+    return ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  }
+
   bool connect(std::uint16_t port, std::chrono::milliseconds timeout) {
     timeval tv{static_cast<time_t>(timeout.count() / 1000),
                static_cast<suseconds_t>((timeout.count() % 1000) * 1000)};

@@ -3,8 +3,12 @@
 // SIGHUP and by the API with a bad zone; the TCP limits; the metrics.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <csignal>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -30,7 +34,8 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 const std::string kZones = HERALD_DNS_TEST_DATA "/server";
-const std::regex kDnsListening(R"(dns listening addr=127\.0\.0\.1:(\d+))");
+// The port after the host, whichever host (127.0.0.1, or :: for dual stack).
+const std::regex kDnsListening(R"(dns listening addr=\S*:(\d+))");
 
 struct DnsDaemon {
   herald::test::Daemon d;
@@ -294,6 +299,48 @@ TEST(DnsServer, ResponseRateLimiting) {
   EXPECT_EQ(metrics.find("herald_dns_rrl_slipped_total 0\n"), std::string::npos) << metrics;
 }
 
+// On a dual-stack listener ([::]) IPv4 clients arrive as ::ffff:a.b.c.d.
+// They are limited per IPv4 /24, not as one IPv6 network whose first 56 bits
+// are all zero: a client of 127.0.0.0/24 over the rate leaves a client of
+// 127.0.1.0/24 (both loopback) answered in full.
+TEST(DnsServer, RateLimitOnADualStackListenerIsPerIPv4Network) {
+  DnsDaemon dns({"--dns.listen", "[::]:0", "--dns.rrl_rate", "5", "--dns.rrl_slip", "0",
+                 "--dns.threads", "1"});
+  ASSERT_NE(dns.d.proc->output().find("dns listening addr=:::"), std::string::npos)
+      << dns.d.proc->output();
+  Message q;
+  q.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+  auto wire = encode(q).value();
+  test::Socket busy(SOCK_DGRAM), other(SOCK_DGRAM);
+  ASSERT_TRUE(busy.bind_source("127.0.0.1") && other.bind_source("127.0.1.1"));
+  ASSERT_TRUE(busy.connect(dns.port(), 500ms) && other.connect(dns.port(), 5s));
+  const auto send_busy = [&](int n) {
+    for (int i = 0; i < n; ++i) ASSERT_GT(::send(busy.fd(), wire.data(), wire.size(), 0), 0);
+  };
+  // The busy network goes over the rate: some of its answers are dropped.
+  send_busy(40);
+  ASSERT_TRUE(herald::test::eventually([&] {
+    return herald::test::metric_value(
+               herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body,
+               "herald_dns_rrl_dropped_total") > 0;
+  }));
+  // Each query of the other network follows ten of the busy one's through
+  // the same socket of the one shard. Sharing the busy bucket, it would be
+  // over the rate (5) and dropped; in a bucket of its own (three queries in
+  // all) it is answered in full.
+  for (int i = 0; i < 3; ++i) {
+    send_busy(10);
+    ASSERT_GT(::send(other.fd(), wire.data(), wire.size(), 0), 0);
+    std::uint8_t reply[4096];
+    ssize_t n = ::recv(other.fd(), reply, sizeof reply, 0);
+    ASSERT_GT(n, 12) << "query " << i << " of the other network went unanswered";
+    auto m = decode({reply, static_cast<std::size_t>(n)});
+    ASSERT_TRUE(m);
+    EXPECT_FALSE(m->header.tc);
+    EXPECT_EQ(m->answers.size(), 1u);
+  }
+}
+
 TEST(DnsServer, DiscoveryZoneListsThisNode) {
   DnsDaemon dns;
   KdigResult srv = kdig(dns.port(), {"_herald._tcp.herald.internal", "SRV"});
@@ -431,6 +478,153 @@ TEST(DnsServer, TcpIdleTimeout) {
   EXPECT_EQ(::recv(a.fd(), &byte, 1, 0), 0);
 }
 
+// A connection is closed after dns.tcp_max_queries answers: three queries
+// allowed, three written back to back, three answers, then EOF. The idle
+// timeout (1 h) is never what closes it. (A fourth query in flight would
+// meet a socket closed with unread data, which the kernel resets: a
+// client's retry on a new connection is the RFC 7766 §6.2.3 answer.)
+TEST(DnsServer, TcpQueryLimitClosesAfterTheLastAnswer) {
+  DnsDaemon dns({"--dns.tcp_idle_timeout", "1h", "--dns.tcp_max_queries", "3"});
+  test::Socket s(SOCK_STREAM);
+  ASSERT_TRUE(s.connect(dns.port(), 30s));
+  for (std::uint16_t id = 1; id <= 3; ++id) {
+    Message q;
+    q.header.id = id;
+    q.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+    ASSERT_TRUE(test::tcp_send(s, encode(q).value()));
+  }
+  for (std::uint16_t id = 1; id <= 3; ++id) {
+    auto reply = test::tcp_receive(s);
+    ASSERT_TRUE(reply) << "answer " << id;
+    EXPECT_EQ(decode(*reply).value().header.id, id);
+  }
+  std::uint8_t byte = 0;
+  EXPECT_EQ(::recv(s.fd(), &byte, 1, 0), 0);  // EOF, not the 30 s receive timeout
+  EXPECT_TRUE(herald::test::eventually([&] {
+    return herald::test::metric_value(
+               herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body,
+               "herald_dns_tcp_spent_total") == 1;
+  }));
+}
+
+// One query every so often kept a connection forever under the idle timeout
+// alone. With dns.tcp_lifetime it is closed once that old, between
+// messages: every answer it was sent is whole. The client here never falls
+// silent (a query every 100 ms against an idle timeout of 1 h): only the
+// lifetime can close it, and the test's bound (60 s) only ends a failure.
+TEST(DnsServer, TcpLifetimeClosesABusyConnectionBetweenAnswers) {
+  DnsDaemon dns({"--dns.tcp_idle_timeout", "1h", "--dns.tcp_lifetime", "1s"});
+  test::Socket s(SOCK_STREAM);
+  ASSERT_TRUE(s.connect(dns.port(), 30s));
+  Message q;
+  q.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+  const auto wire = encode(q).value();
+  const auto bound = std::chrono::steady_clock::now() + 60s;
+  int answered = 0;
+  bool closed = false;
+  while (!closed && std::chrono::steady_clock::now() < bound) {
+    // A failed send is a close the client had not read yet (a reset).
+    auto reply = test::tcp_send(s, wire) ? test::tcp_receive(s) : std::nullopt;
+    if (!reply) {
+      // EOF, or a reset if this query reached the closed socket; not the
+      // receive timeout (a server that stopped answering).
+      std::uint8_t byte = 0;
+      const ssize_t n = ::recv(s.fd(), &byte, 1, 0);
+      closed = n == 0 || (n < 0 && errno == ECONNRESET);
+      break;
+    }
+    ASSERT_TRUE(decode(*reply)) << "answer " << answered << " was cut";
+    ++answered;
+    std::this_thread::sleep_for(100ms);
+  }
+  EXPECT_TRUE(closed) << "never closed within the test's bound";
+  EXPECT_GT(answered, 0);
+  EXPECT_TRUE(herald::test::eventually([&] {
+    return herald::test::metric_value(
+               herald::test::http_get("127.0.0.1", dns.http_port, "/metrics").body,
+               "herald_dns_tcp_spent_total") == 1;
+  }));
+}
+
+// A query that carries a 64 KB SVCB record whose mandatory list names its
+// 10,899 keys: decoding it took one shard ~195 ms when the list was checked
+// with a nested loop. A query's additional section may only hold OPT (and
+// TSIG), so it is now refused with FORMERR on the record's type, unread.
+// Meanwhile a client of the same shard asks over UDP, and the time each of
+// its answers takes is printed (not asserted: a loaded machine decides it).
+TEST(DnsServer, AQueryWithAHugeSvcbRecordIsRefusedUnread) {
+  DnsDaemon dns({"--dns.threads", "1"});
+  std::vector<std::uint8_t> hostile = {0x12, 0x34, 0x00, 0x00, 0, 1, 0, 0, 0, 0, 0, 1};
+  const auto put16 = [&hostile](std::size_t x) {
+    hostile.push_back(static_cast<std::uint8_t>(x >> 8));
+    hostile.push_back(static_cast<std::uint8_t>(x & 0xFF));
+  };
+  for (const char* label : {"web", "example", "com"}) {
+    hostile.push_back(static_cast<std::uint8_t>(std::strlen(label)));
+    hostile.insert(hostile.end(), label, label + std::strlen(label));
+  }
+  hostile.push_back(0);
+  put16(1);  // A
+  put16(1);  // IN
+  constexpr std::size_t keys = 10'899;
+  hostile.push_back(0);  // owner: the root
+  put16(64);             // SVCB
+  put16(1);
+  put16(0);
+  put16(0);  // TTL
+  put16(7 + 6 * keys);
+  put16(1);              // priority
+  hostile.push_back(0);  // target "."
+  put16(0);              // mandatory=
+  put16(2 * keys);
+  for (std::size_t k = 0; k < keys; ++k) put16(8 + k);
+  for (std::size_t k = 0; k < keys; ++k) {
+    put16(8 + k);  // keyNNNN, empty
+    put16(0);
+  }
+  ASSERT_LE(hostile.size(), 65535u);
+
+  Message good;
+  good.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
+  const auto good_wire = encode(good).value();
+  std::atomic<bool> done{false};
+  std::vector<std::chrono::microseconds> latencies;
+  int unanswered = 0;
+  std::thread asker([&] {
+    test::Socket u(SOCK_DGRAM);
+    if (!u.connect(dns.port(), 5s)) return;
+    while (!done.load()) {
+      const auto start = std::chrono::steady_clock::now();
+      std::uint8_t reply[4096];
+      if (::send(u.fd(), good_wire.data(), good_wire.size(), 0) < 0 ||
+          ::recv(u.fd(), reply, sizeof reply, 0) <= 0) {
+        ++unanswered;
+        continue;
+      }
+      latencies.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
+          std::chrono::steady_clock::now() - start));
+    }
+  });
+  for (int i = 0; i < 20; ++i) {
+    test::Socket t(SOCK_STREAM);
+    ASSERT_TRUE(t.connect(dns.port(), 30s));
+    ASSERT_TRUE(test::tcp_send(t, hostile));
+    auto reply = test::tcp_receive(t);
+    ASSERT_TRUE(reply);
+    auto m = decode(*reply);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->rcode(), 1) << "FORMERR";
+  }
+  done = true;
+  asker.join();
+  EXPECT_EQ(unanswered, 0);
+  ASSERT_FALSE(latencies.empty());
+  std::sort(latencies.begin(), latencies.end());
+  std::printf("concurrent UDP query: %zu answered, median %lld us, max %lld us\n", latencies.size(),
+              static_cast<long long>(latencies[latencies.size() / 2].count()),
+              static_cast<long long>(latencies.back().count()));
+}
+
 TEST(DnsServer, MetricsCountQueriesByTypeAndRcode) {
   DnsDaemon dns;
   (void)kdig(dns.port(), {"web.example.com", "A"});
@@ -563,6 +757,26 @@ TEST(DnsServer, SighupReloadsAndABadZoneLeavesTheOthersServing) {
   EXPECT_NE(kdig(dns.port(), {"www.a.test", "A"}).text.find("192.0.2.11"), std::string::npos);
   EXPECT_NE(kdig(dns.port(), {"www.b.test", "A"}).text.find("192.0.2.20"), std::string::npos);
   EXPECT_EQ(kdig(dns.port(), {"www.c.test", "A"}).status, "REFUSED");
+}
+
+// A zone whose NSEC3 chain asks more hash iterations than
+// dns.max_nsec3_iterations is refused at load, naming the file, line and
+// the fix; the others serve. An NXDOMAIN of an NSEC3 zone is where the
+// iterations are spent: with 2,500 of them each such query cost up to
+// three hashes of 2,501 SHA-1 runs.
+TEST(DnsServer, AZoneWithTooManyNsec3IterationsIsRefusedAtLoad) {
+  test::TempDir tmp("herald-dns-nsec3-iterations");
+  const fs::path& dir = tmp.path;
+  const std::string head = "$TTL 60\n@ SOA ns hm 1 2 3 4 5\n@ NS ns\nns A 192.0.2.1\n";
+  std::ofstream(dir / "fine.test.zone") << head << "@ NSEC3PARAM 1 0 10 -\nwww A 192.0.2.10\n";
+  std::ofstream(dir / "costly.test.zone") << head << "@ NSEC3PARAM 1 0 2500 -\nwww A 192.0.2.20\n";
+  DnsDaemon dns({"--dns.max_nsec3_iterations", "10"}, dir.string());
+  EXPECT_NE(dns.d.proc->output().find("costly.test.zone:5:1: NSEC3PARAM has 2500 iterations, "
+                                      "over dns.max_nsec3_iterations (10)"),
+            std::string::npos)
+      << dns.d.proc->output();
+  EXPECT_NE(kdig(dns.port(), {"www.fine.test", "A"}).text.find("192.0.2.10"), std::string::npos);
+  EXPECT_EQ(kdig(dns.port(), {"www.costly.test", "A"}).status, "REFUSED");
 }
 
 // A zone reload: a few zones, bounded far above what it takes.
