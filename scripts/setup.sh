@@ -28,6 +28,9 @@ PACKAGES=(
   # DNS reference tools for tests, and the reference server and load
   # generator of the DNS differential test and benchmark (D1)
   ldnsutils knot-dnsutils nsd dnsperf
+  # ldns as a library: the independent verifier of the signatures the
+  # online signer makes (tests/dns/signing)
+  libldns-dev pkg-config
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev

@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "core/json.hpp"
+#include "core/openssl_ptr.hpp"
 #include "gateway/rooms/room_name.hpp"
 
 namespace herald::gateway::auth {
@@ -30,18 +31,8 @@ std::string hmac_sha256(std::string_view key, std::string_view data) {
   return std::string(reinterpret_cast<const char*>(out.data()), len);
 }
 
-struct BioFree {
-  void operator()(BIO* b) const { BIO_free(b); }
-};
-struct PkeyFree {
-  void operator()(EVP_PKEY* k) const { EVP_PKEY_free(k); }
-};
-struct MdCtxFree {
-  void operator()(EVP_MD_CTX* c) const { EVP_MD_CTX_free(c); }
-};
-
 bool rs256_verify(EVP_PKEY* key, std::string_view data, std::string_view signature) {
-  std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
+  OpensslPtr<EVP_MD_CTX> ctx(EVP_MD_CTX_new());
   if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key) != 1)
     return false;
   // Safety: OpenSSL reads exactly these byte ranges; char and unsigned char
@@ -97,22 +88,21 @@ TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key
                              Expected expected)
     : secret_(std::move(secret)), expected_(std::move(expected)) {
   if (rsa_public_key_pem.empty()) return;
-  std::unique_ptr<BIO, BioFree> bio(
+  OpensslPtr<BIO> bio(
       BIO_new_mem_buf(rsa_public_key_pem.data(), static_cast<int>(rsa_public_key_pem.size())));
-  EVP_PKEY* key = bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr) : nullptr;
-  if (key == nullptr || EVP_PKEY_base_id(key) != EVP_PKEY_RSA) {
-    EVP_PKEY_free(key);
+  OpensslPtr<EVP_PKEY> key(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr)
+                               : nullptr);
+  if (!key || EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA) {
     throw std::invalid_argument("not a PEM RSA public key (-----BEGIN PUBLIC KEY-----)");
   }
-  if (const int bits = EVP_PKEY_get_bits(key); bits < kMinRsaBits) {
-    EVP_PKEY_free(key);
+  if (const int bits = EVP_PKEY_get_bits(key.get()); bits < kMinRsaBits) {
     throw std::invalid_argument("a " + std::to_string(bits) +
                                 "-bit RSA key; RS256 needs at least " +
                                 std::to_string(kMinRsaBits) +
                                 " bits (make one with: openssl genpkey -algorithm RSA -pkeyopt "
                                 "rsa_keygen_bits:2048)");
   }
-  rsa_key_ = key;
+  rsa_key_ = key.release();
 }
 
 TokenVerifier::~TokenVerifier() {
@@ -320,11 +310,11 @@ std::string sign_hs256_payload(std::string_view payload, std::string_view secret
 }
 
 std::string sign_rs256(const Claims& claims, std::string_view private_key_pem) {
-  std::unique_ptr<BIO, BioFree> bio(
+  OpensslPtr<BIO> bio(
       BIO_new_mem_buf(private_key_pem.data(), static_cast<int>(private_key_pem.size())));
-  std::unique_ptr<EVP_PKEY, PkeyFree> key(
-      bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr) : nullptr);
-  std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
+  OpensslPtr<EVP_PKEY> key(bio ? PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr)
+                               : nullptr);
+  OpensslPtr<EVP_MD_CTX> ctx(EVP_MD_CTX_new());
   if (!key || !ctx || EVP_DigestSignInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1)
     return {};
   std::string input = base64url_encode(R"({"alg":"RS256","typ":"JWT"})") + "." +

@@ -1,0 +1,15 @@
+#!/bin/sh
+# Makes the online-signing test keys once (they are committed, as the
+# pre-signed zones' keys are): ldns-keygen (Debian ldnsutils) writes
+# K<zone>+<alg>+<tag>.{key,private,ds}.
+#   online.example.   one ECDSA P-256 key with the SEP flag: a CSK
+#   ed25519.example.  one Ed25519 key with the SEP flag: a CSK
+#   split.example.    ECDSA P-256, a KSK (SEP) and a ZSK
+# These keys sign test answers only; never use them for a real zone.
+set -eu
+cd "$(dirname "$0")/keys"
+ldns-keygen -a ECDSAP256SHA256 -k online.example.
+ldns-keygen -a ED25519 -k ed25519.example.
+ldns-keygen -a ECDSAP256SHA256 -k split.example.
+ldns-keygen -a ECDSAP256SHA256 split.example.
+rm -f ./*.ds
