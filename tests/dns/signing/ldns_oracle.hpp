@@ -24,22 +24,18 @@ inline std::string ldns_verify(const std::vector<std::string>& rrset, const std:
   ldns_rr_list* set = ldns_rr_list_new();
   ldns_rr_list* keys = ldns_rr_list_new();
   ldns_rr* sig = nullptr;
-  for (const std::string& r : rrset) {
-    ldns_rr* rr = nullptr;
-    if (ldns_status s = parse(r, &rr); s != LDNS_STATUS_OK) {
-      error = "ldns cannot parse " + r + ": " + ldns_get_errorstr_by_id(s);
-      break;
+  auto push_all = [&](const std::vector<std::string>& texts, ldns_rr_list* list) {
+    for (const std::string& t : texts) {
+      ldns_rr* rr = nullptr;
+      if (ldns_status s = parse(t, &rr); s != LDNS_STATUS_OK) {
+        error = "ldns cannot parse " + t + ": " + ldns_get_errorstr_by_id(s);
+        return;
+      }
+      ldns_rr_list_push_rr(list, rr);
     }
-    ldns_rr_list_push_rr(set, rr);
-  }
-  for (const std::string& k : dnskeys) {
-    ldns_rr* rr = nullptr;
-    if (ldns_status s = parse(k, &rr); s != LDNS_STATUS_OK) {
-      error = "ldns cannot parse " + k + ": " + ldns_get_errorstr_by_id(s);
-      break;
-    }
-    ldns_rr_list_push_rr(keys, rr);
-  }
+  };
+  push_all(rrset, set);
+  if (error.empty()) push_all(dnskeys, keys);
   if (error.empty()) {
     if (ldns_status s = parse(rrsig, &sig); s != LDNS_STATUS_OK) {
       error = "ldns cannot parse " + rrsig + ": " + ldns_get_errorstr_by_id(s);
