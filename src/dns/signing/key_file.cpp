@@ -4,7 +4,6 @@
 #include <openssl/crypto.h>
 
 #include <array>
-#include <charconv>
 #include <fstream>
 #include <optional>
 #include <string_view>
@@ -43,11 +42,11 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::optional<unsigned> parse_number(std::string_view s) {
-  unsigned v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || end != s.data() + s.size() || s.empty()) return std::nullopt;
-  return v;
+// A decimal of at most `max`, through the zone parser's own decoder.
+std::optional<unsigned> parse_number(std::string_view s, std::uint64_t max) {
+  std::uint64_t v = 0;
+  if (!detail::decimal_decode(s, max, false, v)) return std::nullopt;
+  return static_cast<unsigned>(v);  // Safety: at most `max`, which fits
 }
 
 std::string_view algorithm_name(std::uint8_t a) {
@@ -73,10 +72,10 @@ herald::Result<std::pair<unsigned, unsigned>, ZoneError> parse_file_name(const s
   if (tag_plus == std::string_view::npos || tag_plus == 0) return bad();
   const std::size_t alg_plus = base.rfind('+', tag_plus - 1);
   if (alg_plus == std::string_view::npos) return bad();
-  auto alg = parse_number(base.substr(alg_plus + 1, tag_plus - alg_plus - 1));
-  auto tag = parse_number(base.substr(tag_plus + 1));
+  auto alg = parse_number(base.substr(alg_plus + 1, tag_plus - alg_plus - 1), 255);
+  auto tag = parse_number(base.substr(tag_plus + 1), 0xFFFF);
   auto name = Name::from_text(base.substr(0, alg_plus));
-  if (!alg || !tag || *tag > 0xFFFF || !name) return bad();
+  if (!alg || !tag || !name) return bad();
   if (!name->iequals(origin)) {
     return error_at(path, 0,
                     "the key is for " + name->to_text() + " (its file name says so), not for " +
@@ -106,7 +105,7 @@ herald::Result<PrivateFile, ZoneError> read_private(const std::string& path, Sec
       }
       format = true;
     } else if (key == "Algorithm") {
-      auto a = parse_number(value.substr(0, value.find(' ')));
+      auto a = parse_number(value.substr(0, value.find(' ')), 255);
       if (!a || (*a != kEcdsaP256Sha256 && *a != kEd25519)) {
         return error_at(path, n,
                         "algorithm " + std::string(value) +

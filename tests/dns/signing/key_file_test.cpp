@@ -132,6 +132,11 @@ TEST(KeyFile, AWrongPairIsRefusedNamingFileAndLine) {
        "online.example.", ".key", 1, "not a zone key"},
       {"algorithm 15 in the .key", base, good_private, replace(good_key, "257 3 13", "257 3 15"),
        "online.example.", ".key", 1, "the DNSKEY's algorithm is 15"},
+      {"a format other than v1", base, replace(good_private, "v1.2", "v2.0"), good_key,
+       "online.example.", ".private", 1, "only the v1.x format"},
+      {"a public key off the curve", base, good_private,
+       "online.example. IN DNSKEY 257 3 13 " + std::string(86, 'A') + "==\n", "online.example.",
+       ".key", 1, "not a P-256 point"},
       {"a file name not of the form", "online-key", good_private, good_key, "online.example.",
        ".private", 0, "K<zone>+<algorithm>+<tag>.private"},
   };

@@ -271,6 +271,20 @@ TEST(CanonicalRdata, FoldsTheNamesOfTheRfc4034TypesOnly) {
   }
 }
 
+// RFC 4034 §6.2 folds names in six types this codebase has no layout for;
+// a zone signed online refuses them (their names cannot be found to fold).
+TEST(CanonicalRdata, TheFoldedTypesWithoutALayoutHaveNoKnownForm) {
+  for (std::uint16_t t : {3, 4, 24, 26, 30, 38}) {  // MD MF SIG PX NXT A6
+    EXPECT_TRUE(canonical_lowercases(RRType{t})) << t;
+    EXPECT_FALSE(canonical_form_known(RRType{t})) << t;
+  }
+  for (RRType t : {type::A, type::MX, type::NSEC, type::SVCB, type::RRSIG}) {
+    EXPECT_TRUE(canonical_form_known(t)) << t.value;
+  }
+  EXPECT_FALSE(canonical_lowercases(type::NSEC));
+  EXPECT_FALSE(canonical_lowercases(type::SVCB));
+}
+
 TEST(SignedData, RdataInCanonicalOrderShorterFirstEachOnce) {
   const std::vector<std::vector<std::uint8_t>> sorted = {
       rr("t.example.", "TXT", "\"a\"").rdata,       // 01 61
