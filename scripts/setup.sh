@@ -29,8 +29,9 @@ PACKAGES=(
   # generator of the DNS differential test and benchmark (D1)
   ldnsutils knot-dnsutils nsd dnsperf
   # ldns as a library: the independent verifier of the signatures the
-  # online signer makes (tests/dns/signing)
-  libldns-dev pkg-config
+  # online signer makes (tests/dns/signing); BIND's delv, the validator the
+  # online-signed answers must satisfy (tests/dns/server/online_test.cpp)
+  libldns-dev pkg-config bind9-dnsutils
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev

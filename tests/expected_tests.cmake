@@ -1,5 +1,5 @@
 # Fails unless ctest lists every test that needs an optional tool (node,
-# kdig, nsd, libldns, clang-format) or data file (unicode-data's CaseFolding.txt and
+# kdig, nsd, delv, libldns, clang-format) or data file (unicode-data's CaseFolding.txt and
 # UnicodeData.txt): a configure on a machine missing one leaves its
 # tests out with a warning (cmake/HeraldTools.cmake), and this test makes
 # that visible as a failure instead of a shorter, green suite.
@@ -10,7 +10,7 @@ set(EXPECTED
   browser_chat browser_chat_deflate browser_origin browser_tls browser_sse browser_backend
   browser_client
   gateway_proxy_test cluster_proxy_test cluster_discovery_test
-  dns_process_test dns_nsd_diff_test dns_signing_test
+  dns_process_test dns_nsd_diff_test dns_signing_test dns_online_test
   match_unicode_oracle_test)
 execute_process(COMMAND ${CTEST} -N WORKING_DIRECTORY ${BUILD_DIR}
   OUTPUT_VARIABLE listing RESULT_VARIABLE rc)

@@ -8,6 +8,7 @@
 #include "core/log.hpp"
 #include "core/memory/huge_pages.hpp"
 #include "dns/notify.hpp"
+#include "dns/signing/key_directory.hpp"
 
 namespace herald::heraldd {
 
@@ -85,6 +86,27 @@ DnsService::DnsService(const dns::Settings& settings, config::Endpoint gateway,
   registry.callback(
       "herald_dns_rrl_slipped_total", "DNS UDP answers sent truncated over dns.rrl_rate",
       [srv] { return static_cast<double>(srv->rrl_slipped()); }, true);
+  for (auto [stat, name] : {std::pair{dns::SigningStat::hits, "hit"},
+                            {dns::SigningStat::misses, "miss"},
+                            {dns::SigningStat::stale, "stale"}}) {
+    registry.callback(
+        "herald_dns_signature_cache_total",
+        "RRsets of zones signed online answered with DO, by whether the shard's signature cache "
+        "held their signatures (hit), did not (miss), or held them near expiry (stale)",
+        [srv, st = stat] { return static_cast<double>(srv->signing(st)); }, true,
+        {{"result", name}});
+  }
+  registry.callback(
+      "herald_dns_signature_cache_evictions_total",
+      "Signature cache entries evicted to make room (dns.signature_cache_entries)",
+      [srv] { return static_cast<double>(srv->signing(dns::SigningStat::evictions)); }, true);
+  registry.callback(
+      "herald_dns_signatures_total", "DNSSEC signatures made at query time",
+      [srv] { return static_cast<double>(srv->signing(dns::SigningStat::signatures)); }, true);
+  registry.callback(
+      "herald_dns_signing_failures_total",
+      "RRsets that could not be signed (the query was answered SERVFAIL)",
+      [srv] { return static_cast<double>(srv->signing(dns::SigningStat::failures)); }, true);
   registry.callback("herald_dns_tcp_connections", "DNS TCP connections open",
                     [srv] { return static_cast<double>(srv->tcp_connections()); });
   dns::Notifier* n = notifier_.get();
@@ -147,7 +169,14 @@ LoadReport DnsService::load() {
     }
     sources.push_back({origin.value(), trim(item.substr(eq + 1))});
   }
+  // Keys are read again on every load: a key change is a reload.
+  std::size_t key_failed = 0;
+  if (!settings_.keys_dir.empty()) {
+    dns::signing::KeyDirectory keys = dns::signing::KeyDirectory::scan(settings_.keys_dir, errors);
+    key_failed = dns::signing::attach_keys(keys, sources, errors);
+  }
   dns::DbLoad load = dns::load_zones(sources, dns::zone_limits(settings_));
+  load.failed += key_failed;
   std::vector<std::shared_ptr<const dns::Zone>> zones;
   if (load.db) {
     for (std::size_t i = 0; i < load.db->size(); ++i) {
@@ -210,8 +239,12 @@ LoadReport DnsService::publish(std::vector<dns::ZoneError> errors, bool files) {
   auto db = std::make_shared<const dns::ZoneDb>(std::move(zones));
   // A node list change rebuilds the discovery zone about once a heartbeat
   // while connections move: logged at debug, not info.
-  (files ? log::info : log::debug)(
-      "dns zones loaded", {{"zones", db->size()}, {"failed", failed}, {"changed", changed.size()}});
+  std::size_t online = 0;
+  for (std::size_t i = 0; i < db->size(); ++i) online += db->zone(i).keys() != nullptr ? 1 : 0;
+  (files ? log::info : log::debug)("dns zones loaded", {{"zones", db->size()},
+                                                        {"failed", failed},
+                                                        {"changed", changed.size()},
+                                                        {"signed_online", online}});
   LoadReport report{db->size(), failed, changed.size(), std::move(errors)};
   store_.set(std::move(db));
   if (settings_.huge_pages && files) {

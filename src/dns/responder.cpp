@@ -13,6 +13,10 @@ namespace herald::dns {
 
 namespace {
 
+// The CO flag: the second bit of the EDNS flags, after DO (RFC 9824 §5.1);
+// Edns::z holds the 15 bits after DO, so it is z's top bit.
+constexpr std::uint16_t kCompactOk = 0x4000;
+
 bool wants_targets(RRType t) {
   return t == type::NS || t == type::MX || t == type::SRV;
 }
@@ -25,9 +29,11 @@ std::size_t name_capacity(std::size_t max_chain) {
 
 }  // namespace
 
-Responder::Responder(ResponderOptions opt) : opt_(std::move(opt)) {
+Responder::Responder(ResponderOptions opt) : opt_(std::move(opt)), signer_(opt_.signatures) {
   names_.reserve(name_capacity(opt_.max_chain));
   synth_.reserve(opt_.max_chain + 1);
+  // One denial per chain step at most, and a referral's.
+  nsec_pool_.resize(opt_.max_chain + 4, RRset{type::NSEC, 0, {Rdata{}}, {}, 0, {}});
   for (auto& s : sections_) s.reserve(32);
 }
 
@@ -35,6 +41,8 @@ void Responder::reset() {
   for (auto& s : sections_) s.clear();
   names_.clear();
   synth_.clear();
+  nsec_used_ = 0;
+  signer_.clear();
   aa_ = false;
   rcode_ = 0;
   ede_ = 0xFFFF;
@@ -58,7 +66,8 @@ bool Responder::contains(const RRset* set, const Name& owner) const noexcept {
   return false;
 }
 
-bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_only, bool required) {
+bool Responder::add(Section s, const Name* owner, const RRset* set, const Zone* signer,
+                    bool sigs_only, bool required) {
   if (set == nullptr || owner == nullptr) return false;
   // A set goes out once (a CNAME loop meets its first CNAME again; an NS
   // target's address may already be the answer).
@@ -66,7 +75,7 @@ bool Responder::add(Section s, const Name* owner, const RRset* set, bool sigs_on
     if (e.set == set && e.owner->iequals(*owner)) return false;
   }
   if (s == kAdditional && contains(set, *owner)) return false;
-  sections_[s].push_back(Entry{owner, set, sigs_only, required});
+  sections_[s].push_back(Entry{owner, set, sigs_only, required, signer, false, {}});
   return true;
 }
 
@@ -82,15 +91,17 @@ void Responder::add_targets(const Zone& zone, const RRset& set, bool glue) {
       auto target =
           Name::from_uncompressed(std::span<const std::uint8_t>(set.rdatas[i]).subspan(at));
       const Name* owner = target ? keep(target.value()) : nullptr;
-      add(kAdditional, owner, wild.find(type::A));
-      add(kAdditional, owner, wild.find(type::AAAA));
+      add(kAdditional, owner, wild.find(type::A), sign_by(zone));
+      add(kAdditional, owner, wild.find(type::AAAA), sign_by(zone));
       continue;
     }
     const Node& nd = zone.node(n);
     // Below a cut only NS may point (glue); other targets there are not ours.
     if (nd.occluded && !glue) continue;
-    add(kAdditional, &nd.name, nd.find(type::A));
-    add(kAdditional, &nd.name, nd.find(type::AAAA));
+    // Glue is the child's data: never signed (RFC 4035 §2.2).
+    const Zone* signer = nd.occluded ? nullptr : sign_by(zone);
+    add(kAdditional, &nd.name, nd.find(type::A), signer);
+    add(kAdditional, &nd.name, nd.find(type::AAAA), signer);
   }
 }
 
@@ -107,8 +118,10 @@ void Responder::add_glue(const Zone& zone, const RRset& ns, const Name& cut) {
       const Node& nd = zone.node(n);
       bool in_domain = nd.name.is_subdomain_of(cut);
       if (in_domain != (pass == 0)) continue;
-      add(kAdditional, &nd.name, nd.find(type::A), false, in_domain);
-      add(kAdditional, &nd.name, nd.find(type::AAAA), false, in_domain);
+      // Our own names outside any cut are ours to sign; glue is not.
+      const Zone* signer = nd.occluded ? nullptr : sign_by(zone);
+      add(kAdditional, &nd.name, nd.find(type::A), signer, false, in_domain);
+      add(kAdditional, &nd.name, nd.find(type::AAAA), signer, false, in_domain);
     }
   }
 }
@@ -116,21 +129,45 @@ void Responder::add_glue(const Zone& zone, const RRset& ns, const Name& cut) {
 void Responder::add_nsec(const Zone& zone, const Name& name) {
   std::uint32_t n = zone.nsec_for(name);
   if (n == kNoNode) return;
-  add(kAuthority, &zone.node(n).name, zone.node(n).find(type::NSEC));
+  add(kAuthority, &zone.node(n).name, zone.node(n).find(type::NSEC), nullptr);
 }
 
 void Responder::add_nsec3_match(const Zone& zone, const Name& name) {
   const Nsec3Params& p = zone.nsec3_params();
   auto h = nsec3_hash(name, p.algorithm, p.iterations, p.salt);
   if (!h) return;
-  if (const Nsec3Node* n = zone.nsec3_match(*h)) add(kAuthority, &n->name, &n->nsec3);
+  if (const Nsec3Node* n = zone.nsec3_match(*h)) add(kAuthority, &n->name, &n->nsec3, nullptr);
 }
 
 void Responder::add_nsec3_cover(const Zone& zone, const Name& name) {
   const Nsec3Params& p = zone.nsec3_params();
   auto h = nsec3_hash(name, p.algorithm, p.iterations, p.salt);
   if (!h) return;
-  if (const Nsec3Node* n = zone.nsec3_cover(*h)) add(kAuthority, &n->name, &n->nsec3);
+  if (const Nsec3Node* n = zone.nsec3_cover(*h)) add(kAuthority, &n->name, &n->nsec3, nullptr);
+}
+
+void Responder::add_compact_nsec(Section s, const Zone& zone, const Name& owner, const Node* node,
+                                 signing::Denial d) {
+  // Never grow: entries point into the pool. An answer needing more
+  // denials than the room (a chain longer than max_chain) ends unproved.
+  if (nsec_used_ == nsec_pool_.size()) return;
+  RRset& set = nsec_pool_[nsec_used_];
+  // RFC 9077: the NSEC TTL is the negative-caching TTL, like the SOA's.
+  set.ttl = zone.negative_ttl();
+  signing::compact_nsec(node, owner.lowercased(), zone.keys()->signer(), d, set.rdatas.front());
+  if (!add(s, &owner, &set, &zone)) return;
+  ++nsec_used_;
+  sections_[s].back().nxname = d == signing::Denial::nxname;
+}
+
+bool Responder::sign_entries() {
+  for (auto& sec : sections_) {
+    for (Entry& e : sec) {
+      if (e.signer == nullptr) continue;
+      if (!signer_.sign(*e.signer, *e.owner, *e.set, now_, e.nxname, e.sigs)) return false;
+    }
+  }
+  return true;
 }
 
 void Responder::lookup(const ZoneDb& db, const Name& qname, std::size_t depth) {
@@ -197,33 +234,44 @@ void Responder::answer_node(const ZoneDb& db, const Zone& zone, std::uint32_t no
       if (s.type != type::NSEC && s.type != type::NSEC3) pick = &s;
     }
     if (pick == nullptr) return nodata(zone, node, wildcard_encloser, qname);
-    add(kAnswer, &owner, pick);
+    add(kAnswer, &owner, pick, sign_by(zone));
     if (wants_targets(pick->type)) add_targets(zone, *pick, pick->type == type::NS);
     return;
+  }
+  if (qtype_ == type::RRSIG && zone.keys() != nullptr) {
+    // A zone signed online stores no signatures to hand out: they are made
+    // per RRset as answers need them (Knot refuses these queries too).
+    rcode_ = static_cast<std::uint16_t>(Rcode::refused);
+    ede_ = ede::kNotSupported;
+    return;
+  }
+  if (qtype_ == type::NSEC && sign_by(zone) != nullptr) {
+    // The name's own NSEC, as a denial of any other type would carry it.
+    return add_compact_nsec(kAnswer, zone, owner, &nd, signing::Denial::nodata);
   }
   if (qtype_ == type::RRSIG) {
     // The signatures themselves (RFC 4035 §3.1.5 leaves it to us): every
     // RRSIG at the name, without the records they cover.
     bool any = false;
     for (const RRset& s : nd.rrsets) {
-      if (!s.sigs.empty()) any = add(kAnswer, &owner, &s, true) || any;
+      if (!s.sigs.empty()) any = add(kAnswer, &owner, &s, nullptr, true) || any;
     }
     if (!any) nodata(zone, node, wildcard_encloser, qname);
     return;
   }
   if (const RRset* set = nd.find(qtype_)) {
-    add(kAnswer, &owner, set);
+    add(kAnswer, &owner, set, sign_by(zone));
     if (wants_targets(set->type)) add_targets(zone, *set, set->type == type::NS);
     // Like NSD: the zone's NS with positive answers, except for DNSKEY and
     // DS (large, and asked for by validators that do not want them).
     const RRset* ns = apex.find(type::NS);
     if (qtype_ != type::DNSKEY && qtype_ != type::DS && ns != set && ns != nullptr) {
-      if (add(kAuthority, &apex.name, ns)) add_targets(zone, *ns, true);
+      if (add(kAuthority, &apex.name, ns, sign_by(zone))) add_targets(zone, *ns, true);
     }
     return;
   }
   if (const RRset* cname = nd.find(type::CNAME)) {
-    if (!add(kAnswer, &owner, cname)) return;  // a loop: the CNAME is already there
+    if (!add(kAnswer, &owner, cname, sign_by(zone))) return;  // a loop: already there
     if (depth + 1 > opt_.max_chain) return;
     auto target = Name::from_uncompressed(cname->rdatas.front());
     const Name* next = target ? keep(target.value()) : nullptr;
@@ -235,9 +283,18 @@ void Responder::answer_node(const ZoneDb& db, const Zone& zone, std::uint32_t no
 
 void Responder::nodata(const Zone& zone, std::uint32_t node, std::uint32_t wildcard_encloser,
                        const Name& qname) {
-  add(kAuthority, &zone.origin(), &zone.negative_soa());
-  if (!dnssec(zone)) return;
+  add(kAuthority, &zone.origin(), &zone.negative_soa(), sign_by(zone));
   const Node& nd = zone.node(node);
+  if (sign_by(zone) != nullptr) {
+    // RFC 9824 §3.2: an NSEC owned by QNAME (an empty non-terminal's and a
+    // wildcard's too: the wildcard node supplies the types) whose bitmap
+    // lists what is there. At a cut (a DS query) only NS and DS are ours
+    // (§3.4), and the next name must stay above the child's names.
+    add_compact_nsec(kAuthority, zone, qname, &nd,
+                     nd.cut ? signing::Denial::delegation : signing::Denial::nodata);
+    return;
+  }
+  if (!dnssec(zone)) return;
   if (!zone.has_nsec3()) {
     add_nsec(zone, nd.name);  // at the name, or covering it (an empty non-terminal)
     return;
@@ -258,8 +315,17 @@ void Responder::nodata(const Zone& zone, std::uint32_t node, std::uint32_t wildc
 }
 
 void Responder::nxdomain(const Zone& zone, std::uint32_t encloser, const Name& qname) {
+  if (const Zone* signer = sign_by(zone)) {
+    // RFC 9824 §3.1: NODATA for a name that does not exist, with an NSEC
+    // that says so by NXNAME in its bitmap; NXDOMAIN only to a client
+    // that said it understands compact answers (§5.1, the CO bit).
+    rcode_ = static_cast<std::uint16_t>(co_ ? Rcode::nxdomain : Rcode::noerror);
+    add(kAuthority, &zone.origin(), &zone.negative_soa(), signer);
+    add_compact_nsec(kAuthority, zone, qname, nullptr, signing::Denial::nxname);
+    return;
+  }
   rcode_ = static_cast<std::uint16_t>(Rcode::nxdomain);
-  add(kAuthority, &zone.origin(), &zone.negative_soa());
+  add(kAuthority, &zone.origin(), &zone.negative_soa(), nullptr);
   if (!dnssec(zone)) return;
   const Name& ce = zone.node(encloser).name;
   auto star = Name::from_text("*", &ce);
@@ -281,14 +347,21 @@ void Responder::referral(const Zone& zone, std::uint32_t cut, std::size_t depth)
   if (depth == 0) aa_ = false;
   const Node& nd = zone.node(cut);
   const RRset* ns = nd.find(type::NS);
-  add(kAuthority, &nd.name, ns);
-  if (dnssec(zone)) {
+  add(kAuthority, &nd.name, ns, nullptr);  // the child's data: never signed
+  if (const Zone* signer = sign_by(zone)) {
+    // RFC 9824 §3.4: a signed DS, or an NSEC proving there is none.
     if (const RRset* ds = nd.find(type::DS)) {
-      add(kAuthority, &nd.name, ds);
+      add(kAuthority, &nd.name, ds, signer);
+    } else {
+      add_compact_nsec(kAuthority, zone, nd.name, &nd, signing::Denial::delegation);
+    }
+  } else if (dnssec(zone)) {
+    if (const RRset* ds = nd.find(type::DS)) {
+      add(kAuthority, &nd.name, ds, nullptr);
     } else if (zone.has_nsec3()) {
       add_nsec3_match(zone, nd.name);  // RFC 5155 §7.2.7
     } else {
-      add(kAuthority, &nd.name, nd.find(type::NSEC));
+      add(kAuthority, &nd.name, nd.find(type::NSEC), nullptr);
     }
   }
   add_glue(zone, *ns, nd.name);
@@ -299,7 +372,7 @@ void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, co
   aa_ = true;
   const Node& nd = zone.node(node);
   const RRset* dn = nd.find(type::DNAME);
-  if (!add(kAnswer, &nd.name, dn)) return;  // a DNAME loop
+  if (!add(kAnswer, &nd.name, dn, sign_by(zone))) return;  // a DNAME loop
   // RFC 6672 §2.2: QNAME's labels above the DNAME owner, then the target.
   std::array<std::uint8_t, 128> at;
   (void)detail::label_offsets(qname, at);
@@ -324,7 +397,7 @@ void Responder::dname(const ZoneDb& db, const Zone& zone, std::uint32_t node, co
                          {},
                          0,
                          {}});
-  add(kAnswer, &qname, &synth_.back());
+  add(kAnswer, &qname, &synth_.back(), nullptr);
   // A CNAME query is answered by the synthesised CNAME itself.
   if (qtype_ == type::CNAME || depth + 1 > opt_.max_chain) return;
   lookup(db, *next_name, depth + 1);
@@ -365,6 +438,8 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
   qtype_ = question.qtype;
   outcome.qtype = qtype_;
   do_ = q.edns && q.edns->dnssec_ok;
+  co_ = do_ && (q.edns->z & kCompactOk) != 0;
+  now_ = client.now;
   std::size_t limit = 65535;
   if (transport == Transport::udp) {
     std::size_t offered = q.edns ? std::max<std::size_t>(q.edns->udp_size, 512) : 512;
@@ -391,6 +466,10 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
     // Other opcodes (NOTIFY: no secondaries here) and classes: not served.
     rcode_ = static_cast<std::uint16_t>(Rcode::refused);
     ede_ = ede::kNotSupported;
+  } else if (qtype_ == type::NXNAME) {
+    // A meta-type that only denials carry (RFC 9824 §3.5).
+    rcode_ = static_cast<std::uint16_t>(Rcode::formerr);
+    ede_ = ede::kInvalidQueryType;
   } else if (qtype_ == type::AXFR || qtype_ == type::IXFR) {
     const Zone* zone = db.find_exact(question.qname);
     if (transport != Transport::tcp || !transfer_allowed) {
@@ -406,6 +485,14 @@ Outcome Responder::respond(const ZoneDb& db, std::span<const std::uint8_t> query
     }
   } else {
     lookup(db, question.qname, 0);
+    if (!sign_entries()) {
+      // An unsigned answer to a DO query of a signed zone would be bogus
+      // to a validator anyway; say the server failed.
+      for (auto& sec : sections_) sec.clear();
+      rcode_ = static_cast<std::uint16_t>(Rcode::servfail);
+      aa_ = false;
+    }
+    outcome.signing = signer_.counts();
   }
   encode(q, limit, out, outcome, client);
   return outcome;
@@ -419,6 +506,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
   if (with_opt) {
     opt.udp_size = opt_.max_udp_payload;
     opt.dnssec_ok = do_;
+    opt.z = co_ ? kCompactOk : 0;  // RFC 9824 §5.1: CO answered with CO
     opt.extended_rcode = static_cast<std::uint8_t>(rcode_ >> 4);
     if (!opt_.nsid.empty() && q.edns->nsid()) opt.options.push_back({option::NSID, opt_.nsid});
     if (ede_ != 0xFFFF) opt.add_extended_error({ede_, {}});
@@ -456,7 +544,7 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
       std::size_t mark = w.size();
       auto map_mark = map_.mark();
       std::uint16_t n = 0;
-      auto put = [&](RRType t, std::uint32_t ttl, const Rdata& rd) {
+      auto put = [&](RRType t, std::uint32_t ttl, std::span<const std::uint8_t> rd) {
         map_.write_stable_name(w, *e.owner);
         w.u16(t.value);
         w.u16(rrclass::IN.value);
@@ -471,7 +559,11 @@ void Responder::encode(const Message& q, std::size_t limit, std::vector<std::uin
       if (!e.sigs_only) {
         for (const Rdata& rd : e.set->rdatas) put(e.set->type, e.set->ttl, rd);
       }
-      if (do_ || e.sigs_only) {
+      if (e.signer != nullptr) {
+        // Made for this answer; an RRSIG's TTL is its RRset's (RFC 4034 §3).
+        for (std::size_t i = 0; i < e.sigs.count; ++i)
+          put(type::RRSIG, e.set->ttl, signer_.rrsig(e.sigs, i));
+      } else if (do_ || e.sigs_only) {
         for (const Rdata& rd : e.set->sigs) put(type::RRSIG, e.set->sig_ttl, rd);
       }
       if (w.overflow()) {

@@ -22,12 +22,21 @@
 //   With DO: RRSIGs beside each RRset, and NSEC or NSEC3 proofs for every
 //   denial and wildcard expansion.
 //
+// Zones signed online (Zone::keys(), signing/) are answered with DO as RFC
+// 9824's compact denial says: every RRset we are authoritative for is
+// signed at query time (signing/answer_signer.hpp), a name that does not
+// exist gets NOERROR with an NSEC owned by QNAME whose bitmap holds only
+// RRSIG NSEC NXNAME (NXDOMAIN when the query sets the CO bit), a missing
+// type gets the name's own NSEC, and a wildcard answer carries no proof:
+// its RRsets are signed as QNAME itself. Without DO they answer as any zone.
+//
 // CNAME and DNAME chains are bounded (ResponderOptions::max_chain) and stop
 // at the first RRset already in the answer, so a loop ends the chain.
 //
-// A Responder holds reusable buffers (its plan and compression map): one per
-// thread; after the first queries it answers without allocating except in
-// the codec's query decoding.
+// A Responder holds reusable buffers (its plan, compression map, signer and
+// synthesized NSECs): one per thread; after the first queries it answers
+// without allocating except in the codec's query decoding. It has no
+// randomness of its own; ECDSA signatures take their nonces from OpenSSL.
 #pragma once
 
 #include <cstdint>
@@ -38,6 +47,8 @@
 #include "dns/cookie.hpp"
 #include "dns/detail/compression.hpp"
 #include "dns/message.hpp"
+#include "dns/signing/answer_signer.hpp"
+#include "dns/signing/compact_denial.hpp"
 #include "dns/zone_db.hpp"
 
 namespace herald::dns {
@@ -61,13 +72,15 @@ struct ResponderOptions {
   // client retries with it. Queries without a COOKIE option, and TCP, are
   // answered as usual. Needs `cookies`.
   bool require_cookies = false;
+  // Online signing: the validity window of the signatures made at query time.
+  signing::SignatureWindow signatures{};
 };
 
 // Who asked, and when: inputs of the answer like the query itself (the
 // responder reads no clock and no socket).
 struct Client {
   std::span<const std::uint8_t> address;  // 4 or 16 octets; empty if unknown
-  std::uint32_t now = 0;                  // seconds since the epoch (cookies)
+  std::uint32_t now = 0;                  // seconds since the epoch (cookies, signatures)
 };
 
 // What a query's COOKIE option held (RFC 7873 §5.2), for metrics.
@@ -85,6 +98,7 @@ struct Outcome {
   // after a 2-octet length), not one bare message.
   bool framed = false;
   CookieState cookie = CookieState::none;
+  signing::SigningCounts signing{};  // zones signed online: what this answer cost
 };
 
 // Extended DNS Error codes we send (RFC 8914 §4).
@@ -92,6 +106,7 @@ namespace ede {
 inline constexpr std::uint16_t kProhibited = 18;
 inline constexpr std::uint16_t kNotAuthoritative = 20;
 inline constexpr std::uint16_t kNotSupported = 21;
+inline constexpr std::uint16_t kInvalidQueryType = 30;  // RFC 9824 §3.5: a query for NXNAME
 }  // namespace ede
 
 class Responder {
@@ -129,6 +144,11 @@ class Responder {
     // server at or below the cut. Over UDP, a required entry that does not
     // fit sets TC; other additional records are dropped silently.
     bool required = false;
+    // A zone signed online that signs this RRset (nullptr: not signed at
+    // query time), and where its RRSIGs are once signed.
+    const Zone* signer = nullptr;
+    bool nxname = false;  // a denial of a name that does not exist (its own cache)
+    signing::SignedRange sigs{};
   };
 
   void reset();
@@ -143,16 +163,26 @@ class Responder {
               const Name& qname);
   void nxdomain(const Zone& zone, std::uint32_t encloser, const Name& qname);
 
-  bool add(Section s, const Name* owner, const RRset* set, bool sigs_only = false,
-           bool required = false);
+  bool add(Section s, const Name* owner, const RRset* set, const Zone* signer,
+           bool sigs_only = false, bool required = false);
   bool contains(const RRset* set, const Name& owner) const noexcept;
   void add_targets(const Zone& zone, const RRset& set, bool glue);
   void add_glue(const Zone& zone, const RRset& ns, const Name& cut);
   void add_nsec(const Zone& zone, const Name& name);
   void add_nsec3_match(const Zone& zone, const Name& name);
   void add_nsec3_cover(const Zone& zone, const Name& name);
+  void add_compact_nsec(Section s, const Zone& zone, const Name& owner, const Node* node,
+                        signing::Denial d);
+  bool sign_entries();
   const Name* keep(const Name& n);
-  bool dnssec(const Zone& zone) const noexcept { return do_ && zone.signed_zone(); }
+  // Proofs from a pre-signed zone's own NSEC/NSEC3 records.
+  bool dnssec(const Zone& zone) const noexcept { return do_ && zone.presigned(); }
+  // The zone that signs what it answers now: a zone signed online, asked
+  // with DO. nullptr otherwise, and for what is never signed: a referral's
+  // NS, glue, a CNAME synthesized from a DNAME (RFC 4035 §2.2, RFC 6672 §5.3.1).
+  const Zone* sign_by(const Zone& zone) const noexcept {
+    return do_ && zone.keys() != nullptr ? &zone : nullptr;
+  }
 
   Outcome write_error(std::span<const std::uint8_t> query, std::uint16_t rcode,
                       std::vector<std::uint8_t>& out);
@@ -163,8 +193,15 @@ class Responder {
   std::vector<Entry> sections_[3];
   std::vector<Name> names_;   // synthesised names (capacity fixed: see keep)
   std::vector<RRset> synth_;  // synthesised CNAMEs from DNAMEs (capacity fixed)
+  // Compact-denial NSECs of this answer: sized once, reused (each keeps its
+  // RDATA's capacity), so entries may point into it.
+  std::vector<RRset> nsec_pool_;
+  std::size_t nsec_used_ = 0;
+  signing::AnswerSigner signer_;
   RRType qtype_{0};
   bool do_ = false;
+  bool co_ = false;        // the Compact Answers OK flag (RFC 9824 §5.1)
+  std::uint32_t now_ = 0;  // Client::now: the signatures' clock
   bool aa_ = false;
   std::uint16_t rcode_ = 0;
   std::uint16_t ede_ = 0xFFFF;              // none

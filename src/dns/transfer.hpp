@@ -9,7 +9,9 @@
 // Every record of the zone goes out once between the two SOAs, in
 // canonical order of owners: RRsets with their RRSIGs, NSEC and NSEC3
 // chains, glue, DNSKEY. Each message is at most `max_message` octets (a
-// record never spans two) and is compressed on its own.
+// record never spans two) and is compressed on its own. A zone signed
+// online goes out as it is served without DO: its data and DNSKEY, no
+// RRSIG or NSEC (they are made per answer; a secondary signs for itself).
 #pragma once
 
 #include <cstdint>

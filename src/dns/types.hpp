@@ -31,6 +31,11 @@ inline constexpr RRType A{1}, NS{2}, CNAME{5}, SOA{6}, MB{7}, MG{8}, MR{9}, NULL
     CDNSKEY{60}, OPENPGPKEY{61}, CSYNC{62}, ZONEMD{63}, SVCB{64}, HTTPS{65}, SPF{99}, NID{104},
     L32{105}, L64{106}, LP{107}, EUI48{108}, EUI64{109}, TKEY{249}, TSIG{250}, IXFR{251}, AXFR{252},
     ANY{255}, URI{256}, CAA{257};
+// RFC 9824 §3.5: a meta type that only appears in the type bitmap of a
+// compact denial's NSEC, saying the name does not exist. It has no RDATA
+// layout (so no descriptor: its text form stays "TYPE128"), and a query for
+// it is answered FORMERR.
+inline constexpr RRType NXNAME{128};
 }  // namespace type
 
 namespace rrclass {

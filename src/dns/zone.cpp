@@ -1,6 +1,7 @@
 #include "dns/zone.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <unordered_map>
 
@@ -20,6 +21,10 @@ std::uint32_t read_u32(const std::uint8_t* p) {
   return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
          static_cast<std::uint32_t>(p[2]) << 8 | p[3];
 }
+
+// Zone generations are never reused in a process: a cache keyed on one
+// cannot mistake a reloaded zone for the zone it replaced.
+std::atomic<std::uint64_t> next_generation{1};
 
 bool add_rdata(RRset& set, Rdata rdata) {
   // Identical records are one record (RFC 2181 §5): keep the first.
@@ -68,11 +73,13 @@ const Nsec3Node* Zone::nsec3_cover(std::span<const std::uint8_t> hash) const noe
 
 struct ZoneBuilder {
   static constexpr std::size_t kWholeZone = static_cast<std::size_t>(-1);
-  ZoneBuilder(const Name& o, ZoneResult& p, const ZoneLimits& l, std::vector<ZoneError>& e)
-      : origin(o), parsed(p), limits(l), errors(e) {}
+  ZoneBuilder(const Name& o, ZoneResult& p, const ZoneLimits& l, const OnlineSigning* on,
+              std::vector<ZoneError>& e)
+      : origin(o), parsed(p), limits(l), online(on), errors(e) {}
   const Name& origin;
   ZoneResult& parsed;
   const ZoneLimits& limits;
+  const OnlineSigning* online;
   bool iterations_reported = false;
   std::vector<ZoneError>& errors;
   std::shared_ptr<Zone> zone = std::make_shared<Zone>();
@@ -140,6 +147,7 @@ struct ZoneBuilder {
         error(i, "owner " + r.owner.to_text() + " is outside the zone " + origin.to_text());
         continue;
       }
+      if (online != nullptr && !signable_online(r, i)) continue;
       ++zone->record_count_;
       if (r.type == type::NSEC3 || r.type == type::NSEC3PARAM) check_iterations(r, i);
       if (r.type == type::RRSIG) {
@@ -172,6 +180,34 @@ struct ZoneBuilder {
       if (std::find(set->sigs.begin(), set->sigs.end(), s.rdata) == set->sigs.end())
         set->sigs.push_back(std::move(s.rdata));
     }
+  }
+
+  // A zone signed online makes its own signatures and denials; a record
+  // the server would make, or could not sign, is an error at its line.
+  bool signable_online(const Record& r, std::size_t rec) {
+    if (r.type == type::RRSIG || r.type == type::NSEC || r.type == type::NSEC3 ||
+        r.type == type::NSEC3PARAM) {
+      error(rec, type_to_text(r.type) + " in a zone signed online (keys: " + online->key_file +
+                     "): remove the signatures and denial records, or the keys");
+      return false;
+    }
+    if (online->signable != nullptr && !online->signable(r.type)) {
+      error(rec, type_to_text(r.type) +
+                     " cannot be signed online (RFC 4034 §6.2 lower-cases names inside it and "
+                     "this server has no layout for it): remove it, or serve the zone pre-signed");
+      return false;
+    }
+    return true;
+  }
+
+  // The keys' DNSKEYs at the apex, beside any the file publishes (a key
+  // published ahead of its use), with the SOA's TTL (Knot's choice).
+  void publish_keys() {
+    const std::uint32_t apex = by_name.at(origin);
+    const std::uint32_t ttl = zone->nodes_[apex].find(type::SOA)->ttl;
+    RRset& set = rrset_for(apex, type::DNSKEY, ttl, kWholeZone);
+    for (const Rdata& k : online->dnskeys) add_rdata(set, k);
+    zone->keys_ = online->keys;
   }
 
   // Once per zone: a chain holds thousands of NSEC3 records with the same
@@ -336,27 +372,31 @@ struct ZoneBuilder {
     zone->negative_soa_ = *zone->soa_;
     zone->negative_soa_.ttl = zone->negative_ttl_;
     zone->negative_soa_.sig_ttl = std::min(zone->negative_soa_.sig_ttl, zone->negative_ttl_);
+    zone->generation_ = next_generation.fetch_add(1, std::memory_order_relaxed);
   }
 };
 
-ZoneLoad build_zone(const Name& origin, ZoneResult parsed, const ZoneLimits& limits) {
+ZoneLoad build_zone(const Name& origin, ZoneResult parsed, const ZoneLimits& limits,
+                    const OnlineSigning* online) {
   ZoneLoad out;
   out.errors = std::move(parsed.errors);
   std::size_t parse_errors = out.errors.size();
-  ZoneBuilder b(origin, parsed, limits, out.errors);
+  ZoneBuilder b(origin, parsed, limits, online, out.errors);
   b.add_records();
   b.check_nodes();
   if (out.errors.size() > parse_errors || parse_errors > 0) return out;
+  if (online != nullptr) b.publish_keys();
   b.add_empty_non_terminals();
   b.index();
   out.zone = std::move(b.zone);
   return out;
 }
 
-ZoneLoad load_zone_file(const std::string& path, const Name& origin, const ZoneLimits& limits) {
+ZoneLoad load_zone_file(const std::string& path, const Name& origin, const ZoneLimits& limits,
+                        const OnlineSigning* online) {
   ZoneOptions opt;
   opt.origin = origin;
-  ZoneLoad z = build_zone(origin, parse_zone_file(path, opt), limits);
+  ZoneLoad z = build_zone(origin, parse_zone_file(path, opt), limits, online);
   for (ZoneError& e : z.errors) {
     if (e.file.empty()) e.file = path;  // a zone-wide error of a file with no records
   }

@@ -12,6 +12,10 @@
 // NSEC3 records live apart from the tree (their owners are hashes, not
 // names anyone queries), in a table sorted by the raw hash.
 //
+// A zone signed online (signing/) carries its keys: the apex gets a DNSKEY
+// RRset made from them, and the responder signs answers at query time. Such
+// a zone holds no RRSIG, NSEC or NSEC3 of its own.
+//
 // A zone is immutable once built and shared between threads (read-only).
 #pragma once
 
@@ -27,6 +31,10 @@
 #include "dns/zone_parser.hpp"
 
 namespace herald::dns {
+
+namespace signing {
+class ZoneKeys;
+}
 
 inline constexpr std::uint32_t kNoNode = 0xFFFFFFFF;
 // In RRset::targets: the target has no node of its own but a wildcard
@@ -93,7 +101,13 @@ class Zone {
   const RRset& negative_soa() const noexcept { return negative_soa_; }
   // The SOA's MINIMUM field: the negative-caching TTL is min(SOA TTL, it).
   std::uint32_t negative_ttl() const noexcept { return negative_ttl_; }
-  bool signed_zone() const noexcept { return apex().find(type::DNSKEY) != nullptr; }
+  // Signed ahead of time: the zone file holds the DNSKEY and the RRSIGs.
+  bool presigned() const noexcept { return !keys_ && apex().find(type::DNSKEY) != nullptr; }
+  // Signed at query time with these keys; nullptr for every other zone.
+  const signing::ZoneKeys* keys() const noexcept { return keys_.get(); }
+  // Unique to this build of the zone in this process (a reload makes a new
+  // one): what a cache of signatures keys on, since addresses are reused.
+  std::uint64_t generation() const noexcept { return generation_; }
 
   // The node named by `wire` (the uncompressed wire form of a name, any
   // case), or kNoNode. No allocation.
@@ -132,6 +146,8 @@ class Zone {
   RRset negative_soa_;
   std::uint32_t negative_ttl_ = 0;
   std::size_t record_count_ = 0;
+  std::shared_ptr<const signing::ZoneKeys> keys_;
+  std::uint64_t generation_ = 0;
 };
 
 // What a zone may ask of the server, checked at load.
@@ -144,6 +160,19 @@ struct ZoneLimits {
   // between 50 and 150). A zone over the limit is refused, with the file and
   // line of its first such record; the other zones are served.
   std::uint16_t max_nsec3_iterations = 100;
+};
+
+// What a zone signed online brings to build_zone. The keys are opaque to
+// this library (signing/ reads them, the responder signs with them); the
+// zone only publishes their DNSKEY RDATA and checks its records can be
+// signed.
+struct OnlineSigning {
+  std::shared_ptr<const signing::ZoneKeys> keys;
+  std::vector<Rdata> dnskeys;  // published at the apex, beside any in the file
+  std::string key_file;        // one of the key files, named in errors
+  // Whether an RRset of this type can be put in canonical form (RFC 4034
+  // §6.2); a record of a type that cannot is refused at load.
+  bool (*signable)(RRType) noexcept = nullptr;
 };
 
 struct ZoneLoad {
@@ -159,9 +188,15 @@ struct ZoneLoad {
 // RRSIG covering a type the name does not have; NSEC3 iterations over
 // `limits`. Identical records are merged (RFC 2181 §5). A zone with any
 // error is not built.
-ZoneLoad build_zone(const Name& origin, ZoneResult parsed, const ZoneLimits& limits = {});
+//
+// With `online`: any RRSIG, NSEC, NSEC3 or NSEC3PARAM is an error (the
+// server makes them), as is a type `online->signable` refuses; the apex
+// gets the keys' DNSKEYs with the SOA's TTL.
+ZoneLoad build_zone(const Name& origin, ZoneResult parsed, const ZoneLimits& limits = {},
+                    const OnlineSigning* online = nullptr);
 
 // Reads, parses and builds a zone file.
-ZoneLoad load_zone_file(const std::string& path, const Name& origin, const ZoneLimits& limits = {});
+ZoneLoad load_zone_file(const std::string& path, const Name& origin, const ZoneLimits& limits = {},
+                        const OnlineSigning* online = nullptr);
 
 }  // namespace herald::dns

@@ -61,7 +61,7 @@ DbLoad load_zones(const std::vector<ZoneSource>& sources, const ZoneLimits& limi
       out.errors.push_back({src.path, 0, 0, "zone " + src.origin.to_text() + " is listed twice"});
       continue;
     }
-    ZoneLoad z = load_zone_file(src.path, src.origin, limits);
+    ZoneLoad z = load_zone_file(src.path, src.origin, limits, src.online.get());
     if (!z.zone) {
       ++out.failed;
       for (ZoneError& e : z.errors) out.errors.push_back(std::move(e));

@@ -56,10 +56,12 @@ class ZoneDb {
   std::size_t max_labels_ = 0;
 };
 
-// Where a zone comes from: its origin and its master file.
+// Where a zone comes from: its origin and its master file, and its keys
+// when it is signed online (signing/key_directory.hpp attaches them).
 struct ZoneSource {
   Name origin;
   std::string path;
+  std::shared_ptr<const OnlineSigning> online = {};
 };
 
 struct DbLoad {

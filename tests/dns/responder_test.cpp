@@ -34,33 +34,11 @@ std::shared_ptr<const ZoneDb> test_db() {
   return load.db;
 }
 
-struct Query {
-  std::string qname;
-  RRType qtype;
-  bool edns = true;
-  bool dnssec_ok = false;
-  std::uint16_t udp_size = 1232;
-  std::uint8_t version = 0;
-};
-
-std::vector<std::uint8_t> wire_of(const Query& q) {
-  Message m;
-  m.header.id = 0x1234;
-  m.header.rd = true;
-  m.questions.push_back({name(q.qname), q.qtype, rrclass::IN});
-  if (q.edns) {
-    Edns e;
-    e.udp_size = q.udp_size;
-    e.dnssec_ok = q.dnssec_ok;
-    e.version = q.version;
-    m.edns = e;
-  }
-  return encode(m).value();
-}
+using test::Query;
 
 Message ask(Responder& r, const ZoneDb& db, const Query& q, Transport t = Transport::udp) {
   std::vector<std::uint8_t> out;
-  Outcome o = r.respond(db, wire_of(q), t, out);
+  Outcome o = r.respond(db, test::query_wire(q), t, out);
   EXPECT_FALSE(o.drop);
   auto m = decode(out);
   EXPECT_TRUE(m) << (m ? "" : m.error().to_string());
@@ -583,7 +561,7 @@ TEST(Responder, PayloadClampedToTheConfiguredMaximum) {
   Responder r(opt);
   std::vector<std::uint8_t> out;
   // The client offers 4096; we answer within 600 and advertise 600.
-  Outcome o = r.respond(*db, wire_of({"big.example.com.", type::TXT, true, false, 4096}),
+  Outcome o = r.respond(*db, test::query_wire({"big.example.com.", type::TXT, true, false, 4096}),
                         Transport::udp, out);
   EXPECT_TRUE(o.truncated);
   EXPECT_LE(out.size(), 600u);
@@ -599,11 +577,11 @@ TEST(Responder, MalformedQueriesPerDisposition) {
   // Shorter than a header: dropped.
   EXPECT_TRUE(r.respond(*db, std::vector<std::uint8_t>{1, 2, 3}, Transport::udp, out).drop);
   // A response (QR set): dropped, never answered (loops).
-  auto q = wire_of({"web.example.com.", type::A});
+  auto q = test::query_wire({"web.example.com.", type::A});
   q[2] |= 0x80;
   EXPECT_TRUE(r.respond(*db, q, Transport::udp, out).drop);
   // Trailing garbage: FORMERR, header only, ID and RD kept.
-  q = wire_of({"web.example.com.", type::A});
+  q = test::query_wire({"web.example.com.", type::A});
   q.push_back(0);
   Outcome o = r.respond(*db, q, Transport::udp, out);
   ASSERT_FALSE(o.drop);
@@ -615,7 +593,7 @@ TEST(Responder, MalformedQueriesPerDisposition) {
   EXPECT_EQ(m.header.rcode, 1);
   EXPECT_TRUE(m.questions.empty());
   // An unimplemented opcode (UPDATE): NOTIMP.
-  q = wire_of({"web.example.com.", type::A});
+  q = test::query_wire({"web.example.com.", type::A});
   q[2] = static_cast<std::uint8_t>((q[2] & 0x87) | (5 << 3));
   o = r.respond(*db, q, Transport::udp, out);
   EXPECT_EQ(o.rcode, static_cast<std::uint16_t>(Rcode::notimp));
@@ -658,7 +636,7 @@ TEST(Responder, CaseOfTheQuestionIsEchoedAndAnswersPointToIt) {
   auto db = test_db();
   Responder r;
   std::vector<std::uint8_t> out;
-  (void)r.respond(*db, wire_of({"wEb.ExAmPlE.cOm.", type::A}), Transport::udp, out);
+  (void)r.respond(*db, test::query_wire({"wEb.ExAmPlE.cOm.", type::A}), Transport::udp, out);
   Message m = decode(out).value();
   EXPECT_EQ(m.questions[0].qname.to_text(), "wEb.ExAmPlE.cOm.");
   // The answer's owner is a pointer to the question (0xC00C).

@@ -12,6 +12,7 @@
 
 #include "dns/detail/text_codecs.hpp"
 #include "dns/detail/zone_lexer.hpp"
+#include "dns/encoder.hpp"
 #include "dns/message.hpp"
 #include "dns/name.hpp"
 #include "dns/presentation.hpp"
@@ -59,6 +60,33 @@ inline Record rr(std::string_view owner, std::string_view type, const std::strin
   EXPECT_TRUE(w) << rdata << ": " << (w ? "" : w.error().to_string());
   if (w) r.rdata = w.value();
   return r;
+}
+
+// A query as the tests send it: one question, RD set, ID 0x1234.
+struct Query {
+  std::string qname;
+  RRType qtype;
+  bool edns = true;
+  bool dnssec_ok = false;
+  std::uint16_t udp_size = 1232;
+  std::uint8_t version = 0;
+  std::uint16_t z = 0;  // the EDNS flags after DO (0x4000: RFC 9824's CO)
+};
+
+inline std::vector<std::uint8_t> query_wire(const Query& q) {
+  Message m;
+  m.header.id = 0x1234;
+  m.header.rd = true;
+  m.questions.push_back({name(q.qname), q.qtype, rrclass::IN});
+  if (q.edns) {
+    Edns e;
+    e.udp_size = q.udp_size;
+    e.dnssec_ok = q.dnssec_ok;
+    e.version = q.version;
+    e.z = q.z;
+    m.edns = e;
+  }
+  return encode(m).value();
 }
 
 }  // namespace herald::dns::test

@@ -149,7 +149,7 @@ TEST(ZoneBuild, SignedZonesIndexNsecAndNsec3) {
   const std::string dir = HERALD_DNS_TEST_DATA "/server/";
   ZoneLoad nsec = load_zone_file(dir + "signed.example.zone", name("signed.example."));
   ASSERT_NE(nsec.zone, nullptr) << errors(nsec);
-  EXPECT_TRUE(nsec.zone->signed_zone());
+  EXPECT_TRUE(nsec.zone->presigned());
   EXPECT_FALSE(nsec.zone->has_nsec3());
   const Node& apex = nsec.zone->apex();
   EXPECT_FALSE(apex.find(type::SOA)->sigs.empty());

@@ -92,6 +92,13 @@ struct Server::Shard {
     if (o.cookie != CookieState::none) {
       ShardStats::bump(stats.cookies[static_cast<std::size_t>(o.cookie) - 1]);
     }
+    const signing::SigningCounts& c = o.signing;
+    stats.add(SigningStat::hits, c.hits);
+    stats.add(SigningStat::misses, c.misses);
+    stats.add(SigningStat::stale, c.stale);
+    stats.add(SigningStat::evictions, c.evictions);
+    stats.add(SigningStat::signatures, c.signatures);
+    stats.add(SigningStat::failures, c.failures);
   }
 
   // The client's address octets (4 or 16), read in place from the
@@ -490,6 +497,11 @@ std::uint64_t Server::rrl_slipped() const noexcept {
 std::uint64_t Server::tcp_refused() const noexcept {
   return sum(
       shards_, [](const ShardStats& s) -> const auto& { return s.tcp_refused; });
+}
+std::uint64_t Server::signing(SigningStat stat) const noexcept {
+  const auto slot = static_cast<std::size_t>(stat);
+  return sum(
+      shards_, [slot](const ShardStats& s) -> const auto& { return s.signing[slot]; });
 }
 std::uint64_t Server::tcp_spent() const noexcept {
   return sum(

@@ -61,6 +61,7 @@ class Server {
   std::uint64_t cookies(CookieState state) const noexcept;
   std::uint64_t rrl_dropped() const noexcept;
   std::uint64_t rrl_slipped() const noexcept;
+  std::uint64_t signing(SigningStat stat) const noexcept;
 
   struct Shard;  // server.cpp
 

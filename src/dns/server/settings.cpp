@@ -19,6 +19,23 @@ void register_settings(config::Schema& s, Settings& d) {
   s.add_string("dns.zones_dir", d.zones_dir,
                "Directory of zone files, each named <origin>.zone (other files are skipped)");
   s.add_string("dns.zones", d.zones, "More zones, as a comma-separated list of origin=path");
+  s.add_string("dns.keys_dir", d.keys_dir,
+               "Directory of DNSSEC keys (K<zone>+<alg>+<tag>.private and .key, as ldns-keygen "
+               "writes them); a zone with keys here is signed online, at query time");
+  s.add_duration("dns.signature_validity", d.signature_validity, milliseconds(3'600'000),
+                 milliseconds(90LL * 86'400'000),
+                 "Online signing: a signature expires this long after it is made");
+  s.add_duration("dns.signature_refresh", d.signature_refresh, milliseconds(60'000),
+                 milliseconds(89LL * 86'400'000),
+                 "Online signing: a cached signature with less validity left is made anew (keep "
+                 "it above the zones' largest TTL); less than dns.signature_validity");
+  s.add_duration("dns.signature_inception_offset", d.signature_inception_offset, milliseconds(0),
+                 milliseconds(86'400'000),
+                 "Online signing: a signature is valid from this long before it is made (clock "
+                 "skew)");
+  s.add_int("dns.signature_cache_entries", d.signature_cache_entries, 0, 16'777'216,
+            "Online signing: RRsets whose signatures each shard keeps (about 176 octets each, "
+            "made at the first signature); 0 signs every answer afresh");
   s.add_duration("dns.tcp_idle_timeout", d.tcp_idle_timeout, milliseconds(100),
                  milliseconds(3'600'000), "A DNS TCP connection silent this long is closed");
   s.add_int("dns.max_tcp_connections", d.max_tcp_connections, 1, 1'000'000,
@@ -91,6 +108,19 @@ herald::Result<ServerOptions, std::string> server_options(const Settings& s) {
   auto acl = AddressAcl::parse(s.transfer_allow);
   if (!acl) return "dns.transfer_allow: " + acl.error();
   o.transfer_acl = std::move(*acl);
+  if (s.signature_refresh >= s.signature_validity) {
+    return std::string(
+        "dns.signature_refresh must be less than dns.signature_validity (a signature would be "
+        "renewed as soon as it is made)");
+  }
+  // Safety: the settings are bounded to at most 90 days in milliseconds;
+  // in seconds that is under 2^23.
+  o.responder.signatures.validity = static_cast<std::uint32_t>(s.signature_validity.count() / 1000);
+  o.responder.signatures.refresh = static_cast<std::uint32_t>(s.signature_refresh.count() / 1000);
+  o.responder.signatures.inception_offset =
+      static_cast<std::uint32_t>(s.signature_inception_offset.count() / 1000);
+  // Safety: bounded to 0..16,777,216 by register_settings.
+  o.responder.signatures.cache_entries = static_cast<std::size_t>(s.signature_cache_entries);
   o.responder.cookies = s.cookies;
   o.responder.require_cookies = s.require_cookies;
   if (s.cookie_secret.empty()) {

@@ -24,7 +24,12 @@ struct Settings {
   config::Endpoint listen{"127.0.0.1", 5353};
   int threads = 0;
   std::string zones_dir;
-  std::string zones;  // "origin=path, origin=path"
+  std::string zones;     // "origin=path, origin=path"
+  std::string keys_dir;  // K<zone>+<alg>+<tag>.private: those zones are signed online
+  std::chrono::milliseconds signature_validity{7LL * 86'400'000};
+  std::chrono::milliseconds signature_refresh{86'400'000};
+  std::chrono::milliseconds signature_inception_offset{3'600'000};
+  int signature_cache_entries = 65536;
   std::chrono::milliseconds tcp_idle_timeout{10'000};
   int max_tcp_connections = 1000;
   int tcp_max_queries = 1000;

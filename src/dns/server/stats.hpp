@@ -23,6 +23,10 @@ inline constexpr std::array<std::string_view, 8> kRcodeNames = {
     "NOERROR", "FORMERR", "SERVFAIL", "NXDOMAIN", "NOTIMP", "REFUSED", "BADVERS", "BADCOOKIE"};
 inline constexpr std::size_t kRcodeSlots = kCountedRcodes.size() + 1;
 
+// Online signing, one counter each (signing::SigningCounts summed).
+enum class SigningStat : std::uint8_t { hits, misses, stale, evictions, signatures, failures };
+inline constexpr std::size_t kSigningStats = 6;
+
 struct alignas(64) ShardStats {
   std::array<std::atomic<std::uint64_t>, kTypeSlots> by_type{};
   std::array<std::atomic<std::uint64_t>, kRcodeSlots> by_rcode{};
@@ -34,6 +38,7 @@ struct alignas(64) ShardStats {
   std::array<std::atomic<std::uint64_t>, 3> cookies{};
   std::atomic<std::uint64_t> rrl_dropped{0};  // over the rate limit: not sent
   std::atomic<std::uint64_t> rrl_slipped{0};  // over the rate limit: sent truncated
+  std::array<std::atomic<std::uint64_t>, kSigningStats> signing{};  // by SigningStat
 
   static std::size_t type_slot(RRType t) noexcept {
     for (std::size_t i = 0; i < kCountedTypes.size(); ++i) {
@@ -47,9 +52,13 @@ struct alignas(64) ShardStats {
     }
     return kCountedRcodes.size();
   }
-  static void bump(std::atomic<std::uint64_t>& c) noexcept {
+  static void bump(std::atomic<std::uint64_t>& c) noexcept { add(c, 1); }
+  static void add(std::atomic<std::uint64_t>& c, std::uint64_t n) noexcept {
     // Only this shard's thread writes: a load and a store, no locked add.
-    c.store(c.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
+    c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  }
+  void add(SigningStat s, std::uint64_t n) noexcept {
+    if (n != 0) add(signing[static_cast<std::size_t>(s)], n);
   }
 };
 

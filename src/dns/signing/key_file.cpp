@@ -58,30 +58,20 @@ std::string_view algorithm_name(std::uint8_t a) {
 herald::Result<std::pair<unsigned, unsigned>, ZoneError> parse_file_name(const std::string& path,
                                                                          const Name& origin) {
   const std::size_t slash = path.find_last_of('/');
-  std::string_view base = std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1);
-  auto bad = [&] {
+  auto named = parse_key_file_name(
+      std::string_view(path).substr(slash == std::string::npos ? 0 : slash + 1));
+  if (!named) {
     return error_at(path, 0,
                     "a key file is named K<zone>+<algorithm>+<tag>.private (as ldns-keygen and "
                     "dnssec-keygen name it), e.g. K" +
                         origin.to_text() + "+013+12345.private");
-  };
-  if (!base.ends_with(kPrivateSuffix) || !base.starts_with('K')) return bad();
-  base.remove_suffix(kPrivateSuffix.size());
-  base.remove_prefix(1);
-  const std::size_t tag_plus = base.rfind('+');
-  if (tag_plus == std::string_view::npos || tag_plus == 0) return bad();
-  const std::size_t alg_plus = base.rfind('+', tag_plus - 1);
-  if (alg_plus == std::string_view::npos) return bad();
-  auto alg = parse_number(base.substr(alg_plus + 1, tag_plus - alg_plus - 1), 255);
-  auto tag = parse_number(base.substr(tag_plus + 1), 0xFFFF);
-  auto name = Name::from_text(base.substr(0, alg_plus));
-  if (!alg || !tag || !name) return bad();
-  if (!name->iequals(origin)) {
-    return error_at(path, 0,
-                    "the key is for " + name->to_text() + " (its file name says so), not for " +
-                        origin.to_text());
   }
-  return std::pair{*alg, *tag};
+  if (!named->origin.iequals(origin)) {
+    return error_at(path, 0,
+                    "the key is for " + named->origin.to_text() +
+                        " (its file name says so), not for " + origin.to_text());
+  }
+  return std::pair{named->algorithm, named->tag};
 }
 
 // Reads the three fields that count; the secret goes to `secret`.
@@ -219,6 +209,23 @@ herald::Result<OpensslPtr<EVP_PKEY>, std::string> make_pkey(std::uint8_t algorit
 }
 
 }  // namespace
+
+std::optional<KeyFileName> parse_key_file_name(std::string_view base) {
+  if (!base.ends_with(kPrivateSuffix) || !base.starts_with('K')) return std::nullopt;
+  base.remove_suffix(kPrivateSuffix.size());
+  base.remove_prefix(1);
+  // The origin ends at the second '+' from the right (a zone name may
+  // itself hold a '+').
+  const std::size_t tag_plus = base.rfind('+');
+  if (tag_plus == std::string_view::npos || tag_plus == 0) return std::nullopt;
+  const std::size_t alg_plus = base.rfind('+', tag_plus - 1);
+  if (alg_plus == std::string_view::npos) return std::nullopt;
+  auto alg = parse_number(base.substr(alg_plus + 1, tag_plus - alg_plus - 1), 255);
+  auto tag = parse_number(base.substr(tag_plus + 1), 0xFFFF);
+  auto name = Name::from_text(base.substr(0, alg_plus));
+  if (!alg || !tag || !name) return std::nullopt;
+  return KeyFileName{*name, *alg, *tag};
+}
 
 std::uint16_t key_tag(std::span<const std::uint8_t> dnskey_rdata) noexcept {
   std::uint32_t ac = 0;

@@ -24,8 +24,10 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/openssl_ptr.hpp"
@@ -48,6 +50,15 @@ struct SigningKey {
 
   bool sep() const noexcept { return (flags & 1) != 0; }
 };
+
+// What a private key file's name says: K<origin>+<alg>+<tag>.private
+// (`base` without any directory); nullopt if it is not such a name.
+struct KeyFileName {
+  Name origin;
+  unsigned algorithm = 0;
+  unsigned tag = 0;
+};
+std::optional<KeyFileName> parse_key_file_name(std::string_view base);
 
 // RFC 4034 Appendix B over a whole DNSKEY RDATA.
 std::uint16_t key_tag(std::span<const std::uint8_t> dnskey_rdata) noexcept;

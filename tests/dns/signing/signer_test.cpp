@@ -29,6 +29,7 @@
 #include "dns/signing/key_file.hpp"
 #include "dns/signing/rrsig.hpp"
 #include "ldns_oracle.hpp"
+#include "online_zone.hpp"
 
 namespace herald::dns::signing {
 namespace {
@@ -135,17 +136,11 @@ TEST(Signer, Rfc6605EcdsaExampleSignedDataIsWhatTheRfcSignatureCovers) {
   EXPECT_NE(test::ldns_verify({record_to_text(b)}, ours, {dnskey}, in_2010), "");
 }
 
-// The online test zone, with its origin renamed to `zone` (one zone file
-// serves every key), grouped into RRsets by owner (any case) and type.
+// The online test zone under `zone`, grouped into RRsets by owner (any
+// case) and type.
 std::map<std::pair<std::string, std::uint16_t>, std::vector<Record>> rrsets_of(
     const std::string& zone) {
-  std::ifstream in(kData + "/online/online.example.zone");
-  std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-  for (const char* from : {"online.example.", "Online.Example."}) {
-    for (std::size_t at = 0; (at = text.find(from, at)) != std::string::npos; at += zone.size()) {
-      text.replace(at, 15, zone);
-    }
-  }
+  const std::string text = test::online_zone_text(zone);
   ZoneOptions opt;
   opt.origin = name(zone);
   ZoneResult parsed = parse_zone_text(text, "online.example.zone", opt);

@@ -13,3 +13,7 @@ ldns-keygen -a ED25519 -k ed25519.example.
 ldns-keygen -a ECDSAP256SHA256 -k split.example.
 ldns-keygen -a ECDSAP256SHA256 split.example.
 rm -f ./*.ds
+# two-algorithms/: online.example.'s key beside an Ed25519 key of the same
+# zone, which an online zone refuses (one algorithm per zone).
+#   cd ../two-algorithms && ldns-keygen -a ED25519 -k online.example.
+#   cp ../keys/Konline.example.+013+11254.* .

@@ -1,0 +1,194 @@
+// Zones signed online, served by a real heraldd and checked by an
+// independent validator: BIND's delv, with the zone's key as its only trust
+// anchor, must say "fully validated" (or "negative response, fully
+// validated") for every answer class of RFC 9824 compact denial, for each
+// algorithm and for a KSK/ZSK split; kdig shows the wire form of the
+// denials. delv forwards rather than iterates, so a delegation's proof is
+// checked through DS queries at the cut.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "../signing/online_zone.hpp"
+#include "dns_daemon.hpp"
+#include "support/http_client.hpp"
+#include "support/process.hpp"
+#include "support/temp_dir.hpp"
+
+namespace herald::dns {
+namespace {
+
+using namespace std::chrono_literals;
+using test::DnsDaemon;
+using test::kdig;
+
+const std::string kKeys = test::kOnlineData + "/keys";
+
+// The public half of a committed key, as delv's static-key wants it.
+std::string anchor(const std::string& zone, const std::string& key_file) {
+  std::ifstream in(kKeys + "/" + key_file);
+  std::string line;
+  while (std::getline(in, line) && (line.empty() || line[0] == ';')) {
+  }
+  // "<zone> IN DNSKEY <flags> 3 <alg> <base64> ;{id = ...}"
+  std::istringstream fields(line.substr(0, line.find(';')));
+  std::string owner, cls, type, flags, protocol, alg, key;
+  fields >> owner >> cls >> type >> flags >> protocol >> alg >> key;
+  return "trust-anchors { " + zone + " static-key " + flags + " " + protocol + " " + alg + " \"" +
+         key + "\"; };\n";
+}
+
+class OnlineServer : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = std::make_unique<herald::test::TempDir>("herald-online-server");
+    const auto zones = dir_->path / "zones";
+    std::filesystem::create_directories(zones);
+    for (const char* z : {"online.example.", "ed25519.example.", "split.example."}) {
+      std::ofstream(zones / (std::string(z) + "zone")) << test::online_zone_text(z);
+    }
+    std::ofstream(dir_->path / "online.anchor")
+        << anchor("online.example.", "Konline.example.+013+11254.key");
+    std::ofstream(dir_->path / "ed25519.anchor")
+        << anchor("ed25519.example.", "Ked25519.example.+015+36831.key");
+    std::ofstream(dir_->path / "split.anchor")
+        << anchor("split.example.", "Ksplit.example.+013+34179.key");
+    // online.example. anchored on a key that is not its own.
+    std::ofstream(dir_->path / "wrong.anchor")
+        << anchor("online.example.", "Ksplit.example.+013+34179.key");
+    server_ = std::make_unique<DnsDaemon>(
+        std::vector<std::string>{"--dns.keys_dir", kKeys, "--dns.discovery_zone", ""},
+        zones.string());
+  }
+  static void TearDownTestSuite() {
+    server_.reset();
+    dir_.reset();
+  }
+
+  // delv's verdict lines for one query, anchored at `zone`.
+  static std::string delv(const std::string& anchor_file, const std::string& zone,
+                          std::vector<std::string> query) {
+    std::vector<std::string> argv{DELV_PATH,
+                                  "-4",
+                                  "@127.0.0.1",
+                                  "-p",
+                                  std::to_string(server_->port()),
+                                  "-a",
+                                  (dir_->path / anchor_file).string(),
+                                  "+root=" + zone};
+    argv.insert(argv.end(), query.begin(), query.end());
+    herald::test::RunResult r = herald::test::run(argv, {}, 30s);
+    return r.output;
+  }
+
+  static std::unique_ptr<herald::test::TempDir> dir_;
+  static std::unique_ptr<DnsDaemon> server_;
+};
+
+std::unique_ptr<herald::test::TempDir> OnlineServer::dir_;
+std::unique_ptr<DnsDaemon> OnlineServer::server_;
+
+constexpr const char* kValidated = "; fully validated";
+constexpr const char* kNegativeValidated = "; negative response, fully validated";
+
+struct DelvCase {
+  const char* name;
+  std::vector<std::string> query;
+  const char* verdict;
+};
+
+TEST_F(OnlineServer, EveryAnswerClassValidatesWithDelvUnderTheEcdsaKey) {
+  const DelvCase cases[] = {
+      {"positive at the apex", {"online.example", "MX"}, kValidated},
+      {"positive, mixed-case query name", {"Web.ONLINE.example", "A"}, kValidated},
+      {"cname chain", {"www.online.example", "A"}, kValidated},
+      {"srv", {"_sip._tcp.online.example", "SRV"}, kValidated},
+      {"rdata names in mixed case", {"person.online.example", "RP"}, kValidated},
+      {"svcb", {"svc.online.example", "SVCB"}, kValidated},
+      {"wildcard", {"foo.wild.online.example", "TXT"}, kValidated},
+      {"wildcard cname", {"q.wc.online.example", "A"}, kValidated},
+      {"name that does not exist", {"nope.online.example", "A"}, kNegativeValidated},
+      {"deeper name that does not exist",
+       {"a.b.c.nope.online.example", "AAAA"},
+       kNegativeValidated},
+      {"type that does not exist", {"web.online.example", "MX"}, kNegativeValidated},
+      {"empty non-terminal", {"b.ent.online.example", "A"}, kNegativeValidated},
+      {"wildcard nodata", {"foo.wild.online.example", "MX"}, kNegativeValidated},
+      {"ds at an unsigned cut", {"insecure.online.example", "DS"}, kNegativeValidated},
+      {"ds at a signed cut", {"secure.online.example", "DS"}, kValidated},
+      {"dnskey", {"online.example", "DNSKEY"}, kValidated},
+      {"dname", {"moved.online.example", "DNAME"}, kValidated},
+      {"over tcp", {"+tcp", "www.online.example", "A"}, kValidated},
+      {"denial over tcp", {"+tcp", "nope.online.example", "A"}, kNegativeValidated},
+  };
+  for (const DelvCase& c : cases) {
+    const std::string out = delv("online.anchor", "online.example.", c.query);
+    EXPECT_NE(out.find(c.verdict), std::string::npos) << c.name << ":\n" << out;
+  }
+}
+
+TEST_F(OnlineServer, Ed25519AndAKeySplitValidateWithDelv) {
+  const struct {
+    const char* anchor;
+    const char* zone;
+    std::vector<std::string> query;
+    const char* verdict;
+  } cases[] = {
+      {"ed25519.anchor", "ed25519.example.", {"www.ed25519.example", "A"}, kValidated},
+      {"ed25519.anchor", "ed25519.example.", {"nope.ed25519.example", "A"}, kNegativeValidated},
+      {"ed25519.anchor", "ed25519.example.", {"foo.wild.ed25519.example", "A"}, kValidated},
+      {"split.anchor", "split.example.", {"split.example", "DNSKEY"}, kValidated},
+      {"split.anchor", "split.example.", {"www.split.example", "A"}, kValidated},
+      {"split.anchor", "split.example.", {"nope.split.example", "TXT"}, kNegativeValidated},
+  };
+  for (const auto& c : cases) {
+    const std::string out = delv(c.anchor, c.zone, c.query);
+    EXPECT_NE(out.find(c.verdict), std::string::npos) << c.query[0] << ":\n" << out;
+  }
+}
+
+TEST_F(OnlineServer, AnAnchorOnAnotherKeyValidatesNothing) {
+  for (std::vector<std::string> q : {std::vector<std::string>{"www.online.example", "A"},
+                                     std::vector<std::string>{"nope.online.example", "A"}}) {
+    const std::string out = delv("wrong.anchor", "online.example.", q);
+    EXPECT_EQ(out.find("fully validated"), std::string::npos) << out;
+  }
+}
+
+TEST_F(OnlineServer, KdigSeesACompactDenialOnTheWire) {
+  test::KdigResult r = kdig(server_->port(), {"+dnssec", "nope.online.example", "A"});
+  EXPECT_EQ(r.status, "NOERROR");
+  EXPECT_EQ(r.answer, 0);
+  EXPECT_EQ(r.authority, 4);  // SOA, its RRSIG, the NSEC, its RRSIG
+  EXPECT_NE(r.text.find("\\000.nope.online.example. RRSIG NSEC TYPE128"), std::string::npos)
+      << r.text;
+  // Without DO the same name is NXDOMAIN, unsigned.
+  r = kdig(server_->port(), {"nope.online.example", "A"});
+  EXPECT_EQ(r.status, "NXDOMAIN");
+  EXPECT_EQ(r.text.find("RRSIG"), std::string::npos) << r.text;
+}
+
+TEST_F(OnlineServer, ARepeatedQueryIsAnsweredFromTheSignatureCache) {
+  auto metric = [](const std::string& series) {
+    return herald::test::metric_value(
+        herald::test::http_get("127.0.0.1", server_->http_port, "/metrics").body, series);
+  };
+  const double hits = metric("herald_dns_signature_cache_total{result=\"hit\"}");
+  const double signatures = metric("herald_dns_signatures_total");
+  // Three times over UDP: the shards' sockets share the queries, so with
+  // two shards at least two reach the same one, and the later of those
+  // finds the SOA's and the NSEC's signatures in its cache.
+  for (int i = 0; i < 3; ++i) {
+    (void)kdig(server_->port(), {"+dnssec", "cache.test.online.example", "TXT"});
+  }
+  EXPECT_GE(metric("herald_dns_signature_cache_total{result=\"hit\"}"), hits + 2);
+  EXPECT_GE(metric("herald_dns_signatures_total"), signatures + 1);
+  EXPECT_EQ(metric("herald_dns_signing_failures_total"), 0);
+}
+
+}  // namespace
+}  // namespace herald::dns
