@@ -173,6 +173,15 @@ LoadReport DnsService::load() {
   std::size_t key_failed = 0;
   if (!settings_.keys_dir.empty()) {
     dns::signing::KeyDirectory keys = dns::signing::KeyDirectory::scan(settings_.keys_dir, errors);
+    if (!keys.readable()) {
+      // Which zones are signed online is unknown: serving any of them
+      // unsigned would be bogus to validators. Keep what was loaded before
+      // (nothing, at start).
+      errors.push_back({settings_.keys_dir, 0, 0,
+                        "no zone reloaded: without the keys directory, zones signed online would "
+                        "be served unsigned; the zones loaded before are kept"});
+      return publish(std::move(errors), true);
+    }
     key_failed = dns::signing::attach_keys(keys, sources, errors);
   }
   dns::DbLoad load = dns::load_zones(sources, dns::zone_limits(settings_));

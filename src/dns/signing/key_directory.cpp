@@ -22,6 +22,7 @@ KeyDirectory KeyDirectory::scan(const std::string& dir, std::vector<ZoneError>& 
     errors.push_back({dir, 0, 0, "cannot read dns.keys_dir: " + ec.message()});
     return out;
   }
+  out.readable_ = true;
   for (const fs::directory_entry& e : it) {
     const std::string file = e.path().filename().string();
     if (!file.starts_with('K') || !file.ends_with(".private") || !e.is_regular_file(ec)) continue;

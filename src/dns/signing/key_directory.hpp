@@ -27,8 +27,13 @@ namespace herald::dns::signing {
 class KeyDirectory {
  public:
   // Lists `dir`'s K*.private files by their zone. A file named like a key
-  // whose zone part is not a domain name is an error of that file.
+  // whose zone part is not a domain name is an error of that file; a
+  // directory that cannot be read is an error, and readable() is false.
   static KeyDirectory scan(const std::string& dir, std::vector<ZoneError>& errors);
+
+  // False when the directory could not be listed: then which zones are
+  // signed online is unknown, and none may be served as if unsigned.
+  bool readable() const noexcept { return readable_; }
 
   // The private key files of `origin` (any case), sorted; empty if none.
   const std::vector<std::string>& files_for(const Name& origin) const;
@@ -36,6 +41,7 @@ class KeyDirectory {
 
  private:
   std::unordered_map<Name, std::vector<std::string>, NameIHash, NameIEqual> files_;
+  bool readable_ = false;
 };
 
 // Loads the keys of every source that has some in `keys` and attaches

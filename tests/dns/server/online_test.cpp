@@ -190,5 +190,16 @@ TEST_F(OnlineServer, ARepeatedQueryIsAnsweredFromTheSignatureCache) {
   EXPECT_EQ(metric("herald_dns_signing_failures_total"), 0);
 }
 
+TEST(OnlineServerStart, AKeysDirectoryThatCannotBeReadServesNoZoneUnsigned) {
+  herald::test::TempDir dir("herald-online-nokeys");
+  std::ofstream(dir.path / "online.example.zone") << test::online_zone_text("online.example.");
+  DnsDaemon server({"--dns.keys_dir", (dir.path / "missing").string(), "--dns.discovery_zone", ""},
+                   dir.path.string());
+  EXPECT_EQ(kdig(server.port(), {"www.online.example", "A"}).status, "REFUSED");
+  const std::string log = server.d.proc->output();
+  EXPECT_NE(log.find("cannot read dns.keys_dir"), std::string::npos) << log;
+  EXPECT_NE(log.find("would be served unsigned"), std::string::npos) << log;
+}
+
 }  // namespace
 }  // namespace herald::dns

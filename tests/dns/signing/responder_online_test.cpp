@@ -469,6 +469,15 @@ TEST(OnlineZoneLoad, SignaturesOrDenialsInAZoneSignedOnlineAreErrorsAtTheirLine)
   EXPECT_EQ(errors[1].line, 46u);
 }
 
+TEST(OnlineZoneLoad, AKeyDirectoryThatCannotBeReadSaysSo) {
+  std::vector<ZoneError> errors;
+  auto keys = signing::KeyDirectory::scan(test::kOnlineData + "/no-such-directory", errors);
+  EXPECT_FALSE(keys.readable());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_NE(errors[0].message.find("cannot read dns.keys_dir"), std::string::npos);
+  EXPECT_TRUE(signing::KeyDirectory::scan(kKeys, errors).readable());
+}
+
 TEST(OnlineZoneLoad, ABadKeyLeavesTheZoneOutRatherThanServeItUnsigned) {
   TempDir dir("herald-online-keys");
   std::filesystem::copy(kKeys + "/Konline.example.+013+11254.key",
