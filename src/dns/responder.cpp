@@ -157,14 +157,14 @@ void Responder::add_compact_nsec(Section s, const Zone& zone, const Name& owner,
   signing::compact_nsec(node, owner.lowercased(), zone.keys()->signer(), d, set.rdatas.front());
   if (!add(s, &owner, &set, &zone)) return;
   ++nsec_used_;
-  sections_[s].back().nxname = d == signing::Denial::nxname;
+  sections_[s].back().one_off = d == signing::Denial::nxname;
 }
 
 bool Responder::sign_entries() {
   for (auto& sec : sections_) {
     for (Entry& e : sec) {
       if (e.signer == nullptr) continue;
-      if (!signer_.sign(*e.signer, *e.owner, *e.set, now_, e.nxname, e.sigs)) return false;
+      if (!signer_.sign(*e.signer, *e.owner, *e.set, now_, e.one_off, e.sigs)) return false;
     }
   }
   return true;
@@ -217,7 +217,16 @@ void Responder::answer_in_zone(const ZoneDb& db, const Zone& zone, const Name& q
       add_nsec(zone, qname);
     }
   }
+  std::array<std::size_t, 3> before{};
+  for (std::size_t s = 0; s < 3; ++s) before[s] = sections_[s].size();
   answer_node(db, zone, encloser.wildcard, qname, cur, qname, depth);
+  // What the wildcard answered under QNAME (its RRsets, or its NODATA
+  // NSEC) is owned by a name only this query may ever ask.
+  for (std::size_t s = 0; s < 3; ++s) {
+    for (std::size_t i = before[s]; i < sections_[s].size(); ++i) {
+      if (sections_[s][i].owner == &qname) sections_[s][i].one_off = true;
+    }
+  }
 }
 
 void Responder::answer_node(const ZoneDb& db, const Zone& zone, std::uint32_t node,

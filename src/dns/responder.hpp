@@ -147,7 +147,9 @@ class Responder {
     // A zone signed online that signs this RRset (nullptr: not signed at
     // query time), and where its RRSIGs are once signed.
     const Zone* signer = nullptr;
-    bool nxname = false;  // a denial of a name that does not exist (its own cache)
+    // Owned by a name the zone does not hold: a denial of it, or a
+    // wildcard's answer for it (signed into the small cache).
+    bool one_off = false;
     signing::SignedRange sigs{};
   };
 

@@ -45,13 +45,13 @@ void AnswerSigner::append_rrsigs(const ZoneKeys& keys, const Name& owner, const 
 }
 
 bool AnswerSigner::sign(const Zone& zone, const Name& owner, const RRset& set, std::uint32_t now,
-                        bool nxname, SignedRange& out) {
+                        bool one_off, SignedRange& out) {
   if (!cache_) {
     cache_ = std::make_unique<SignatureCache>(window_.cache_entries);
-    nx_cache_ = std::make_unique<SignatureCache>(window_.cache_entries / 8);
+    one_off_cache_ = std::make_unique<SignatureCache>(window_.cache_entries / 8);
   }
   const ZoneKeys& keys = *zone.keys();
-  SignatureCache& cache = nxname ? *nx_cache_ : *cache_;
+  SignatureCache& cache = one_off ? *one_off_cache_ : *cache_;
   const SignatureCache::Key key = cache.key(zone.generation(), owner, set.type, set.ttl);
   const SignatureCache::Found found = cache.find(key, now, window_.refresh);
   const std::size_t start = arena_.size();

@@ -14,10 +14,12 @@
 //
 // Signatures are cached (signature_cache.hpp) under the zone's generation,
 // the owner, the type and the TTL, so a hot RRset is signed once per
-// validity period rather than per answer. Denials of names that do not
-// exist (NXNAME NSECs) go to a second table an eighth the size: each random
-// name is asked once, and a flood of them must not evict the signatures of
-// names that exist (RFC 9824 §8).
+// validity period rather than per answer. RRsets owned by a name the zone
+// does not hold, the NXNAME denial of a name that does not exist and a
+// wildcard's answer for a name below it, go to a second table an eighth
+// the size: such a name may be asked once (a random-subdomain flood, RFC
+// 9824 §8), and a flood of them must not evict the signatures of the names
+// the zone holds.
 //
 // One per shard, like the Responder that owns it: the OpenSSL context, the
 // buffers and the caches are reused between answers, so signing allocates
@@ -79,10 +81,10 @@ class AnswerSigner {
   // The RRSIGs of `set` as owned by `owner` (a wildcard's RRset is signed
   // as the query name it answered for: RFC 9824 §3.3) in `zone`, whose
   // keys() must be set, at time `now`: from the cache, or signed and
-  // cached. `nxname`: a denial of a name that does not exist (the small
+  // cached. `one_off`: owned by a name the zone does not hold (the small
   // table). False if a signature could not be made.
   [[nodiscard]] bool sign(const Zone& zone, const Name& owner, const RRset& set, std::uint32_t now,
-                          bool nxname, SignedRange& out);
+                          bool one_off, SignedRange& out);
 
   // The i-th RRSIG RDATA of `r` (i < r.count), valid until clear().
   std::span<const std::uint8_t> rrsig(const SignedRange& r, std::size_t i) const noexcept {
@@ -102,8 +104,8 @@ class AnswerSigner {
   SignatureWindow window_;
   Signer signer_;
   SignedData data_;
-  std::unique_ptr<SignatureCache> cache_;     // names that exist
-  std::unique_ptr<SignatureCache> nx_cache_;  // NXNAME denials
+  std::unique_ptr<SignatureCache> cache_;          // names that exist
+  std::unique_ptr<SignatureCache> one_off_cache_;  // names the zone does not hold
   std::vector<std::uint8_t> arena_;
   SigningCounts counts_;
 };

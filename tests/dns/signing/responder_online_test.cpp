@@ -394,7 +394,7 @@ TEST_F(OnlineZones, WithTheCacheOffEveryAnswerIsSignedAfresh) {
   EXPECT_EQ(a.outcome.signing.signatures, 3);
 }
 
-TEST_F(OnlineZones, AFloodOfNamesThatDoNotExistEvictsNoSignatureOfANameThatDoes) {
+TEST_F(OnlineZones, AFloodOfNamesTheZoneDoesNotHoldEvictsNoSignatureOfOneItHolds) {
   ResponderOptions opt;
   opt.signatures.cache_entries = 64;  // 16 sets; the denials' table has 8 entries
   responder_ = Responder(opt);
@@ -403,6 +403,12 @@ TEST_F(OnlineZones, AFloodOfNamesThatDoNotExistEvictsNoSignatureOfANameThatDoes)
     Answer a = ask(dnssec("r" + std::to_string(i) + ".online.example.", type::A));
     // The NSEC, and the negative SOA the first time only: it stays cached.
     ASSERT_EQ(a.outcome.signing.signatures, i == 0 ? 2 : 1) << i;
+  }
+  // And under a wildcard: a signed answer per name, none of it kept in the
+  // table of the names the zone holds.
+  for (int i = 0; i < 500; ++i) {
+    Answer w = ask(dnssec("r" + std::to_string(i) + ".wild.online.example.", type::A));
+    ASSERT_EQ(w.outcome.signing.misses, 1) << i;  // the A; the apex NS and ns1 A are cached
   }
   Answer a = ask(dnssec("web.online.example.", type::A));
   EXPECT_EQ(a.outcome.signing.hits, 3);
