@@ -32,6 +32,9 @@ PACKAGES=(
   # online signer makes (tests/dns/signing); BIND's delv, the validator the
   # online-signed answers must satisfy (tests/dns/server/online_test.cpp)
   libldns-dev pkg-config bind9-dnsutils
+  # Knot DNS (knotd, keymgr): its mod-onlinesign is the reference online
+  # signer of the differential test (tests/dns/server/knot_diff_test.cpp)
+  knot
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
   # Hyperscan as a bench-only peer (never linked into src/)
   wamerican libhyperscan-dev

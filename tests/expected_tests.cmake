@@ -1,8 +1,9 @@
 # Fails unless ctest lists every test that needs an optional tool (node,
-# kdig, nsd, delv, libldns, clang-format) or data file (unicode-data's CaseFolding.txt and
-# UnicodeData.txt): a configure on a machine missing one leaves its
-# tests out with a warning (cmake/HeraldTools.cmake), and this test makes
-# that visible as a failure instead of a shorter, green suite.
+# kdig, nsd, delv, knotd and keymgr, libldns, clang-format) or data file
+# (unicode-data's CaseFolding.txt and UnicodeData.txt): a configure on a
+# machine missing one leaves its tests out with a warning
+# (cmake/HeraldTools.cmake), and this test makes that visible as a failure
+# instead of a shorter, green suite.
 # Run by ctest as: cmake -DCTEST=<ctest> -DBUILD_DIR=<dir> -P expected_tests.cmake
 set(EXPECTED
   format_check
@@ -10,7 +11,7 @@ set(EXPECTED
   browser_chat browser_chat_deflate browser_origin browser_tls browser_sse browser_backend
   browser_client
   gateway_proxy_test cluster_proxy_test cluster_discovery_test
-  dns_process_test dns_nsd_diff_test dns_signing_test dns_online_test
+  dns_process_test dns_nsd_diff_test dns_signing_test dns_online_test dns_knot_diff_test
   match_unicode_oracle_test)
 execute_process(COMMAND ${CTEST} -N WORKING_DIRECTORY ${BUILD_DIR}
   OUTPUT_VARIABLE listing RESULT_VARIABLE rc)

@@ -71,6 +71,26 @@ class Socket {
 
 inline constexpr std::chrono::milliseconds kTimeout{5000};
 
+// A loopback port free on both UDP and TCP at the time of asking, for a
+// reference server that cannot be told to pick one and report it (NSD,
+// Knot). Another process may take it before the server binds; rare enough.
+inline std::uint16_t free_port() {
+  for (int attempt = 0; attempt < 20; ++attempt) {
+    Socket u(SOCK_DGRAM);
+    sockaddr_in a{};
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    // Safety: sockaddr_in is the sockaddr of AF_INET; the kernel reads
+    // `sizeof a` octets.
+    if (::bind(u.fd(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) continue;
+    socklen_t len = sizeof a;
+    ::getsockname(u.fd(), reinterpret_cast<sockaddr*>(&a), &len);
+    Socket t(SOCK_STREAM);
+    if (::bind(t.fd(), reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return ntohs(a.sin_port);
+  }
+  return 0;
+}
+
 inline std::optional<std::vector<std::uint8_t>> udp_query(
     std::uint16_t port, std::span<const std::uint8_t> q,
     std::chrono::milliseconds timeout = kTimeout) {

@@ -33,23 +33,6 @@ const std::string kZones = HERALD_DNS_TEST_DATA "/server";
 const char* const kZoneNames[] = {"example.com", "example.net", "child.example.com",
                                   "signed.example", "nsec3.example"};
 
-// A port free on both UDP and TCP at the time of asking (NSD cannot be told
-// to pick one and report it).
-std::uint16_t free_port() {
-  for (int attempt = 0; attempt < 20; ++attempt) {
-    test::Socket u(SOCK_DGRAM);
-    sockaddr_in a{};
-    a.sin_family = AF_INET;
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::bind(u.fd(), reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) continue;
-    socklen_t len = sizeof a;
-    ::getsockname(u.fd(), reinterpret_cast<sockaddr*>(&a), &len);
-    test::Socket t(SOCK_STREAM);
-    if (::bind(t.fd(), reinterpret_cast<sockaddr*>(&a), sizeof a) == 0) return ntohs(a.sin_port);
-  }
-  return 0;
-}
-
 struct Nsd {
   fs::path dir;
   std::uint16_t port = 0;
@@ -61,7 +44,7 @@ struct Nsd {
     dir = fs::temp_directory_path() / ("herald-nsd-" + tag + "-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
-    port = want_port != 0 ? want_port : free_port();
+    port = want_port != 0 ? want_port : test::free_port();
     std::ofstream conf(dir / "nsd.conf");
     conf << "server:\n"
          << "  ip-address: 127.0.0.1@" << port << "\n"
@@ -411,7 +394,7 @@ TEST(NsdSecondary, NotifyOnReloadBringsTheChangeAtOnce) {
         << "ns A 192.0.2.1\nwww A " << address << "\n";
   };
   write_zone(1, "192.0.2.10");
-  std::uint16_t nsd_port = free_port();
+  std::uint16_t nsd_port = test::free_port();
   herald::test::Daemon herald(
       {"--dns.enabled", "true", "--dns.listen", "127.0.0.1:0", "--dns.threads", "1",
        "--dns.zones_dir", zones.string(), "--dns.discovery_zone", "", "--dns.transfer_allow",

@@ -9,7 +9,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
@@ -28,20 +27,6 @@ using test::kdig;
 
 const std::string kKeys = test::kOnlineData + "/keys";
 
-// The public half of a committed key, as delv's static-key wants it.
-std::string anchor(const std::string& zone, const std::string& key_file) {
-  std::ifstream in(kKeys + "/" + key_file);
-  std::string line;
-  while (std::getline(in, line) && (line.empty() || line[0] == ';')) {
-  }
-  // "<zone> IN DNSKEY <flags> 3 <alg> <base64> ;{id = ...}"
-  std::istringstream fields(line.substr(0, line.find(';')));
-  std::string owner, cls, type, flags, protocol, alg, key;
-  fields >> owner >> cls >> type >> flags >> protocol >> alg >> key;
-  return "trust-anchors { " + zone + " static-key " + flags + " " + protocol + " " + alg + " \"" +
-         key + "\"; };\n";
-}
-
 class OnlineServer : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -52,14 +37,14 @@ class OnlineServer : public ::testing::Test {
       std::ofstream(zones / (std::string(z) + "zone")) << test::online_zone_text(z);
     }
     std::ofstream(dir_->path / "online.anchor")
-        << anchor("online.example.", "Konline.example.+013+11254.key");
+        << test::delv_anchor("online.example.", "Konline.example.+013+11254.key");
     std::ofstream(dir_->path / "ed25519.anchor")
-        << anchor("ed25519.example.", "Ked25519.example.+015+36831.key");
+        << test::delv_anchor("ed25519.example.", "Ked25519.example.+015+36831.key");
     std::ofstream(dir_->path / "split.anchor")
-        << anchor("split.example.", "Ksplit.example.+013+34179.key");
+        << test::delv_anchor("split.example.", "Ksplit.example.+013+34179.key");
     // online.example. anchored on a key that is not its own.
     std::ofstream(dir_->path / "wrong.anchor")
-        << anchor("online.example.", "Ksplit.example.+013+34179.key");
+        << test::delv_anchor("online.example.", "Ksplit.example.+013+34179.key");
     server_ = std::make_unique<DnsDaemon>(
         std::vector<std::string>{"--dns.keys_dir", kKeys, "--dns.discovery_zone", ""},
         zones.string());
