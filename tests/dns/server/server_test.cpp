@@ -537,7 +537,8 @@ TEST(DnsServer, AQueryWithAHugeSvcbRecordIsRefusedUnread) {
   good.questions.push_back({Name::from_text("web.example.com.").value(), type::A, rrclass::IN});
   const auto good_wire = encode(good).value();
   std::atomic<bool> done{false};
-  std::vector<std::chrono::microseconds> latencies;
+  std::atomic<int> answered{0};
+  std::vector<std::chrono::microseconds> latencies;  // the asker's alone until joined
   int unanswered = 0;
   std::thread asker([&] {
     test::Socket u(SOCK_DGRAM);
@@ -552,8 +553,12 @@ TEST(DnsServer, AQueryWithAHugeSvcbRecordIsRefusedUnread) {
       }
       latencies.push_back(std::chrono::duration_cast<std::chrono::microseconds>(
           std::chrono::steady_clock::now() - start));
+      answered.fetch_add(1);
     }
   });
+  // States, not times: the normal client is answering before the hostile
+  // queries start, and is answered again after they end.
+  ASSERT_TRUE(herald::test::eventually([&] { return answered.load() > 0; }));
   for (int i = 0; i < 20; ++i) {
     test::Socket t(SOCK_STREAM);
     ASSERT_TRUE(t.connect(dns.port(), 30s));
@@ -564,6 +569,8 @@ TEST(DnsServer, AQueryWithAHugeSvcbRecordIsRefusedUnread) {
     ASSERT_TRUE(m);
     EXPECT_EQ(m->rcode(), 1) << "FORMERR";
   }
+  const int before_end = answered.load();
+  EXPECT_TRUE(herald::test::eventually([&] { return answered.load() > before_end; }));
   done = true;
   asker.join();
   EXPECT_EQ(unanswered, 0);
