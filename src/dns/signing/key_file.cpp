@@ -109,17 +109,22 @@ herald::Result<PrivateFile, ZoneError> read_private(const std::string& path, Sec
       if (!detail::base64_decode(value, secret.bytes)) {
         return error_at(path, n, "PrivateKey is not base64");
       }
-      if (secret.bytes.size() != kSecretSize) {
-        return error_at(path, n,
-                        "PrivateKey holds " + std::to_string(secret.bytes.size()) +
-                            " octets; algorithms 13 and 15 have a 32-octet secret");
-      }
       f.key_line = n;
     }
   }
   if (!format) return error_at(path, 1, "no Private-key-format line: not a BIND/ldns private key");
   if (f.algorithm_line == 0) return error_at(path, 1, "no Algorithm line");
   if (f.key_line == 0) return error_at(path, 1, "no PrivateKey line");
+  // An Ed25519 secret is a 32-octet seed. An ECDSA one is the integer d,
+  // which BIND and ldns write without its leading zero octets (one key in
+  // 256 has 31 octets): shorter is the same number, longer is no P-256 key.
+  const std::size_t size = secret.bytes.size();
+  if (f.algorithm == kEd25519 ? size != kSecretSize : size == 0 || size > kSecretSize) {
+    return error_at(path, f.key_line,
+                    "PrivateKey holds " + std::to_string(size) + " octets; " +
+                        (f.algorithm == kEd25519 ? "an Ed25519 secret is 32"
+                                                 : "an ECDSA P-256 secret is at most 32"));
+  }
   return f;
 }
 

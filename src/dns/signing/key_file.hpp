@@ -6,14 +6,15 @@
 //   K<zone>+<alg>+<tag>.private  "Name: value" lines, of which three count:
 //                                Private-key-format: v1.2 (or v1.3)
 //                                Algorithm: 13 (ECDSAP256SHA256)   or 15 (ED25519)
-//                                PrivateKey: <base64 of the 32-octet secret>
+//                                PrivateKey: <base64 of the secret>
 //
 // Only ECDSA P-256/SHA-256 (13, RFC 6605) and Ed25519 (15, RFC 8080): the
 // two algorithms an online signer should use (small signatures, fast to
 // make; RFC 8624 recommends them), and both have a 32-octet secret and a
-// 64-octet signature. For ECDSA the secret is the scalar d and the .key
-// holds the point X | Y; for Ed25519 the secret is the seed and the .key
-// the 32-octet public key. The public key is taken from the .key and then
+// 64-octet signature. For ECDSA the secret is the scalar d (written
+// without leading zero octets: one key in 256 has a 31-octet d) and the
+// .key holds the point X | Y; for Ed25519 the secret is the seed and the
+// .key the 32-octet public key. The public key is taken from the .key and then
 // proved to belong to the secret (OpenSSL's pairwise check for ECDSA, the
 // derived public key for Ed25519), so a .key and .private of different
 // pairs are refused at load instead of signing answers no one can verify.

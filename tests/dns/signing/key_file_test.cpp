@@ -113,8 +113,9 @@ TEST(KeyFile, AWrongPairIsRefusedNamingFileAndLine) {
        "online.example.", ".private", 1, "no PrivateKey line"},
       {"PrivateKey not base64", base, replace(good_private, good_secret, "not*base64"), good_key,
        "online.example.", ".private", 3, "not base64"},
-      {"a 31-octet secret", base, replace(good_private, good_secret, std::string(40, 'A') + "AA=="),
-       good_key, "online.example.", ".private", 3, "31 octets"},
+      {"a 33-octet ECDSA secret", base, replace(good_private, good_secret, std::string(44, 'A')),
+       good_key, "online.example.", ".private", 3,
+       "33 octets; an ECDSA P-256 secret is at most 32"},
       {"no format line", base, replace(good_private, "Private-key-format", "Format"), good_key,
        "online.example.", ".private", 1, "not a BIND/ldns private key"},
       {"no .key beside it", base, good_private, std::nullopt, "online.example.", ".key", 0,
@@ -152,6 +153,21 @@ TEST(KeyFile, AWrongPairIsRefusedNamingFileAndLine) {
     EXPECT_EQ(e.line, c.line) << e.to_string();
     EXPECT_NE(e.message.find(c.message), std::string::npos) << e.to_string();
   }
+}
+
+TEST(KeyFile, AnEd25519SecretOfOtherThan32OctetsIsRefused) {
+  TempDir dir("herald-keys");
+  const std::string keys = kData + "/online/keys/";
+  const std::string base = "Ked25519.example.+015+36831";
+  write(dir.path / (base + ".private"),
+        "Private-key-format: v1.2\nAlgorithm: 15 (ED25519)\nPrivateKey: " + std::string(40, 'A') +
+            "AA==\n");
+  write(dir.path / (base + ".key"), slurp(keys + base + ".key"));
+  auto k = read_key_pair((dir.path / (base + ".private")).string(), name("ed25519.example."));
+  ASSERT_FALSE(k);
+  EXPECT_EQ(k.error().line, 3u);
+  EXPECT_NE(k.error().message.find("31 octets; an Ed25519 secret is 32"), std::string::npos)
+      << k.error().to_string();
 }
 
 TEST(KeyFile, AnEd25519KeyWhosePublicHalfIsAnothersIsRefused) {

@@ -489,7 +489,8 @@ TEST(OnlineZoneLoad, ABadKeyLeavesTheZoneOutRatherThanServeItUnsigned) {
   std::filesystem::copy(kKeys + "/Konline.example.+013+11254.key",
                         dir.path / "Konline.example.+013+11254.key");
   std::ofstream(dir.path / "Konline.example.+013+11254.private")
-      << "Private-key-format: v1.3\nAlgorithm: 13 (ECDSAP256SHA256)\nPrivateKey: AAAA\n";
+      << "Private-key-format: v1.3\nAlgorithm: 13 (ECDSAP256SHA256)\nPrivateKey: "
+      << std::string(44, 'A') << "\n";
   const std::string path = (dir.path / "online.example.zone").string();
   std::ofstream(path) << test::online_zone_text("online.example.");
   std::vector<ZoneError> errors;
@@ -499,7 +500,7 @@ TEST(OnlineZoneLoad, ABadKeyLeavesTheZoneOutRatherThanServeItUnsigned) {
   EXPECT_TRUE(sources.empty());
   ASSERT_EQ(errors.size(), 2u);
   EXPECT_EQ(errors[0].line, 3u);
-  EXPECT_NE(errors[0].message.find("PrivateKey holds 3 octets"), std::string::npos);
+  EXPECT_NE(errors[0].message.find("PrivateKey holds 33 octets"), std::string::npos);
   EXPECT_NE(errors[1].message.find("not served"), std::string::npos);
 }
 

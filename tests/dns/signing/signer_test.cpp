@@ -333,5 +333,30 @@ TEST(Signer, DerSignatureToRawAtTheIntegerWidths) {
   EXPECT_FALSE(der_to_raw_p256(good, out));  // trailing octet
 }
 
+// ldns-keygen writes an ECDSA secret without its leading zero octets: this
+// committed key's d is 31 octets (found when one D1 zone in 256 failed).
+TEST(Signer, AnEcdsaSecretWrittenWithoutItsLeadingZeroLoadsAndSigns) {
+  const std::string base = kData + "/online/short-secret/Kd1z01658.bench.+013+00900";
+  auto k = read_key_pair(base + ".private", name("d1z01658.bench."));
+  ASSERT_TRUE(k) << k.error().to_string();
+  EXPECT_EQ(k->tag, 900);
+  const Record a = rr("www.d1z01658.bench.", "A", "192.0.2.1");
+  RrsigFields f{type::A,    13,     rrsig_labels(a.owner),  3600, 2082758400,
+                1767225600, k->tag, name("d1z01658.bench.")};
+  SignedData data;
+  Signer signer;
+  std::array<std::uint8_t, kSignatureSize> sig{};
+  ASSERT_TRUE(signer.sign(*k, data.build(f, a.owner, std::span(&a.rdata, 1)), sig));
+  std::vector<std::uint8_t> rdata;
+  append_rrsig_rdata(f, sig, rdata);
+  const std::string dnskey =
+      record_to_text(Record{name("d1z01658.bench."), type::DNSKEY, rrclass::IN, 3600, k->dnskey});
+  EXPECT_EQ(
+      test::ldns_verify({record_to_text(a)},
+                        record_to_text(Record{a.owner, type::RRSIG, rrclass::IN, 3600, rdata}),
+                        {dnskey}, 1796083200),
+      "");
+}
+
 }  // namespace
 }  // namespace herald::dns::signing

@@ -17,3 +17,6 @@ rm -f ./*.ds
 # zone, which an online zone refuses (one algorithm per zone).
 #   cd ../two-algorithms && ldns-keygen -a ED25519 -k online.example.
 #   cp ../keys/Konline.example.+013+11254.* .
+# short-secret/: a D1 benchmark key (ldns-keygen -a ECDSAP256SHA256 -k
+# d1z01658.bench.) whose secret d has a leading zero octet, which ldns
+# leaves out: 31 octets in the .private. Kept as found.
