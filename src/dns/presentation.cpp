@@ -33,16 +33,20 @@ std::string question_to_text(const Question& q) {
   return s;
 }
 
-std::string message_to_text(const Message& m) {
-  const Header& h = m.header;
-  std::string s = ";; id " + std::to_string(h.id) + " opcode " + std::to_string(h.opcode) +
-                  " rcode " + std::to_string(m.rcode()) + " flags";
+void append_header_flags(const Header& h, std::string& out) {
   const std::pair<bool, const char*> flags[] = {{h.qr, " qr"}, {h.aa, " aa"}, {h.tc, " tc"},
                                                 {h.rd, " rd"}, {h.ra, " ra"}, {h.z, " z"},
                                                 {h.ad, " ad"}, {h.cd, " cd"}};
   for (const auto& [on, name] : flags) {
-    if (on) s += name;
+    if (on) out += name;
   }
+}
+
+std::string message_to_text(const Message& m) {
+  const Header& h = m.header;
+  std::string s = ";; id " + std::to_string(h.id) + " opcode " + std::to_string(h.opcode) +
+                  " rcode " + std::to_string(m.rcode()) + " flags";
+  append_header_flags(h, s);
   s += '\n';
   if (m.edns) {
     s += ";; edns version " + std::to_string(m.edns->version) + " udp " +

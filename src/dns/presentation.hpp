@@ -14,6 +14,8 @@ namespace herald::dns {
 std::string record_to_text(const Record& rr);
 void append_record_text(const Record& rr, std::string& out);
 std::string question_to_text(const Question& q);
+// The header's flags that are set, each after a space: " qr aa rd".
+void append_header_flags(const Header& h, std::string& out);
 // Header line, flags, EDNS line and the four sections.
 std::string message_to_text(const Message& m);
 

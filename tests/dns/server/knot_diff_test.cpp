@@ -285,17 +285,8 @@ View view_of(const Message& m, const ZoneNames* zone, bool from_knot) {
   View v;
   v.rcode = m.rcode();
   v.aa = m.header.aa;
-  const Header& h = m.header;
   v.head = "rcode " + std::to_string(m.rcode()) + " flags";
-  for (auto [on, name] : {std::pair{h.qr, "qr"},
-                          {h.aa, "aa"},
-                          {h.tc, "tc"},
-                          {h.rd, "rd"},
-                          {h.ra, "ra"},
-                          {h.ad, "ad"},
-                          {h.cd, "cd"}}) {
-    if (on) v.head += std::string(" ") + name;
-  }
+  append_header_flags(m.header, v.head);
   for (const Question& q : m.questions) v.head += "\nquestion " + question_to_text(q);
   if (m.edns) {
     v.head += std::string("\nopt version ") + std::to_string(m.edns->version) +

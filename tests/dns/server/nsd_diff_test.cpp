@@ -116,17 +116,8 @@ std::string canonical_section(const std::vector<Record>& rs) {
 
 std::string canonical(const Message& m) {
   auto section = canonical_section;
-  const Header& h = m.header;
   std::string s = "rcode " + std::to_string(m.rcode()) + " flags";
-  for (auto [on, name] : {std::pair{h.qr, "qr"},
-                          {h.aa, "aa"},
-                          {h.tc, "tc"},
-                          {h.rd, "rd"},
-                          {h.ra, "ra"},
-                          {h.ad, "ad"},
-                          {h.cd, "cd"}}) {
-    if (on) s += std::string(" ") + name;
-  }
+  append_header_flags(m.header, s);
   s += "\n";
   for (const Question& q : m.questions) s += "question " + question_to_text(q) + "\n";
   s += "answer\n" + section(m.answers) + "authority\n" + section(m.authority) + "additional\n" +
