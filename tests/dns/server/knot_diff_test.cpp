@@ -46,6 +46,7 @@
 #include <vector>
 
 #include "../signing/online_zone.hpp"
+#include "differential.hpp"
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
 #include "dns/presentation.hpp"
@@ -240,12 +241,7 @@ class ZoneNames {
   std::set<std::string> names_;
 };
 
-struct Ask {
-  std::string qname;
-  RRType qtype;
-  bool dnssec_ok;
-  bool tcp;
-};
+using test::Ask;
 
 // One record as its presentation fields, lower case: owner, TTL, class,
 // type, then the RDATA's fields.
@@ -628,25 +624,11 @@ TEST_F(KnotDifferential, SameAnswersAsKnotOnlineSign) {
   std::size_t compared = 0, differ = 0;
   std::vector<std::size_t> applied(std::size(kIntended), 0);
   for (const Ask& a : query_set(zones)) {
-    Message q;
-    q.header.id = 4242;
-    q.questions.push_back({Name::from_text(a.qname).value(), a.qtype, rrclass::IN});
-    q.edns.emplace();
-    q.edns->udp_size = 1232;  // Knot's largest; both fit every answer here
-    q.edns->dnssec_ok = a.dnssec_ok;
-    auto wire = encode(q).value();
-    auto ask = [&](std::uint16_t port) {
-      return a.tcp ? test::tcp_query(port, wire) : test::udp_query(port, wire);
-    };
-    auto theirs = ask(knot_->port());
-    auto ours = ask(herald_->port);
-    const std::string label =
-        a.qname + " " + type_to_text(a.qtype) + (a.dnssec_ok ? " +do" : "") + (a.tcp ? " tcp" : "");
-    ASSERT_TRUE(theirs) << "knotd did not answer " << label;
-    ASSERT_TRUE(ours) << "heraldd did not answer " << label;
-    auto m_theirs = decode(theirs.value());
-    auto m_ours = decode(ours.value());
-    ASSERT_TRUE(m_theirs && m_ours) << label;
+    // EDNS 1232: Knot's largest; both fit every answer here.
+    const auto [m_theirs, m_ours] = test::ask_both(a, 1232, knot_->port(), herald_->port);
+    const std::string label = a.label();
+    ASSERT_TRUE(m_theirs) << "knotd did not answer (or not decodably) " << label;
+    ASSERT_TRUE(m_ours) << "heraldd did not answer (or not decodably) " << label;
     const ZoneNames* zone = nullptr;
     for (const ZoneNames& z : zones) {
       if (z.contains(a.qname)) zone = &z;

@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "../test_util.hpp"
+#include "differential.hpp"
 #include "dns/decoder.hpp"
 #include "dns/encoder.hpp"
 #include "dns/presentation.hpp"
@@ -129,12 +130,7 @@ std::string canonical(const Message& m) {
   return s;
 }
 
-struct Ask {
-  std::string qname;
-  RRType qtype;
-  bool dnssec_ok;
-  bool tcp;
-};
+using test::Ask;
 
 // Differences we intend, each with its reason. A query matching one is
 // still sent to both and must still agree on everything else.
@@ -242,25 +238,11 @@ TEST(NsdDifferential, SameAnswersAsNsd) {
   ASSERT_NE(herald.port, 0);
   std::size_t compared = 0, differ = 0;
   for (const Ask& a : query_set()) {
-    Message q;
-    q.header.id = 4242;
-    q.questions.push_back({Name::from_text(a.qname).value(), a.qtype, rrclass::IN});
-    q.edns.emplace();
-    q.edns->udp_size = 4096;  // no truncation on either side: sections compare whole
-    q.edns->dnssec_ok = a.dnssec_ok;
-    auto wire = encode(q).value();
-    auto ask = [&](std::uint16_t port) {
-      return a.tcp ? test::tcp_query(port, wire) : test::udp_query(port, wire);
-    };
-    auto theirs = ask(nsd.port);
-    auto ours = ask(herald.port);
-    std::string label =
-        a.qname + " " + type_to_text(a.qtype) + (a.dnssec_ok ? " +do" : "") + (a.tcp ? " tcp" : "");
-    ASSERT_TRUE(theirs) << "NSD did not answer " << label;
-    ASSERT_TRUE(ours) << "heraldd did not answer " << label;
-    auto m_theirs = decode(theirs.value());
-    auto m_ours = decode(ours.value());
-    ASSERT_TRUE(m_theirs && m_ours) << label;
+    // EDNS 4096: no truncation on either side, so sections compare whole.
+    const auto [m_theirs, m_ours] = test::ask_both(a, 4096, nsd.port, herald.port);
+    std::string label = a.label();
+    ASSERT_TRUE(m_theirs) << "NSD did not answer (or not decodably) " << label;
+    ASSERT_TRUE(m_ours) << "heraldd did not answer (or not decodably) " << label;
     std::string c_theirs = canonical(m_theirs.value());
     std::string c_ours = canonical(m_ours.value());
     ++compared;
