@@ -28,6 +28,31 @@ TEST(DnsSettings, BecomeTheServersOptions) {
   EXPECT_EQ(o->responder.cookie_secret[15], 0xff);
 }
 
+TEST(DnsSettings, SignatureSettingsBecomeTheSignersWindowInSeconds) {
+  Settings s;
+  s.signature_validity = std::chrono::hours(48);
+  s.signature_refresh = std::chrono::hours(12);
+  s.signature_inception_offset = std::chrono::minutes(30);
+  s.signature_cache_entries = 1000;
+  auto o = server_options(s);
+  ASSERT_TRUE(o) << o.error();
+  EXPECT_EQ(o->responder.signatures.validity, 48u * 3600);
+  EXPECT_EQ(o->responder.signatures.refresh, 12u * 3600);
+  EXPECT_EQ(o->responder.signatures.inception_offset, 1800u);
+  EXPECT_EQ(o->responder.signatures.cache_entries, 1000u);
+}
+
+TEST(DnsSettings, ARefreshNotBelowTheValidityIsRefusedNamingBothKeys) {
+  Settings s;
+  s.signature_validity = std::chrono::hours(24);
+  s.signature_refresh = std::chrono::hours(24);
+  auto o = server_options(s);
+  ASSERT_FALSE(o);
+  EXPECT_NE(o.error().find("dns.signature_refresh must be less than dns.signature_validity"),
+            std::string::npos)
+      << o.error();
+}
+
 TEST(DnsSettings, ABadCookieSecretIsRefusedNamingTheKey) {
   for (const char* bad :
        {"0011", "00112233445566778899aabbccddeeffaa", "0011223344556677889900aabbccddgg",
