@@ -37,7 +37,6 @@ class KeyDirectory {
 
   // The private key files of `origin` (any case), sorted; empty if none.
   const std::vector<std::string>& files_for(const Name& origin) const;
-  std::size_t zone_count() const noexcept { return files_.size(); }
 
  private:
   std::unordered_map<Name, std::vector<std::string>, NameIHash, NameIEqual> files_;
