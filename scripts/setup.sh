@@ -39,8 +39,10 @@ PACKAGES=(
   # signer of the differential test (tests/dns/server/knot_diff_test.cpp)
   knot
   # match benchmarks (K2): the word list for dictionaries and haystacks, and
-  # Hyperscan as a bench-only peer (never linked into src/)
-  wamerican libhyperscan-dev
+  # the two bench-only peers (never linked into src/): Hyperscan, and the
+  # aho-corasick crate, built offline by Debian's cargo and rustc from
+  # Debian's registry of crate sources (bench/match/CMakeLists.txt)
+  wamerican libhyperscan-dev cargo rustc librust-aho-corasick-dev
   # Unicode's own data files (CaseFolding.txt, UnicodeData.txt): the oracles
   # the keyword engine's case folding and word characters are checked
   # against (tests/match)

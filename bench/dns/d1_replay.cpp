@@ -35,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/support/thread_cpu.hpp"
 #include "dns/responder.hpp"
 #include "dns/signing/key_directory.hpp"
 #include "dns/zone_db.hpp"
@@ -52,12 +53,6 @@
 using namespace herald::dns;
 
 namespace {
-
-double cpu_ns() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e9 + static_cast<double>(ts.tv_nsec);
-}
 
 int usage() {
   std::fprintf(stderr,
@@ -159,7 +154,7 @@ int main(int argc, char** argv) {
     std::uint64_t signed_answers = 0, hits = 0, misses = 0, stale = 0, signatures = 0, failures = 0;
     // CPU time of this thread, not wall time: the machine is shared, and
     // time slices lost to other processes must not count.
-    double start = cpu_ns();
+    double start = herald::bench::thread_cpu_ns();
     for (auto q : queries) {
       Outcome o = r.respond(*load.db, q, Transport::udp, out, false, client);
       octets += out.size();
@@ -172,7 +167,7 @@ int main(int argc, char** argv) {
       signatures += s.signatures;
       failures += s.failures;
     }
-    double ns = cpu_ns() - start;
+    double ns = herald::bench::thread_cpu_ns() - start;
     D1_DUMP(("pass " + std::to_string(p + 1)).c_str());
     const double n = static_cast<double>(queries.size());
     std::printf("pass %d: %zu queries, %.1f ns/query, %.3f allocations/query\n", p + 1,
