@@ -3,9 +3,8 @@
 namespace herald::match::detail {
 
 DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
-    : class_count_(classes.count), classes_(classes.of) {
-  while ((1u << shift_) < classes.count) ++shift_;
-  const std::uint64_t stride = 1ull << shift_;
+    : class_count_(classes.count), row_(classes.count), classes_(classes.of) {
+  const std::uint64_t stride = classes.count;
   const auto& states = nfa.states();
   const auto n = static_cast<std::uint32_t>(states.size());
   if (n * stride >= 0x80000000ull) return;

@@ -1,7 +1,8 @@
 // The Speed preset: a complete DFA in one flat array. Row r holds one entry
-// per byte class (the row width is rounded up to a power of two so that a
-// state's row index is a shift away from its offset). Each entry is the
-// *premultiplied* offset of the next state's row, so a step is
+// per byte class, no more (a state's index is its offset divided by the row
+// width: exact_divisor.hpp makes that a shift and a multiply, on the match
+// path only). Each entry is the *premultiplied* offset of the next state's
+// row, so a step is
 //
 //     s = table[s + classes[byte]]
 //
@@ -20,6 +21,7 @@
 #include <span>
 #include <vector>
 
+#include "match/detail/exact_divisor.hpp"
 #include "match/detail/noncontiguous.hpp"
 #include "match/ids.hpp"
 
@@ -29,7 +31,7 @@ class DFA {
  public:
   using State = std::uint32_t;
 
-  // Fails (returns false through ok()) when states x row width >= 2^31.
+  // Fails (returns false through ok()) when states x byte classes >= 2^31.
   DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes);
   [[nodiscard]] bool ok() const { return ok_; }
 
@@ -37,18 +39,18 @@ class DFA {
   [[nodiscard]] State next(State s, std::uint8_t byte) const { return table_[s + classes_[byte]]; }
   [[nodiscard]] bool is_match(State s) const { return s >= match_from_; }
   [[nodiscard]] std::span<const PatternID> matches(State s) const {
-    const std::uint32_t i = s >> shift_;
+    const std::uint32_t i = row_.divide(s);
     return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
   }
-  [[nodiscard]] std::uint32_t depth(State s) const { return depth_[s >> shift_]; }
+  [[nodiscard]] std::uint32_t depth(State s) const { return depth_[row_.divide(s)]; }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
   [[nodiscard]] std::uint32_t class_count() const { return class_count_; }
 
  private:
   bool ok_ = false;
-  std::uint32_t shift_ = 0;
   std::uint32_t class_count_ = 0;
+  ExactDivisor row_;              // offset -> state index
   std::uint32_t match_from_ = 0;  // premultiplied offset of the first match state
   std::array<std::uint16_t, 256> classes_{};
   std::vector<std::uint32_t> table_;
