@@ -8,6 +8,7 @@
 #include <optional>
 #include <string_view>
 
+#include "core/text.hpp"
 #include "dns/detail/text_codecs.hpp"
 
 namespace herald::dns::signing {
@@ -34,13 +35,6 @@ struct PrivateFile {
   std::size_t algorithm_line = 0;
   std::size_t key_line = 0;
 };
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
 
 // A decimal of at most `max`, through the zone parser's own decoder.
 std::optional<unsigned> parse_number(std::string_view s, std::uint64_t max) {
@@ -82,11 +76,11 @@ herald::Result<PrivateFile, ZoneError> read_private(const std::string& path, Sec
   bool format = false;
   std::string line;
   for (std::size_t n = 1; std::getline(in, line); ++n) {
-    std::string_view l = trim(line);
+    std::string_view l = trim(line, " \t\r");
     const std::size_t colon = l.find(':');
     if (l.empty() || colon == std::string_view::npos) continue;
     const std::string_view key = l.substr(0, colon);
-    const std::string_view value = trim(l.substr(colon + 1));
+    const std::string_view value = trim(l.substr(colon + 1), " \t\r");
     if (key == "Private-key-format") {
       if (!value.starts_with("v1.")) {
         return error_at(path, n,

@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "core/json.hpp"
+#include "core/text.hpp"
 #include "gateway/proxy/result_object.hpp"
 #include "gateway/rooms/room_name.hpp"
 
@@ -16,12 +17,6 @@ namespace {
 
 // Largest user name a connect result may give: as for a dev-mode name.
 constexpr std::size_t kMaxUserBytes = 64;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 }  // namespace
 

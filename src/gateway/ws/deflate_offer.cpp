@@ -3,6 +3,8 @@
 #include <cstddef>
 #include <vector>
 
+#include "core/text.hpp"
+
 namespace herald::gateway::ws {
 namespace {
 
@@ -13,12 +15,6 @@ constexpr std::string_view kServerWindow = "server_max_window_bits";
 constexpr std::string_view kClientWindow = "client_max_window_bits";
 // The window our compressed bytes use (ws/deflate_codec.hpp).
 constexpr int kOurWindowBits = 15;
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
 
 bool iequals(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
