@@ -55,7 +55,7 @@ std::uint64_t CratePeer::count(std::string_view text) const {
   return herald_ac_count(p_, octets(text.data()), text.size());
 }
 
-std::size_t CratePeer::heap_bytes() const {
+std::size_t CratePeer::memory_bytes() const {
   return herald_ac_heap_bytes(p_);
 }
 

@@ -27,8 +27,8 @@ class CratePeer {
 
   // Every occurrence (overlapping) or the leftmost non-overlapping matches.
   [[nodiscard]] std::uint64_t count(std::string_view text) const;
-  // The crate's own heap_bytes().
-  [[nodiscard]] std::size_t heap_bytes() const;
+  // The crate's own count of its heap bytes (its heap_bytes()).
+  [[nodiscard]] std::size_t memory_bytes() const;
   // The width of its state ids: 2, 4 or 8.
   [[nodiscard]] unsigned state_id_bytes() const;
 

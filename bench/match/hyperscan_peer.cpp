@@ -59,7 +59,7 @@ std::uint64_t HyperscanPeer::count(std::string_view text) const {
   return found;
 }
 
-std::size_t HyperscanPeer::database_bytes() const {
+std::size_t HyperscanPeer::memory_bytes() const {
   std::size_t bytes = 0;
   (void)hs_database_size(h_->db, &bytes);
   return bytes;

@@ -26,7 +26,7 @@ class HyperscanPeer {
   // Occurrences in `text`.
   [[nodiscard]] std::uint64_t count(std::string_view text) const;
   // hs_database_size: the compiled database's bytes.
-  [[nodiscard]] std::size_t database_bytes() const;
+  [[nodiscard]] std::size_t memory_bytes() const;
 
  private:
   struct Handles;

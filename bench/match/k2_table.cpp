@@ -132,9 +132,9 @@ bool run_row(const Settings& s, const std::string& lang, int size, const std::st
       m.stats().memory_bytes);
   if (hs)
     engines.emplace_back(
-        "Hyperscan", [&] { return hs->count(text); }, hs->database_bytes());
+        "Hyperscan", [&] { return hs->count(text); }, hs->memory_bytes());
   engines.emplace_back(
-      "aho-corasick", [&] { return crate.count(text); }, crate.heap_bytes());
+      "aho-corasick", [&] { return crate.count(text); }, crate.memory_bytes());
 
   for (int r = 0; r < s.rounds; ++r) {
     for (Engine& e : engines) {

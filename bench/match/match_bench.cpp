@@ -116,29 +116,18 @@ void K2Naive(benchmark::State& state, bool korean) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
 }
 
-#ifdef HERALD_BENCH_HYPERSCAN
-void K2Hyperscan(benchmark::State& state, bool korean) {
+// A peer's scan of the K2 haystack: `Peer(dict, args...)`, `count(text)`
+// and `memory_bytes()` (hyperscan_peer.hpp, crate_peer.hpp).
+template <class Peer, class... Args>
+void K2Peer(benchmark::State& state, bool korean, Args... args) {
   const auto& c = corpus(korean);
-  const herald::bench::HyperscanPeer hs(c.dicts.at(static_cast<int>(state.range(0))));
+  const Peer peer(c.dicts.at(static_cast<int>(state.range(0))), args...);
   std::uint64_t found = 0;
-  for (auto _ : state) found = hs.count(c.haystack);
+  for (auto _ : state) found = peer.count(c.haystack);
   state.counters["matches"] = static_cast<double>(found);
-  state.counters["memory_MB"] = static_cast<double>(hs.database_bytes()) / 1e6;
+  state.counters["memory_MB"] = static_cast<double>(peer.memory_bytes()) / 1e6;
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.haystack.size()));
 }
-#endif
-
-#ifdef HERALD_BENCH_CRATE
-void K2Crate(benchmark::State& state, bool korean, MatchKind kind) {
-  const auto& c = corpus(korean);
-  const herald::bench::CratePeer crate(c.dicts.at(static_cast<int>(state.range(0))), kind);
-  std::uint64_t found = 0;
-  for (auto _ : state) found = crate.count(c.haystack);
-  state.counters["matches"] = static_cast<double>(found);
-  state.counters["memory_MB"] = static_cast<double>(crate.heap_bytes()) / 1e6;
-  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * c.haystack.size()));
-}
-#endif
 
 const char* preset_name(Preset p) {
   switch (p) {
@@ -205,7 +194,7 @@ const int registered = [] {
     for (const MatchKind k :
          {MatchKind::Overlapping, MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
       benchmark::RegisterBenchmark(("K2_" + lang + "/AhoCorasickCrate/" + kind_name(k)).c_str(),
-                                   K2Crate, korean, k)
+                                   K2Peer<herald::bench::CratePeer, MatchKind>, korean, k)
           ->Arg(1000)
           ->Arg(10000)
           ->Arg(100000)
@@ -214,7 +203,8 @@ const int registered = [] {
     }
 #endif
 #ifdef HERALD_BENCH_HYPERSCAN
-    benchmark::RegisterBenchmark(("K2_" + lang + "/Hyperscan").c_str(), K2Hyperscan, korean)
+    benchmark::RegisterBenchmark(("K2_" + lang + "/Hyperscan").c_str(),
+                                 K2Peer<herald::bench::HyperscanPeer>, korean)
         ->Arg(1000)
         ->Arg(10000)
         ->Arg(100000)
