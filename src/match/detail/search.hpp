@@ -83,8 +83,13 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
   // Safety: the text's chars reinterpreted as unsigned bytes; same object.
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   const auto& pats = *spec.patterns;
-  typename A::State s = a.start();
   if (!spec.unicode) {
+    // A state of its own, never addressed: the Unicode path passes its state
+    // by reference (feed_unit), and one variable for both kept this loop's
+    // state in memory, a store every byte. K1 (Speed, 1,000 keywords, find
+    // into a reused buffer) under callgrind: 7,028 -> 6,399 instructions a
+    // find.
+    typename A::State s = a.start();
     const bool skip = spec.prefilter->enabled();
     for (std::size_t i = from; i < to; ++i) {
       // In the start state only a start byte can lead anywhere: jump to it.
@@ -104,6 +109,7 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
     }
     return true;
   }
+  typename A::State s = a.start();
   std::array<std::size_t, 256> ring;  // offsets of the last 256 units
   std::uint64_t u = 0;                // index of the current unit
   for (std::size_t i = from; i < to;) {
