@@ -229,11 +229,14 @@ std::optional<Found> leftmost_at(const A& a, const ScanSpec& spec, std::string_v
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   const auto& pats = *spec.patterns;
   const std::size_t n = text.size();
-  typename A::State s = a.start();
   std::optional<Found> best;
   std::uint64_t best_fstart = 0;  // start of best in fed bytes
   std::uint32_t best_len = 0;     // folded length of best
   if (!spec.unicode) {
+    // In a register, as in scan_overlapping: K2 English leftmost-longest
+    // (1,000, 10,000 and 100,000 words, three finds each) under callgrind,
+    // 18.74 -> 18.22 billion instructions.
+    typename A::State s = a.start();
     const bool skip = spec.prefilter->enabled();
     for (std::size_t i = from; i < n; ++i) {
       if (skip && !best && s == a.start()) {
@@ -253,6 +256,7 @@ std::optional<Found> leftmost_at(const A& a, const ScanSpec& spec, std::string_v
     }
     return best;
   }
+  typename A::State s = a.start();
   std::array<std::size_t, 256> ring;
   std::uint64_t u = 0;
   std::uint64_t fed = 0;  // bytes fed to the automaton so far
