@@ -153,6 +153,11 @@ const char* kind_name(MatchKind k) {
   }
 }
 
+// Every K2 benchmark: the three dictionary sizes, three scans each.
+void k2_sizes(benchmark::internal::Benchmark* b) {
+  b->Arg(1000)->Arg(10000)->Arg(100000)->Iterations(3)->Unit(benchmark::kMillisecond);
+}
+
 const int registered = [] {
   for (const Preset p : {Preset::Speed, Preset::Balanced, Preset::MemoryEfficient}) {
     const std::string name = preset_name(p);
@@ -174,42 +179,26 @@ const int registered = [] {
         benchmark::RegisterBenchmark(
             ("K2_" + lang + "/" + preset_name(p) + "/" + kind_name(k)).c_str(), K2, korean, p, k,
             true)
-            ->Arg(1000)
-            ->Arg(10000)
-            ->Arg(100000)
-            ->Iterations(3)
-            ->Unit(benchmark::kMillisecond);
+            ->Apply(k2_sizes);
       }
       // The plain twin of the interleaved overlapping scan (one walk).
       benchmark::RegisterBenchmark(
           ("K2_" + lang + "/" + preset_name(p) + "/OverlappingPlain").c_str(), K2, korean, p,
           MatchKind::Overlapping, false)
-          ->Arg(1000)
-          ->Arg(10000)
-          ->Arg(100000)
-          ->Iterations(3)
-          ->Unit(benchmark::kMillisecond);
+          ->Apply(k2_sizes);
     }
 #ifdef HERALD_BENCH_CRATE
     for (const MatchKind k :
          {MatchKind::Overlapping, MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
       benchmark::RegisterBenchmark(("K2_" + lang + "/AhoCorasickCrate/" + kind_name(k)).c_str(),
                                    K2Peer<herald::bench::CratePeer, MatchKind>, korean, k)
-          ->Arg(1000)
-          ->Arg(10000)
-          ->Arg(100000)
-          ->Iterations(3)
-          ->Unit(benchmark::kMillisecond);
+          ->Apply(k2_sizes);
     }
 #endif
 #ifdef HERALD_BENCH_HYPERSCAN
     benchmark::RegisterBenchmark(("K2_" + lang + "/Hyperscan").c_str(),
                                  K2Peer<herald::bench::HyperscanPeer>, korean)
-        ->Arg(1000)
-        ->Arg(10000)
-        ->Arg(100000)
-        ->Iterations(3)
-        ->Unit(benchmark::kMillisecond);
+        ->Apply(k2_sizes);
 #endif
     benchmark::RegisterBenchmark(("K2_" + lang + "/Naive1MiB").c_str(), K2Naive, korean)
         ->Arg(1000)
