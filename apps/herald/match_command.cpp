@@ -123,16 +123,10 @@ int run_match() {
     return 2;
   }
   match::Options o;
-  o.preset = a.preset == "speed"      ? match::Preset::Speed
-             : a.preset == "balanced" ? match::Preset::Balanced
-             : a.preset == "memory"   ? match::Preset::MemoryEfficient
-                                      : match::Preset::Auto;
-  o.kind = a.kind == "leftmost-first"     ? match::MatchKind::LeftmostFirst
-           : a.kind == "leftmost-longest" ? match::MatchKind::LeftmostLongest
-                                          : match::MatchKind::Overlapping;
-  o.fold = a.fold == "ascii"     ? match::CaseFold::Ascii
-           : a.fold == "unicode" ? match::CaseFold::Unicode
-                                 : match::CaseFold::None;
+  // CLI11 has checked each name against the same spellings.
+  o.preset = match::preset_named(a.preset).value_or(match::Preset::Auto);
+  o.kind = match::kind_named(a.kind).value_or(match::MatchKind::Overlapping);
+  o.fold = match::fold_named(a.fold).value_or(match::CaseFold::None);
   o.whole_word = a.whole_word;
   auto built = match::Matcher::try_build(std::span<const std::string>(*words), o);
   if (!built.ok()) {

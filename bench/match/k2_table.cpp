@@ -71,18 +71,6 @@ struct Engine {
   std::uint64_t matches = 0;
 };
 
-MatchKind parse_kind(const std::string& k) {
-  if (k == "leftmost-first") return MatchKind::LeftmostFirst;
-  if (k == "leftmost-longest") return MatchKind::LeftmostLongest;
-  return MatchKind::Overlapping;
-}
-
-Preset parse_preset(const std::string& p) {
-  if (p == "balanced") return Preset::Balanced;
-  if (p == "memory") return Preset::MemoryEfficient;
-  return Preset::Speed;
-}
-
 std::string mb(std::size_t bytes) {
   char b[32];
   std::snprintf(b, sizeof b, "%.2f", static_cast<double>(bytes) / 1e6);
@@ -114,9 +102,11 @@ bool run_row(const Settings& s, const std::string& lang, int size, const std::st
   const auto& corpus = herald::bench::k2_corpus(lang == "ko", s.haystack_mib << 20);
   const auto& dict = corpus.dicts.at(size);
   const std::string_view text = corpus.haystack;
-  const MatchKind kind = parse_kind(kind_name);
+  const MatchKind kind = herald::match::kind_named(kind_name).value_or(MatchKind::Overlapping);
 
-  const auto m = Matcher::build(dict, Options{.preset = parse_preset(s.preset), .kind = kind});
+  const auto m = Matcher::build(
+      dict, Options{.preset = herald::match::preset_named(s.preset).value_or(Preset::Speed),
+                    .kind = kind});
   std::vector<Match> out;
   std::optional<HyperscanPeer> hs;
   if (kind == MatchKind::Overlapping) hs.emplace(dict);

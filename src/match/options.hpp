@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 namespace herald::match {
@@ -21,6 +22,28 @@ enum class MatchKind : std::uint8_t { Overlapping, LeftmostFirst, LeftmostLonges
 // folding (one code point to one code point) for Latin, Greek, Cyrillic,
 // Armenian and a few signs; see detail/casefold.cpp for the exact coverage.
 enum class CaseFold : std::uint8_t { None, Ascii, Unicode };
+
+// The options' names on command lines ("speed", "leftmost-first", "ascii"),
+// one spelling for `herald match` and the benchmarks; nullopt for any other.
+constexpr std::optional<Preset> preset_named(std::string_view n) {
+  if (n == "auto") return Preset::Auto;
+  if (n == "speed") return Preset::Speed;
+  if (n == "balanced") return Preset::Balanced;
+  if (n == "memory") return Preset::MemoryEfficient;
+  return std::nullopt;
+}
+constexpr std::optional<MatchKind> kind_named(std::string_view n) {
+  if (n == "overlapping") return MatchKind::Overlapping;
+  if (n == "leftmost-first") return MatchKind::LeftmostFirst;
+  if (n == "leftmost-longest") return MatchKind::LeftmostLongest;
+  return std::nullopt;
+}
+constexpr std::optional<CaseFold> fold_named(std::string_view n) {
+  if (n == "none") return CaseFold::None;
+  if (n == "ascii") return CaseFold::Ascii;
+  if (n == "unicode") return CaseFold::Unicode;
+  return std::nullopt;
+}
 
 struct Options {
   Preset preset = Preset::Auto;

@@ -129,5 +129,21 @@ TEST(MatchApi, MemoryEfficientIsSmallerThanSpeed) {
   EXPECT_LT(bal.memory_bytes, speed.memory_bytes);
 }
 
+TEST(MatchApi, OptionNamesAreTheCommandLineSpellings) {
+  static_assert(preset_named("memory") == Preset::MemoryEfficient);
+  EXPECT_EQ(preset_named("auto"), Preset::Auto);
+  EXPECT_EQ(preset_named("speed"), Preset::Speed);
+  EXPECT_EQ(preset_named("balanced"), Preset::Balanced);
+  EXPECT_EQ(preset_named("Speed"), std::nullopt);
+  EXPECT_EQ(kind_named("overlapping"), MatchKind::Overlapping);
+  EXPECT_EQ(kind_named("leftmost-first"), MatchKind::LeftmostFirst);
+  EXPECT_EQ(kind_named("leftmost-longest"), MatchKind::LeftmostLongest);
+  EXPECT_EQ(kind_named("leftmost"), std::nullopt);
+  EXPECT_EQ(fold_named("none"), CaseFold::None);
+  EXPECT_EQ(fold_named("ascii"), CaseFold::Ascii);
+  EXPECT_EQ(fold_named("unicode"), CaseFold::Unicode);
+  EXPECT_EQ(fold_named(""), std::nullopt);
+}
+
 }  // namespace
 }  // namespace herald::match
