@@ -9,10 +9,14 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
+#include <variant>
 
 #include "match/detail/casefold.hpp"
 #include "match/detail/contiguous.hpp"
 #include "match/detail/dfa.hpp"
+#include "match/detail/leftmost_dfa.hpp"
+#include "match/detail/leftmost_search.hpp"
 #include "match/detail/noncontiguous.hpp"
 #include "match/detail/search.hpp"
 #include "match/detail/utf8.hpp"
@@ -46,7 +50,9 @@ struct Engine {
   std::vector<std::string> keywords;
   std::vector<PatternInfo> patterns;
   std::vector<std::pair<std::string, PatternID>> sorted;  // folded keywords, for suggest
-  std::variant<DFA, ContiguousNFA> automaton;
+  // LeftmostDFA: Speed, a leftmost kind, byte mode, no whole words; it
+  // answers leftmost_at and contains. The others run the generic scans.
+  std::variant<DFA, ContiguousNFA, LeftmostDFA> automaton;
   ScanSpec spec{};
   std::size_t max_match_bytes = 0;
   Stats stats;
@@ -137,29 +143,38 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
   // 4 bytes of text; otherwise exactly the keyword's bytes.
   const std::size_t max_match = options.fold == CaseFold::Unicode ? 4u * max_units : max_bytes;
 
-  const NoncontiguousNFA nfa(folded);
   const ByteClasses classes = make_byte_classes(folded, options.fold != CaseFold::None);
   Preset preset = choose(options.preset, keywords.size());
-  std::optional<DFA> dfa;
+  std::optional<std::variant<DFA, ContiguousNFA, LeftmostDFA>> automaton;
   if (preset == Preset::Speed) {
-    dfa.emplace(nfa, classes);
-    if (!dfa->ok()) {
+    const bool leftmost = options.kind != MatchKind::Overlapping &&
+                          options.fold != CaseFold::Unicode && !options.whole_word;
+    if (leftmost) {
+      LeftmostDFA dfa(folded, options.kind, classes);
+      if (dfa.ok()) automaton.emplace(std::move(dfa));
+    } else {
+      DFA dfa(NoncontiguousNFA(folded), classes);
+      if (dfa.ok()) automaton.emplace(std::move(dfa));
+    }
+    if (!automaton) {
       if (options.preset == Preset::Speed) return Error::kAutomatonTooLarge;
       preset = Preset::Balanced;
     }
   }
-  auto e = std::unique_ptr<Engine>(new Engine{
-      .options = options,
-      .keywords = std::move(originals),
-      .patterns = std::move(patterns),
-      .sorted = {},  // the rest is filled in below, once the Engine's address is fixed
-      .automaton = preset == Preset::Speed ? std::variant<DFA, ContiguousNFA>(std::move(*dfa))
-                                           : std::variant<DFA, ContiguousNFA>(ContiguousNFA(
-                                                 nfa, classes, preset == Preset::Balanced ? 2 : 0)),
-      .spec = {},
-      .max_match_bytes = max_match,
-      .stats = {},
-      .prefilter = {}});
+  if (!automaton) {
+    automaton.emplace(
+        ContiguousNFA(NoncontiguousNFA(folded), classes, preset == Preset::Balanced ? 2 : 0));
+  }
+  auto e = std::unique_ptr<Engine>(
+      new Engine{.options = options,
+                 .keywords = std::move(originals),
+                 .patterns = std::move(patterns),
+                 .sorted = {},  // the rest is filled in below, once the Engine's address is fixed
+                 .automaton = std::move(*automaton),
+                 .spec = {},
+                 .max_match_bytes = max_match,
+                 .stats = {},
+                 .prefilter = {}});
   std::vector<std::string> first_bytes;
   first_bytes.reserve(folded.size());
   for (const auto& f : folded) first_bytes.push_back(f.substr(0, 1));
@@ -216,7 +231,14 @@ std::size_t Matcher::align(std::string_view text, std::size_t i) const {
 
 bool Matcher::leftmost_at(std::string_view text, std::size_t from, Match& out) const {
   const auto found = std::visit(
-      [&](const auto& a) { return detail::leftmost_at(a, e_->spec, text, from); }, e_->automaton);
+      [&]<class A>(const A& a) {
+        if constexpr (std::is_same_v<A, detail::LeftmostDFA>) {
+          return detail::leftmost_find_at(a, e_->spec, text, from);
+        } else {
+          return detail::leftmost_at(a, e_->spec, text, from);
+        }
+      },
+      e_->automaton);
   if (!found) return false;
   out = Match{found->pattern, found->start, found->end};
   return true;
@@ -256,19 +278,63 @@ void Matcher::overlapping_into(std::string_view text, std::size_t from, std::siz
     return;
   }
   std::visit(
-      [&](const auto& a) {
-        detail::scan_overlapping(a, e_->spec, text, from, to, [&](const detail::Found& f) {
-          if (f.end > min_end) out.push_back(Match{f.pattern, f.start, f.end});
-          return true;
-        });
+      [&]<class A>(const A& a) {
+        // Built only for the leftmost kinds, which never scan overlapping.
+        if constexpr (!std::is_same_v<A, detail::LeftmostDFA>) {
+          detail::scan_overlapping(a, e_->spec, text, from, to, [&](const detail::Found& f) {
+            if (f.end > min_end) out.push_back(Match{f.pattern, f.start, f.end});
+            return true;
+          });
+        }
       },
       e_->automaton);
+}
+
+bool Matcher::leftmost_lanes_apply(std::size_t bytes) const {
+  // As for the overlapping lanes: the DFA only, not when the prefilter skips
+  // most of the text, not on short texts.
+  return e_->options.interleave && std::holds_alternative<detail::LeftmostDFA>(e_->automaton) &&
+         !e_->prefilter.enabled() &&
+         bytes >= std::max(detail::kLanesMinBytes, 16 * e_->max_match_bytes);
+}
+
+void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out) const {
+  // Lane 0 starts where find's chain stands, so its matches are find's and
+  // go straight to out; lanes 1-3 write to per-thread scratch, stitched in
+  // after each block. Blocks keep the scratch at one block's matches.
+  thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
+  const auto& dfa = std::get<detail::LeftmostDFA>(e_->automaton);
+  const std::size_t n = text.size();
+  for (std::size_t b = 0; b < n;) {
+    const std::size_t e = n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
+    std::array<std::size_t, detail::kLanes + 1> cut;
+    for (std::size_t k = 0; k <= detail::kLanes; ++k) cut[k] = b + (e - b) * k / detail::kLanes;
+    detail::leftmost_lanes(dfa, e_->spec, text, cut, [&](std::size_t lane, const detail::Found& f) {
+      auto& dst = lane == 0 ? out : scratch[lane - 1];
+      dst.push_back(Match{f.pattern, f.start, f.end});
+    });
+    for (std::size_t k = 1; k < detail::kLanes; ++k) {
+      append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
+      scratch[k - 1].clear();
+    }
+    // find's chain holds every match that starts before e; it goes on from
+    // the last one's end, or from e (nothing starts in between).
+    b = std::max(e, out.empty() ? 0 : out.back().end);
+  }
+  // Do not hoard a pathological block's memory in every searching thread.
+  for (auto& v : scratch) {
+    if (v.capacity() > (1u << 16)) std::vector<Match>().swap(v);
+  }
 }
 
 void Matcher::find(std::string_view text, std::vector<Match>& out) const {
   out.clear();
   if (e_->options.kind == MatchKind::Overlapping) {
     overlapping_into(text, 0, text.size(), 0, out);
+    return;
+  }
+  if (leftmost_lanes_apply(text.size())) {
+    leftmost_lanes_into(text, out);
     return;
   }
   // Each search starts where the previous match ended; a match is never
@@ -290,10 +356,15 @@ std::vector<Match> Matcher::find(std::string_view text) const {
 bool Matcher::contains(std::string_view text) const {
   // Any occurrence means find is non-empty for every kind: the leftmost
   // occurrence is always selected.
-  return !std::visit(
-      [&](const auto& a) {
-        return detail::scan_overlapping(a, e_->spec, text, 0, text.size(),
-                                        [](const detail::Found&) { return false; });
+  return std::visit(
+      [&]<class A>(const A& a) {
+        if constexpr (std::is_same_v<A, detail::LeftmostDFA>) {
+          // No whole-word filter here: any occurrence gives a leftmost match.
+          return detail::leftmost_find_at(a, e_->spec, text, 0).has_value();
+        } else {
+          return !detail::scan_overlapping(a, e_->spec, text, 0, text.size(),
+                                           [](const detail::Found&) { return false; });
+        }
       },
       e_->automaton);
 }

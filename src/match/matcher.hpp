@@ -126,6 +126,16 @@ class Matcher {
   // from `from` (a unit start).
   void overlapping_into(std::string_view text, std::size_t from, std::size_t to,
                         std::size_t min_end, std::vector<Match>& out) const;
+  // Whether find's leftmost search runs in interleaved lanes (the leftmost
+  // automaton, long texts), and that search.
+  [[nodiscard]] bool leftmost_lanes_apply(std::size_t bytes) const;
+  void leftmost_lanes_into(std::string_view text, std::vector<Match>& out) const;
+  // Leftmost kinds, searching in chunks: `out` holds find's matches that
+  // start before chunk_start, and `part` the chain of searches begun at
+  // chunk_start, up to its first match starting at or after chunk_end.
+  // Appends find's matches that start before chunk_end (parallel.cpp).
+  void append_chunk_chain(std::string_view text, std::size_t chunk_start, std::size_t chunk_end,
+                          std::span<const Match> part, std::vector<Match>& out) const;
   // The first unit start at or after i (i itself unless Unicode folding).
   [[nodiscard]] std::size_t align(std::string_view text, std::size_t i) const;
   std::unique_ptr<detail::Engine> e_;

@@ -52,10 +52,12 @@ struct Options {
   // A match counts only if the code point before it and the one after it
   // are not letters, digits or combining marks (detail/word.cpp).
   bool whole_word = false;
-  // Overlapping searches of long texts (4 KiB and more) without Unicode
-  // folding walk the automaton in four interleaved lanes over four chunks
-  // (detail/search.hpp). Results are identical; false keeps the single
-  // plain walk, the twin that tests and benchmarks compare against.
+  // Searches of long texts (4 KiB and more) by the Speed preset without
+  // Unicode folding walk the automaton in four interleaved lanes over four
+  // chunks: overlapping (detail/search.hpp), and the leftmost kinds without
+  // whole words (detail/leftmost_search.hpp). Results are identical; false
+  // keeps the single plain walk, the twin that tests and benchmarks compare
+  // against.
   bool interleave = true;
 };
 

@@ -11,10 +11,11 @@
 //
 // Leftmost: each thread runs the greedy chain from a, keeping matches that
 // start before b. The true chain may enter the chunk at a later position p
-// (the end of the previous chunk's last match). Stitching re-searches from
-// p until it produces a match that the thread's chain also contains; from
-// there the two chains are the same sequence (each step depends only on
-// where it starts), so the rest of the thread's chain is taken as is.
+// (the end of the previous chunk's last match). Stitching
+// (append_chunk_chain, which find's interleaved lanes use too) re-searches
+// from p until it produces a match that the thread's chain also contains;
+// from there the two chains are the same sequence (each step depends only
+// on where it starts), so the rest of the thread's chain is taken as is.
 #include <algorithm>
 #include <thread>
 
@@ -60,27 +61,37 @@ std::vector<Match> Matcher::find_parallel(std::string_view text, unsigned thread
   }  // jthreads join here
   std::vector<Match> out;
   for (std::size_t i = 0; i < chunks; ++i) {
-    const auto& r = part[i];
-    const std::size_t prev_end = out.empty() ? 0 : out.back().end;
-    if (overlapping || prev_end <= cut[i]) {
-      out.insert(out.end(), r.begin(), r.end());
-      continue;
-    }
-    // The previous chunk's last match reaches into this chunk: re-search.
-    std::size_t pos = prev_end;
-    Match m;
-    while (pos < text.size() && leftmost_at(text, pos, m) && m.start < cut[i + 1]) {
-      const auto it = std::lower_bound(r.begin(), r.end(), m.start,
-                                       [](const Match& x, std::size_t s) { return x.start < s; });
-      if (it != r.end() && *it == m) {
-        out.insert(out.end(), it, r.end());
-        break;
-      }
-      out.push_back(m);
-      pos = m.end;
+    if (overlapping) {
+      out.insert(out.end(), part[i].begin(), part[i].end());
+    } else {
+      append_chunk_chain(text, cut[i], cut[i + 1], part[i], out);
     }
   }
   return out;
+}
+
+void Matcher::append_chunk_chain(std::string_view text, std::size_t chunk_start,
+                                 std::size_t chunk_end, std::span<const Match> part,
+                                 std::vector<Match>& out) const {
+  const std::size_t prev_end = out.empty() ? 0 : out.back().end;
+  if (prev_end <= chunk_start) {
+    // Nothing starts in [prev_end, chunk_start): the chains are one.
+    out.insert(out.end(), part.begin(), part.end());
+    return;
+  }
+  // The previous chunk's last match reaches into this chunk: re-search.
+  std::size_t pos = prev_end;
+  Match m;
+  while (pos < text.size() && leftmost_at(text, pos, m) && m.start < chunk_end) {
+    const auto it = std::lower_bound(part.begin(), part.end(), m.start,
+                                     [](const Match& x, std::size_t s) { return x.start < s; });
+    if (it != part.end() && *it == m) {
+      out.insert(out.end(), it, part.end());
+      return;
+    }
+    out.push_back(m);
+    pos = m.end;
+  }
 }
 
 }  // namespace herald::match

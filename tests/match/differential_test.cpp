@@ -169,14 +169,31 @@ TEST(MatchDifferential, ParallelAndStreamEqualFindAtEveryChunkSize) {
   }
 }
 
-// The interleaved lanes of the DFA's overlapping scan (4 KiB texts and
-// longer, byte mode) against the plain single walk they replace, on texts
-// around every size where the cutting changes: the lanes' threshold, one
-// block, the last block's merge (under two blocks), several blocks. Long
-// keywords make the warm-up (max_match bytes) reach across chunks; results
-// are also checked by find_parallel, whose chunks scan from an offset.
+// The interleaved lanes of the DFA's overlapping scan and of the leftmost
+// automaton's (4 KiB texts and longer, byte mode) against the plain single
+// walk they replace, on texts around every size where the cutting changes:
+// the lanes' threshold, one block, the last block's merge (under two
+// blocks), several blocks. Long keywords make the overlapping warm-up
+// (max_match bytes) and the leftmost lanes' matches reach across chunks;
+// results are also checked by find_parallel, whose chunks scan from an
+// offset.
 TEST(MatchDifferential, InterleavedLanesEqualThePlainWalk) {
   std::mt19937_64 rng(4242);
+  // Overlapping with and without whole words and both foldings; the
+  // leftmost kinds where their lanes run (no whole words: leftmost_dfa.hpp).
+  struct Setting {
+    MatchKind kind;
+    CaseFold fold;
+    bool whole_word;
+  };
+  std::vector<Setting> lane_settings;
+  for (const CaseFold fold : {CaseFold::None, CaseFold::Ascii}) {
+    for (const bool whole_word : {false, true}) {
+      lane_settings.push_back({MatchKind::Overlapping, fold, whole_word});
+    }
+    lane_settings.push_back({MatchKind::LeftmostFirst, fold, false});
+    lane_settings.push_back({MatchKind::LeftmostLongest, fold, false});
+  }
   const std::size_t block = 64u << 10;
   const std::size_t sizes[] = {4095,  4096,          4097,      9000,           block - 1,
                                block, 2 * block - 1, 2 * block, 3 * block + 777};
@@ -185,25 +202,107 @@ TEST(MatchDifferential, InterleavedLanesEqualThePlainWalk) {
     if (round % 2 == 1) dict.push_back(std::string(120 + rng() % 100, 'a') + "b");
     std::string piece_text;
     while (piece_text.size() < 3 * block + 1000) piece_text += testing::random_text(rng, 64);
-    for (const CaseFold fold : {CaseFold::None, CaseFold::Ascii}) {
-      for (const bool whole_word : {false, true}) {
-        const Options lanes{Preset::Speed, MatchKind::Overlapping, fold, whole_word, true};
-        Options plain = lanes;
-        plain.interleave = false;
-        const auto m = Matcher::build(dict, lanes);
-        const auto twin = Matcher::build(dict, plain);
-        for (const std::size_t n : sizes) {
-          const std::string_view text = std::string_view(piece_text).substr(0, n);
-          const auto want = twin.find(text);
-          const auto got = m.find(text);
-          ASSERT_EQ(got.size(), want.size()) << "round " << round << " n=" << n;
-          ASSERT_TRUE(got == want) << "round " << round << " n=" << n << ' ' << describe(lanes);
-        }
-        const std::string_view all(piece_text);
-        ASSERT_TRUE(m.find_parallel(all, 3, 4096) == twin.find(all)) << "round " << round;
+    for (const auto& [kind, fold, whole_word] : lane_settings) {
+      const Options lanes{Preset::Speed, kind, fold, whole_word, true};
+      Options plain = lanes;
+      plain.interleave = false;
+      const auto m = Matcher::build(dict, lanes);
+      const auto twin = Matcher::build(dict, plain);
+      for (const std::size_t n : sizes) {
+        const std::string_view text = std::string_view(piece_text).substr(0, n);
+        const auto want = twin.find(text);
+        const auto got = m.find(text);
+        ASSERT_EQ(got.size(), want.size()) << "round " << round << " n=" << n;
+        ASSERT_TRUE(got == want) << "round " << round << " n=" << n << ' ' << describe(lanes);
+      }
+      const std::string_view all(piece_text);
+      ASSERT_TRUE(m.find_parallel(all, 3, 4096) == twin.find(all)) << "round " << round;
+    }
+  }
+}
+
+// The leftmost automaton (Speed, a leftmost kind, byte mode, no whole
+// words: one forward pass per match, detail/leftmost_dfa.hpp) against the
+// rescanning search over the overlapping automaton (Balanced: leftmost_at,
+// its plain twin) on dictionaries too large and texts too long for the naive
+// matcher: prefix chains and shared suffixes at 400 keywords, and 20,000
+// words over five letters, where almost every position starts a live
+// thread. Parallel and stream search run the same automaton from offsets.
+TEST(MatchDifferential, LeftmostAutomatonEqualsTheRescanningTwin) {
+  std::mt19937_64 rng(8128);
+  std::vector<std::vector<std::string>> dicts;
+  for (int round = 0; round < 4; ++round) dicts.push_back(random_dictionary(rng, 2 + rng() % 400));
+  std::vector<std::string> words;
+  for (int i = 0; i < 20'000; ++i) {
+    std::string w;
+    for (std::size_t j = 0, n = 1 + rng() % 7; j < n; ++j) w += "abcdE"[rng() % 5];
+    words.push_back(w);
+  }
+  dicts.push_back(words);
+  std::string text;
+  while (text.size() < 100'000) text += testing::random_text(rng, 64);
+  for (int j = 0; j < 100'000; ++j) text += "abcdeABCDE "[rng() % 11];
+  for (const auto& dict : dicts) {
+    for (const MatchKind kind : {MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
+      for (const CaseFold fold : {CaseFold::None, CaseFold::Ascii}) {
+        const Options fast{Preset::Speed, kind, fold, false};
+        Options twin_options = fast;
+        twin_options.preset = Preset::Balanced;
+        const auto m = Matcher::build(dict, fast);
+        const auto twin = Matcher::build(dict, twin_options);
+        const auto want = twin.find(text);
+        const auto got = m.find(text);
+        ASSERT_EQ(got.size(), want.size()) << describe(fast) << " keywords=" << dict.size();
+        ASSERT_TRUE(got == want) << describe(fast) << " keywords=" << dict.size();
+        ASSERT_TRUE(m.find_parallel(text, 3, 4096) == want) << describe(fast);
+        ASSERT_TRUE(find_stream(m,
+                                [&, pos = std::size_t{0}](std::span<char> buf) mutable {
+                                  const std::size_t n = std::min<std::size_t>(
+                                      std::min<std::size_t>(buf.size(), 777), text.size() - pos);
+                                  std::copy_n(text.data() + pos, n, buf.data());
+                                  pos += n;
+                                  return n;
+                                }) == want)
+            << describe(fast);
       }
     }
   }
+}
+
+// A walk's later candidate can start before its first one: with abcd and c,
+// the state for "abc" offers c, and "abcd" then replaces it with a match
+// that starts two bytes earlier. Placed across the lanes' cuts (8 KiB: cuts
+// at 2,048, 4,096 and 6,144), a lane that stopped at the first candidate
+// past its cut lost abcd to the next lane's c (found on K2's English
+// corpus, not by the random tests above).
+TEST(MatchDifferential, LeftmostLanesKeepAWalkThatCrossesTheirCut) {
+  const std::vector<std::string> dict = {"abcd", "c"};
+  std::string text(8192, 'x');
+  for (const std::size_t cut : {2048u, 4096u, 6144u}) text.replace(cut - 2, 4, "abcd");
+  for (const MatchKind k : {MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
+    const Options o{Preset::Speed, k, CaseFold::None, false};
+    const auto m = Matcher::build(dict, o);
+    const auto want = NaiveMatcher(dict, o).find(text);
+    ASSERT_EQ(want.size(), 3u);
+    EXPECT_EQ(describe(m.find(text)), describe(want)) << describe(o);
+  }
+}
+
+// LeftmostFirst's automaton leaves out a keyword that an earlier one
+// prefixes (it can never be reported), and reports the earlier one.
+TEST(MatchDifferential, LeftmostFirstLeavesOutShadowedKeywords) {
+  const std::vector<std::string> dict = {"ab", "abc", "abcd"};
+  const auto first = Matcher::build(dict, Options{Preset::Speed, MatchKind::LeftmostFirst});
+  const auto longest = Matcher::build(dict, Options{Preset::Speed, MatchKind::LeftmostLongest});
+  const auto overlapping = Matcher::build(dict, Options{Preset::Speed, MatchKind::Overlapping});
+  // Root, a, ab and the dead state; the longest kind keeps abc and abcd.
+  EXPECT_EQ(first.stats().states, 4u);
+  EXPECT_EQ(longest.stats().states, 6u);
+  EXPECT_EQ(overlapping.stats().states, 5u);
+  EXPECT_EQ(describe(first.find("xabcdab")),
+            describe(std::vector<Match>{{PatternID{0}, 1, 3}, {PatternID{0}, 5, 7}}));
+  EXPECT_EQ(describe(longest.find("xabcdab")),
+            describe(std::vector<Match>{{PatternID{2}, 1, 5}, {PatternID{0}, 5, 7}}));
 }
 
 // The plain walk itself against the naive reference on a text long enough

@@ -1,12 +1,17 @@
 #include "match/detail/dfa.hpp"
 
+#include <algorithm>
+
 namespace herald::match::detail {
 
 DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
     : class_count_(classes.count), row_(classes.count), classes_(classes.of) {
   const std::uint64_t stride = classes.count;
   const auto& states = nfa.states();
-  const auto n = static_cast<std::uint32_t>(states.size());
+  const auto trie = static_cast<std::uint32_t>(states.size());
+  // A leftmost NFA's dead state becomes a row of its own, index `trie`.
+  const bool dead = nfa.leftmost();
+  const std::uint32_t n = trie + (dead ? 1 : 0);
   if (n * stride >= 0x80000000ull) return;
   ok_ = true;
   // Match states last. Measured against the first version (a match bit in
@@ -17,14 +22,20 @@ DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
   // bound by the table's cache misses (1.7 MB at 1,000 words), not by the
   // mask. Kept because the compare leaves the load chain and frees bit 31.
   // New numbering: states without matches first (the root among them: it
-  // has none, keywords are non-empty), then match states.
+  // has none, keywords are non-empty), then the dead state if any, then
+  // match states.
   std::vector<std::uint32_t> renum(n);
   std::uint32_t next_id = 0;
-  for (std::uint32_t s = 0; s < n; ++s) {
+  for (std::uint32_t s = 0; s < trie; ++s) {
     if (nfa.matches()[s].empty()) renum[s] = next_id++;
   }
+  special_from_ = static_cast<std::uint32_t>(next_id * stride);
+  if (dead) {
+    renum[trie] = next_id++;
+    dead_ = special_from_;
+  }
   match_from_ = static_cast<std::uint32_t>(next_id * stride);
-  for (std::uint32_t s = 0; s < n; ++s) {
+  for (std::uint32_t s = 0; s < trie; ++s) {
     if (!nfa.matches()[s].empty()) renum[s] = next_id++;
   }
   std::vector<std::uint32_t> old_of(n);
@@ -35,28 +46,31 @@ DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
   match_begin_.resize(n + 1);
   for (std::uint32_t i = 0; i < n; ++i) {
     const std::uint32_t s = old_of[i];
-    depth_[i] = states[s].depth;
     match_begin_[i] = static_cast<std::uint32_t>(match_ids_.size());
+    if (s == trie) continue;  // the dead state: depth 0, no matches
+    depth_[i] = states[s].depth;
     const auto& m = nfa.matches()[s];
     match_ids_.insert(match_ids_.end(), m.begin(), m.end());
   }
   match_begin_[n] = static_cast<std::uint32_t>(match_ids_.size());
   match_ids_.shrink_to_fit();
 
-  const auto row = [&](std::uint32_t old) {
-    return static_cast<std::uint32_t>(renum[old] * stride);
+  const auto row = [&](StateID old) {
+    return static_cast<std::uint32_t>(renum[old == kDeadState ? trie : old.value] * stride);
   };
-  // Breadth-first, so the row of fail(s) (strictly shallower) is complete
-  // before row s copies from it. The root's missing edges loop to the root.
+  if (dead) std::fill_n(table_.begin() + dead_, stride, dead_);  // dead stays dead
+  // Breadth-first, so the row of fail(s) (strictly shallower, or the dead
+  // state's, filled above) is complete before row s copies from it. The
+  // root's missing edges loop to the root.
   for (const StateID sid : nfa.bfs_order()) {
     const std::uint32_t s = sid.value;
-    const std::uint32_t fail_row = row(states[s].fail.value);
-    const std::uint32_t my_row = row(s);
+    const std::uint32_t fail_row = row(states[s].fail);
+    const std::uint32_t my_row = row(sid);
     for (std::uint32_t c = 0; c < classes.count; ++c) {
       const std::uint32_t child = nfa.child(sid, classes.representative[c]);
       std::uint32_t value;
       if (child != 0xFFFFFFFFu) {
-        value = row(child);
+        value = row(StateID{child});
       } else if (s == 0) {
         value = 0;
       } else {

@@ -14,6 +14,11 @@
 // matches" is `s >= match_from_`: a compare beside the load chain, not in it.
 // (The first version kept a match bit in bit 31 of each entry and masked it
 // off before every load; see the numbers in dfa.cpp.)
+//
+// Compiled from a leftmost NFA (noncontiguous.hpp), the DFA has one more
+// row, the dead state's, numbered just before the match states: "match or
+// dead" is then one compare too (`is_special`), and the leftmost scan
+// (leftmost_dfa.hpp) tells the two apart only on that rare branch.
 #pragma once
 
 #include <array>
@@ -32,12 +37,16 @@ class DFA {
   using State = std::uint32_t;
 
   // Fails (returns false through ok()) when states x byte classes >= 2^31.
+  // From a leftmost NFA (nfa.leftmost()), it has the dead state too.
   DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes);
   [[nodiscard]] bool ok() const { return ok_; }
 
   [[nodiscard]] State start() const { return 0; }
   [[nodiscard]] State next(State s, std::uint8_t byte) const { return table_[s + classes_[byte]]; }
   [[nodiscard]] bool is_match(State s) const { return s >= match_from_; }
+  // A match state or the dead state (leftmost DFAs; else is_match).
+  [[nodiscard]] bool is_special(State s) const { return s >= special_from_; }
+  [[nodiscard]] bool is_dead(State s) const { return s == dead_; }
   [[nodiscard]] std::span<const PatternID> matches(State s) const {
     const std::uint32_t i = row_.divide(s);
     return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
@@ -50,8 +59,12 @@ class DFA {
  private:
   bool ok_ = false;
   std::uint32_t class_count_ = 0;
-  ExactDivisor row_;              // offset -> state index
-  std::uint32_t match_from_ = 0;  // premultiplied offset of the first match state
+  ExactDivisor row_;                // offset -> state index
+  std::uint32_t match_from_ = 0;    // premultiplied offset of the first match state
+  std::uint32_t special_from_ = 0;  // the dead state's row if any, else match_from_
+  // The dead state's row; without one, a value no entry holds (entries are
+  // below 2^31).
+  std::uint32_t dead_ = 0xFFFFFFFFu;
   std::array<std::uint16_t, 256> classes_{};
   std::vector<std::uint32_t> table_;
   std::vector<std::uint32_t> match_begin_;  // by new state index

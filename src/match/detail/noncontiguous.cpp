@@ -13,12 +13,21 @@ std::uint32_t NoncontiguousNFA::child(StateID s, std::uint8_t b) const {
   return (it != next.end() && it->first == b) ? it->second.value : 0xFFFFFFFFu;
 }
 
-NoncontiguousNFA::NoncontiguousNFA(const std::vector<std::string>& folded) {
+NoncontiguousNFA::NoncontiguousNFA(const std::vector<std::string>& folded, Trie trie)
+    : trie_(trie) {
   states_.emplace_back();
   std::vector<std::vector<PatternID>> own(1);
   for (std::uint32_t id = 0; id < folded.size(); ++id) {
     StateID s{0};
+    bool shadowed = false;
     for (const char c : folded[id]) {
+      // An earlier keyword is a proper prefix of this one: never reported
+      // under LeftmostFirst (see the header). Checked before each byte, so
+      // an equal keyword is kept (the lower id comes first in the list).
+      if (trie_ == Trie::LeftmostFirst && !own[s.value].empty()) {
+        shadowed = true;
+        break;
+      }
       // Safety: chars are reinterpreted as the unsigned bytes they hold.
       const auto b = static_cast<std::uint8_t>(c);
       std::uint32_t n = child(s, b);
@@ -35,7 +44,7 @@ NoncontiguousNFA::NoncontiguousNFA(const std::vector<std::string>& folded) {
       }
       s = StateID{n};
     }
-    own[s.value].push_back(PatternID{id});
+    if (!shadowed) own[s.value].push_back(PatternID{id});
   }
 
   // Breadth-first: a state's failure target is shallower, so it is final
@@ -44,15 +53,30 @@ NoncontiguousNFA::NoncontiguousNFA(const std::vector<std::string>& folded) {
   bfs_.reserve(states_.size());
   bfs_.push_back(StateID{0});
   matches_[0] = own[0];
+  // Leftmost tries: whether the state's trie path contains a keyword's end.
+  std::vector<bool> after_match(leftmost() ? states_.size() : 0);
   for (std::size_t head = 0; head < bfs_.size(); ++head) {
     const StateID s = bfs_[head];
     for (const auto& [b, n] : states_[s.value].next) {
+      bfs_.push_back(n);
+      auto& m = matches_[n.value];
+      m = own[n.value];
+      if (leftmost() && (after_match[s.value] || !m.empty())) {
+        after_match[n.value] = true;
+        states_[n.value].fail = kDeadState;
+        continue;
+      }
       StateID f{0};
       if (s.value != 0) {
         // Walk s's failure chain for a state with a b-edge. Terminates: each
-        // step strictly decreases depth, and the root ends the walk.
+        // step strictly decreases depth, and the root or the dead state
+        // (whose every transition is itself) ends the walk.
         StateID t = states_[s.value].fail;
         for (;;) {
+          if (t == kDeadState) {
+            f = kDeadState;
+            break;
+          }
           const std::uint32_t c = child(t, b);
           if (c != 0xFFFFFFFFu) {
             f = StateID{c};
@@ -63,10 +87,7 @@ NoncontiguousNFA::NoncontiguousNFA(const std::vector<std::string>& folded) {
         }
       }
       states_[n.value].fail = f;
-      auto& m = matches_[n.value];
-      m = own[n.value];
-      m.insert(m.end(), matches_[f.value].begin(), matches_[f.value].end());
-      bfs_.push_back(n);
+      if (f != kDeadState) m.insert(m.end(), matches_[f.value].begin(), matches_[f.value].end());
     }
   }
 }

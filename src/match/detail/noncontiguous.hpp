@@ -9,6 +9,25 @@
 // Following failure links on a missing transition gives the classic
 // Aho-Corasick scan: after reading text[0..i), the current state is the
 // longest suffix of the text read that is a prefix of some keyword.
+//
+// The leftmost kinds can have an automaton of their own (Trie::Leftmost),
+// which finds each leftmost match in one forward pass, stopping at a *dead*
+// state instead of rescanning. It differs from the overlapping one in two
+// ways (the construction of the Rust aho-corasick crate, re-derived here):
+//
+// * LeftmostFirst leaves out every keyword that has an earlier keyword as a
+//   proper prefix: wherever it would match, the earlier one matches at the
+//   same start and is preferred, so it can never be reported.
+// * A state whose trie path contains a keyword's end (the state itself or
+//   an ancestor other than the root) fails to the dead state, not to its
+//   suffix. That keyword starts at the path's first byte; a failure target
+//   is a proper suffix of the path, so it starts later and could only lead
+//   to matches that the leftmost rule must not prefer. The match found so
+//   far is final once no trie edge extends the path. Such a state's match
+//   list is its own keywords only. Every other state inherits its failure
+//   target's list as usual: after reading w, list[0] is then the
+//   longest suffix of w that is a keyword, the candidate with the leftmost
+//   start.
 #pragma once
 
 #include <array>
@@ -33,12 +52,24 @@ struct PatternInfo {
   std::uint32_t units = 0;  // code points (units) of the folded keyword
 };
 
+// The failure link of states after a leftmost match (Trie::Leftmost only):
+// a state with no edges and no matches whose every transition is itself.
+// It is not in states() or bfs_order(); an automaton compiled from a
+// leftmost NFA adds it as a state of its own.
+inline constexpr StateID kDeadState{0xFFFFFFFEu};
+
 class NoncontiguousNFA {
  public:
+  enum class Trie : std::uint8_t { Overlapping, LeftmostFirst, LeftmostLongest };
+
   // Builds from the folded keywords (already validated). Leaves `matches` of
   // each state holding its own patterns (in id order) followed by its
-  // failure state's list: longest first, then by id.
-  explicit NoncontiguousNFA(const std::vector<std::string>& folded);
+  // failure state's list: longest first, then by id (leftmost tries: see
+  // above).
+  explicit NoncontiguousNFA(const std::vector<std::string>& folded, Trie trie = Trie::Overlapping);
+
+  // Whether failure links may be kDeadState.
+  [[nodiscard]] bool leftmost() const { return trie_ != Trie::Overlapping; }
 
   [[nodiscard]] const std::vector<TrieState>& states() const { return states_; }
   [[nodiscard]] const std::vector<std::vector<PatternID>>& matches() const { return matches_; }
@@ -49,6 +80,7 @@ class NoncontiguousNFA {
   [[nodiscard]] std::uint32_t child(StateID s, std::uint8_t b) const;
 
  private:
+  Trie trie_;
   std::vector<TrieState> states_;
   std::vector<std::vector<PatternID>> matches_;
   std::vector<StateID> bfs_;

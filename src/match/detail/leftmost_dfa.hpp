@@ -1,0 +1,64 @@
+// The Speed automaton of the leftmost kinds in byte mode without whole
+// words: a DFA compiled from the leftmost NFA (noncontiguous.hpp), which
+// finds a leftmost match in one forward pass (leftmost_search.hpp).
+//
+// Why a second automaton when leftmost_at (search.hpp) answers the same
+// question with the overlapping one: leftmost_at must look at every
+// overlapping occurrence to pick the leftmost (with 100,000 English words
+// there are 1.6 a byte of text), and while a candidate is pending each step
+// also loads the state's depth to know when to stop. The K2 table had it at
+// 0.38-0.93x the Rust crate's DFA, which builds this automaton. Here the
+// NFA has already made the choice: a match state carries one candidate, and
+// the walk stops at the dead state, so a step is the same one load and one
+// compare as the overlapping scan's.
+//
+// Not for whole words: the filter rejects candidates after the fact, and the
+// automaton has pruned the alternatives (shorter or later keywords) that
+// should then win. Not for Unicode folding: its matches are found by units,
+// and leftmost_at's code-point bookkeeping stays in one place. Both keep
+// leftmost_at over the overlapping automaton, which is also the plain twin
+// that the tests compare this scan against.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "match/detail/dfa.hpp"
+#include "match/detail/noncontiguous.hpp"
+#include "match/ids.hpp"
+#include "match/options.hpp"
+
+namespace herald::match::detail {
+
+class LeftmostDFA {
+ public:
+  using State = DFA::State;
+
+  // `kind` is LeftmostFirst or LeftmostLongest. Fails (ok() false) as DFA.
+  LeftmostDFA(const std::vector<std::string>& folded, MatchKind kind, const ByteClasses& classes)
+      : dfa_(NoncontiguousNFA(folded, kind == MatchKind::LeftmostFirst
+                                          ? NoncontiguousNFA::Trie::LeftmostFirst
+                                          : NoncontiguousNFA::Trie::LeftmostLongest),
+             classes) {}
+
+  [[nodiscard]] bool ok() const { return dfa_.ok(); }
+
+  [[nodiscard]] State start() const { return dfa_.start(); }
+  [[nodiscard]] State next(State s, std::uint8_t byte) const { return dfa_.next(s, byte); }
+  // A match state or the dead state: the scan's one rare branch.
+  [[nodiscard]] bool is_special(State s) const { return dfa_.is_special(s); }
+  [[nodiscard]] bool is_dead(State s) const { return dfa_.is_dead(s); }
+  // A match state's candidate: the first of its list, the longest keyword
+  // ending here, the one that starts leftmost (noncontiguous.hpp's header).
+  [[nodiscard]] PatternID candidate(State s) const { return dfa_.matches(s).front(); }
+
+  [[nodiscard]] std::size_t state_count() const { return dfa_.state_count(); }
+  [[nodiscard]] std::size_t memory_bytes() const { return dfa_.memory_bytes(); }
+
+ private:
+  DFA dfa_;
+};
+
+}  // namespace herald::match::detail
