@@ -309,7 +309,7 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
     const std::size_t e = n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
     std::array<std::size_t, detail::kLanes + 1> cut;
     for (std::size_t k = 0; k <= detail::kLanes; ++k) cut[k] = b + (e - b) * k / detail::kLanes;
-    detail::leftmost_lanes(dfa, e_->spec, text, cut, [&](std::size_t lane, const detail::Found& f) {
+    detail::leftmost_lanes(dfa, text, cut, [&](std::size_t lane, const detail::Found& f) {
       auto& dst = lane == 0 ? out : scratch[lane - 1];
       dst.push_back(Match{f.pattern, f.start, f.end});
     });

@@ -52,6 +52,10 @@ class DFA {
     return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
   }
   [[nodiscard]] std::uint32_t depth(State s) const { return depth_[row_.divide(s)]; }
+  // A state's row number; match states are rows first_match_row() onwards.
+  [[nodiscard]] std::uint32_t row_of(State s) const { return row_.divide(s); }
+  [[nodiscard]] std::uint32_t first_match_row() const { return row_.divide(match_from_); }
+  [[nodiscard]] State state_at_row(std::uint32_t row) const { return row * class_count_; }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
   [[nodiscard]] std::uint32_t class_count() const { return class_count_; }

@@ -30,7 +30,7 @@ inline std::optional<Found> leftmost_find_at(const LeftmostDFA& a, const ScanSpe
   const std::size_t n = text.size();
   const bool skip = spec.prefilter->enabled();
   LeftmostDFA::State s = a.start();
-  PatternID id;
+  LeftmostDFA::Candidate c;
   std::size_t end = 0;  // the candidate's end; 0 while there is none (a match is never empty)
   for (std::size_t i = from; i < n; ++i) {
     // The start state with no candidate: no keyword has begun.
@@ -41,12 +41,12 @@ inline std::optional<Found> leftmost_find_at(const LeftmostDFA& a, const ScanSpe
     s = a.next(s, p[i]);
     if (a.is_special(s)) [[unlikely]] {
       if (a.is_dead(s)) break;
-      id = a.candidate(s);
+      c = a.candidate(s);
       end = i + 1;
     }
   }
   if (end == 0) return std::nullopt;
-  return Found{id, end - (*spec.patterns)[id.value].bytes, end};
+  return Found{c.id, end - c.bytes, end};
 }
 
 // The greedy chains of kLanes walks, interleaved as in
@@ -64,21 +64,20 @@ inline std::optional<Found> leftmost_find_at(const LeftmostDFA& a, const ScanSpe
 // gains room; when the lane with the least room reaches its chunk's end,
 // each lane finishes its chain alone.
 template <class Sink>
-void leftmost_lanes(const LeftmostDFA& a, const ScanSpec& spec, std::string_view text,
+void leftmost_lanes(const LeftmostDFA& a, std::string_view text,
                     const std::array<std::size_t, kLanes + 1>& cut, Sink&& sink) {
   // Safety: unsigned view of the same bytes.
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
-  const auto& pats = *spec.patterns;
   const std::size_t n = text.size();
   std::array<LeftmostDFA::State, kLanes> s;
   std::array<std::size_t, kLanes> pos;    // the next byte each lane reads
   std::array<std::size_t, kLanes> end{};  // the candidate's end, 0 if none
-  std::array<PatternID, kLanes> id{};
+  std::array<LeftmostDFA::Candidate, kLanes> c{};
   s.fill(a.start());
   for (std::size_t k = 0; k < kLanes; ++k) pos[k] = cut[k];
   // Lane k's candidate is final: report it, and the next walk starts at its end.
   const auto emit = [&](std::size_t k) {
-    sink(k, Found{id[k], end[k] - pats[id[k].value].bytes, end[k]});
+    sink(k, Found{c[k].id, end[k] - c[k].bytes, end[k]});
     s[k] = a.start();
     pos[k] = end[k];
     end[k] = 0;
@@ -105,11 +104,11 @@ void leftmost_lanes(const LeftmostDFA& a, const ScanSpec& spec, std::string_view
         for (std::size_t k = 0; k < kLanes; ++k) {
           if (!a.is_special(ls[k])) continue;
           if (!a.is_dead(ls[k])) {
-            id[k] = a.candidate(ls[k]);
+            c[k] = a.candidate(ls[k]);
             end[k] = lp[k];
             continue;
           }
-          sink(k, Found{id[k], end[k] - pats[id[k].value].bytes, end[k]});
+          sink(k, Found{c[k].id, end[k] - c[k].bytes, end[k]});
           ls[k] = a.start();
           lp[k] = end[k];
           end[k] = 0;
@@ -130,7 +129,7 @@ void leftmost_lanes(const LeftmostDFA& a, const ScanSpec& spec, std::string_view
         if (!a.is_special(s[k])) [[likely]]
           continue;
         if (!a.is_dead(s[k])) {
-          id[k] = a.candidate(s[k]);
+          c[k] = a.candidate(s[k]);
           end[k] = pos[k];
           continue;
         }
@@ -138,7 +137,7 @@ void leftmost_lanes(const LeftmostDFA& a, const ScanSpec& spec, std::string_view
       }
       // A final candidate starting at or after the limit ends the chain (so
       // does the text's end with none).
-      if (end[k] == 0 || end[k] - pats[id[k].value].bytes >= limit) break;
+      if (end[k] == 0 || end[k] - c[k].bytes >= limit) break;
       emit(k);
     }
   }
