@@ -89,25 +89,31 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
     // state in memory, a store every byte. K1 (Speed, 1,000 keywords, find
     // into a reused buffer) under callgrind: 7,028 -> 6,399 instructions a
     // find.
-    typename A::State s = a.start();
-    const bool skip = spec.prefilter->enabled();
-    for (std::size_t i = from; i < to; ++i) {
-      // In the start state only a start byte can lead anywhere: jump to it.
-      if (skip && s == a.start()) {
-        i = spec.prefilter->next(p, i, to);
-        if (i == to) break;
-      }
-      s = a.next(s, p[i]);
-      if (a.is_match(s)) [[unlikely]] {
-        for (const PatternID id : a.matches(s)) {
-          const std::size_t end = i + 1;
-          const std::size_t start = end - pats[id.value].bytes;
-          if (spec.whole_word && !is_whole_word(text, start, end)) continue;
-          if (!sink(Found{id, start, end})) return false;
+    // One loop per prefilter mode (kSkip a constant in each), so neither
+    // loop tests the mode per byte. K1 under callgrind: 6,398 -> 6,182
+    // instructions a find.
+    const auto walk = [&]<bool kSkip>() {
+      typename A::State s = a.start();
+      for (std::size_t i = from; i < to; ++i) {
+        // In the start state only a start byte can lead anywhere: jump to it.
+        if (kSkip && s == a.start()) {
+          i = spec.prefilter->next(p, i, to);
+          if (i == to) break;
+        }
+        s = a.next(s, p[i]);
+        if (a.is_match(s)) [[unlikely]] {
+          for (const PatternID id : a.matches(s)) {
+            const std::size_t end = i + 1;
+            const std::size_t start = end - pats[id.value].bytes;
+            if (spec.whole_word && !is_whole_word(text, start, end)) continue;
+            if (!sink(Found{id, start, end})) return false;
+          }
         }
       }
-    }
-    return true;
+      return true;
+    };
+    return spec.prefilter->enabled() ? walk.template operator()<true>()
+                                     : walk.template operator()<false>();
   }
   typename A::State s = a.start();
   std::array<std::size_t, 256> ring;  // offsets of the last 256 units
