@@ -246,12 +246,7 @@ bool Matcher::leftmost_at(std::string_view text, std::size_t from, Match& out) c
 
 void Matcher::overlapping_into(std::string_view text, std::size_t from, std::size_t to,
                                std::size_t min_end, std::vector<Match>& out) const {
-  // Lanes pay when the walk is bound by table loads: the DFA's (one load a
-  // step; the NFAs branch), not in Unicode mode (decoding dominates), not when the
-  // start-byte prefilter skips most of the text, not on short texts.
-  const bool lanes = e_->options.interleave && !e_->spec.unicode && !e_->prefilter.enabled() &&
-                     to - from >= std::max(detail::kLanesMinBytes, 16 * e_->max_match_bytes);
-  if (lanes && std::holds_alternative<detail::DFA>(e_->automaton)) {
+  if (lanes_pay(to - from) && std::holds_alternative<detail::DFA>(e_->automaton)) {
     // Lane 0 writes to out; lanes 1-3 to per-thread scratch, appended in
     // lane order after each block (lanes own consecutive ranges of ends).
     thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
@@ -290,11 +285,12 @@ void Matcher::overlapping_into(std::string_view text, std::size_t from, std::siz
       e_->automaton);
 }
 
-bool Matcher::leftmost_lanes_apply(std::size_t bytes) const {
-  // As for the overlapping lanes: the DFA only, not when the prefilter skips
-  // most of the text, not on short texts.
-  return e_->options.interleave && std::holds_alternative<detail::LeftmostDFA>(e_->automaton) &&
-         !e_->prefilter.enabled() &&
+bool Matcher::lanes_pay(std::size_t bytes) const {
+  // Lanes pay when the walk is bound by table loads: a DFA's (one load a
+  // step; the NFAs branch: the callers check the automaton), not in Unicode
+  // mode (decoding dominates), not when the start-byte prefilter skips most
+  // of the text, not on short texts.
+  return e_->options.interleave && !e_->spec.unicode && !e_->prefilter.enabled() &&
          bytes >= std::max(detail::kLanesMinBytes, 16 * e_->max_match_bytes);
 }
 
@@ -333,7 +329,7 @@ void Matcher::find(std::string_view text, std::vector<Match>& out) const {
     overlapping_into(text, 0, text.size(), 0, out);
     return;
   }
-  if (leftmost_lanes_apply(text.size())) {
+  if (lanes_pay(text.size()) && std::holds_alternative<detail::LeftmostDFA>(e_->automaton)) {
     leftmost_lanes_into(text, out);
     return;
   }

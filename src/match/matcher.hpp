@@ -126,9 +126,10 @@ class Matcher {
   // from `from` (a unit start).
   void overlapping_into(std::string_view text, std::size_t from, std::size_t to,
                         std::size_t min_end, std::vector<Match>& out) const;
-  // Whether find's leftmost search runs in interleaved lanes (the leftmost
-  // automaton, long texts), and that search.
-  [[nodiscard]] bool leftmost_lanes_apply(std::size_t bytes) const;
+  // Whether a search of `bytes` bytes runs in interleaved lanes (given a
+  // DFA of either kind: the callers check), and find's leftmost search in
+  // lanes (the leftmost automaton).
+  [[nodiscard]] bool lanes_pay(std::size_t bytes) const;
   void leftmost_lanes_into(std::string_view text, std::vector<Match>& out) const;
   // Leftmost kinds, searching in chunks: `out` holds find's matches that
   // start before chunk_start, and `part` the chain of searches begun at

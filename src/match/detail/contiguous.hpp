@@ -25,6 +25,8 @@ class ContiguousNFA {
   using State = std::uint32_t;
   static constexpr std::uint32_t kNone = 0xFFFFFFFFu;
 
+  // From an overlapping NFA only (!nfa.leftmost()): a failure walk here
+  // ends at the root, and a leftmost NFA's links may lead to kDeadState.
   ContiguousNFA(const NoncontiguousNFA& nfa, const ByteClasses& classes, std::uint32_t dense_depth);
 
   [[nodiscard]] State start() const { return 0; }
