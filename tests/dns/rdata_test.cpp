@@ -281,6 +281,12 @@ const BadWire kBadWire[] = {
     // back (found by fuzz_dns_message: 596° S was printed, then refused).
     {"loc_lat_past_90_n", "LOC", "00001613934fd901810cbce0009895b8"},
     {"loc_lon_past_180_w", "LOC", "000016138b3cf01859604dff009895b8"},
+    // A zero mantissa under a non-zero exponent printed as "0m", which reads
+    // back as 0x00 (found by fuzz_dns_message in the vertical precision).
+    {"loc_size_zero_mantissa", "LOC", "000716138b3cf018810cbce0009895b8"},
+    {"loc_vert_pre_zero_mantissa", "LOC",
+     "00001607"
+     "8b3cf018810cbce0009895b8"},
 };
 
 // The largest mandatory list a record holds, each key present but one: the

@@ -103,7 +103,10 @@ bool encode_size(std::int64_t cm, std::uint8_t& out) {
 long loc_wire_check(std::span<const std::uint8_t> r) {
   if (r.size() < 16 || r[0] != 0) return 0;
   for (std::size_t k = 1; k <= 3; ++k) {
-    if ((r[k] >> 4) > 9 || (r[k] & 15) > 9) return static_cast<long>(k);
+    // Zero is one octet, 0x00: a zero mantissa with a non-zero exponent
+    // prints as "0m" too, which reads back as 0x00.
+    const bool zero_mantissa = (r[k] >> 4) == 0 && r[k] != 0;
+    if ((r[k] >> 4) > 9 || (r[k] & 15) > 9 || zero_mantissa) return static_cast<long>(k);
   }
   for (std::size_t k = 0; k < 2; ++k) {
     const std::int64_t offset = static_cast<std::int64_t>(get32(&r[4 + 4 * k])) - kEquator;

@@ -26,10 +26,11 @@ namespace herald::dns::detail {
 
 // Where the first octet of `rdata` that no valid LOC can hold is, or -1:
 // version 0 is the only layout (RFC 1876 §2), 16 octets; each size is a
-// mantissa and an exponent of 0..9; latitude is within 90° of the equator
-// and longitude within 180° of the prime meridian. The angle check is
-// BIND's on the wire: a LOC beyond it has no text form that reads back,
-// so it is refused when read rather than served as unprintable.
+// mantissa and an exponent of 0..9, the mantissa non-zero unless the whole
+// octet is (0e7 cm is 0 cm, whose one form is 0x00); latitude is within 90°
+// of the equator and longitude within 180° of the prime meridian. These are
+// BIND's checks on the wire: a LOC beyond them has no text form that reads
+// back, so it is refused when read rather than served as unprintable.
 long loc_wire_check(std::span<const std::uint8_t> rdata);
 
 // `rdata` is 16 octets that pass loc_wire_check.
