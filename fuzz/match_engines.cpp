@@ -1,8 +1,8 @@
 // Differential fuzz target for the match engine: the input builds a
-// dictionary and a haystack, and every preset (Speed DFA, Balanced and
-// MemoryEfficient NFAs) must return exactly the naive reference's matches;
-// find_parallel and stream search must equal find; contains must agree.
-// Any difference aborts, which libFuzzer reports as a crash.
+// dictionary and a haystack, and every preset (Speed DFA, flat and with
+// sparse rows, Balanced and MemoryEfficient NFAs) must return exactly the naive reference's
+// matches; find_parallel and stream search must equal find; contains must agree. Any difference
+// aborts, which libFuzzer reports as a crash.
 //
 // Input: byte 0 = options (bits 0-1 kind, 2-3 fold, 4 whole word), byte 1 =
 // chunk size for the stream/parallel checks; then keywords separated by
@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "match/matcher.hpp"
@@ -61,8 +62,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
   std::vector<Match> want;
   bool have_want = false;
-  for (const Preset p : {Preset::Speed, Preset::Balanced, Preset::MemoryEfficient}) {
-    o.preset = p;
+  // Speed twice: with its default table, flat for dictionaries this small,
+  // and with a budget of 0, every state but the root in a sparse row.
+  const std::size_t flat = Options{}.dense_table_bytes;
+  const std::pair<Preset, std::size_t> engines[] = {{Preset::Speed, flat},
+                                                    {Preset::Speed, 0},
+                                                    {Preset::Balanced, flat},
+                                                    {Preset::MemoryEfficient, flat}};
+  for (const auto& [preset, table_bytes] : engines) {
+    o.preset = preset;
+    o.dense_table_bytes = table_bytes;
     auto m = Matcher::try_build(std::span<const std::string>(words), o);
     if (!m) {
       if (m.error() != herald::match::Error::kInvalidUtf8Keyword) fail("unexpected build error");

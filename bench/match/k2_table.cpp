@@ -57,6 +57,7 @@ struct Settings {
   int rounds = 3;
   int scans = 3;
   std::size_t haystack_mib = 32;
+  bool flat_twin = false;
 };
 
 // One engine of a row: a scan that returns its match count, and its bytes.
@@ -104,9 +105,17 @@ bool run_row(const Settings& s, const std::string& lang, int size, const std::st
   const std::string_view text = corpus.haystack;
   const MatchKind kind = herald::match::kind_named(kind_name).value_or(MatchKind::Overlapping);
 
-  const auto m = Matcher::build(
-      dict, Options{.preset = herald::match::preset_named(s.preset).value_or(Preset::Speed),
-                    .kind = kind});
+  const Options options{.preset = herald::match::preset_named(s.preset).value_or(Preset::Speed),
+                        .kind = kind};
+  const auto m = Matcher::build(dict, options);
+  // The same preset with every table flat (Options::dense_table_bytes), as
+  // a fourth engine where herald's table has sparse rows.
+  std::optional<Matcher> flat;
+  if (s.flat_twin && m.stats().sparse_states > 0) {
+    Options o = options;
+    o.dense_table_bytes = SIZE_MAX;
+    flat.emplace(Matcher::build(dict, o));
+  }
   std::vector<Match> out;
   std::optional<HyperscanPeer> hs;
   if (kind == MatchKind::Overlapping) hs.emplace(dict);
@@ -125,6 +134,14 @@ bool run_row(const Settings& s, const std::string& lang, int size, const std::st
         "Hyperscan", [&] { return hs->count(text); }, hs->memory_bytes());
   engines.emplace_back(
       "aho-corasick", [&] { return crate.count(text); }, crate.memory_bytes());
+  if (flat)
+    engines.emplace_back(
+        "herald-flat",
+        [&] {
+          flat->find(text, out);
+          return static_cast<std::uint64_t>(out.size());
+        },
+        flat->stats().memory_bytes);
 
   for (int r = 0; r < s.rounds; ++r) {
     for (Engine& e : engines) {
@@ -155,7 +172,7 @@ bool run_row(const Settings& s, const std::string& lang, int size, const std::st
     for (const Engine& e : engines) row << ' ' << e.name << '=' << e.matches;
   }
   row << " |  (crate ids " << crate.state_id_bytes() << " B, herald states " << m.stats().states
-      << ", classes " << m.stats().byte_classes << ")";
+      << " (" << m.stats().sparse_states << " sparse), classes " << m.stats().byte_classes << ")";
   std::printf("%s\n", row.str().c_str());
   std::fflush(stdout);
   return same;
@@ -182,6 +199,9 @@ int main(int argc, char** argv) {
   app.add_option("--rounds", s.rounds, "rounds alternating the engines")->check(CLI::Range(1, 100));
   app.add_option("--scans", s.scans, "scans per engine per round (best kept)")
       ->check(CLI::Range(1, 100));
+  app.add_flag("--flat-twin", s.flat_twin,
+               "on rows where herald's table has sparse rows (Options::dense_table_bytes), "
+               "also time the same preset with a flat table, as engine herald-flat");
   app.add_option("--haystack-mib", s.haystack_mib, "haystack size (MiB); 32 is the K2 size")
       ->check(CLI::Range(1, 1024));
   CLI11_PARSE(app, argc, argv);

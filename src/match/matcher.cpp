@@ -15,6 +15,7 @@
 #include "match/detail/casefold.hpp"
 #include "match/detail/contiguous.hpp"
 #include "match/detail/dfa.hpp"
+#include "match/detail/hybrid_dfa.hpp"
 #include "match/detail/leftmost_dfa.hpp"
 #include "match/detail/leftmost_search.hpp"
 #include "match/detail/noncontiguous.hpp"
@@ -50,9 +51,10 @@ struct Engine {
   std::vector<std::string> keywords;
   std::vector<PatternInfo> patterns;
   std::vector<std::pair<std::string, PatternID>> sorted;  // folded keywords, for suggest
-  // LeftmostDFA: Speed, a leftmost kind, byte mode, no whole words; it
+  // DFA or HybridDFA (past Options::dense_table_bytes): Speed, except
+  // where LeftmostDFA is: a leftmost kind, byte mode, no whole words; it
   // answers leftmost_at and contains. The others run the generic scans.
-  std::variant<DFA, ContiguousNFA, LeftmostDFA> automaton;
+  std::variant<DFA, HybridDFA, ContiguousNFA, LeftmostDFA> automaton;
   ScanSpec spec{};
   std::size_t max_match_bytes = 0;
   Stats stats;
@@ -102,6 +104,33 @@ Preset choose(Preset p, std::size_t keywords) {
   return Preset::MemoryEfficient;
 }
 
+// Matcher::overlapping_into in interleaved lanes (DFAs only: lanes_pay).
+// Lane 0 writes to out; lanes 1-3 to per-thread scratch, appended in lane
+// order after each block (lanes own consecutive ranges of ends).
+template <class A>
+void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, std::size_t from,
+                            std::size_t to, std::size_t min_end, std::vector<Match>& out) {
+  thread_local std::array<std::vector<Match>, kLanes - 1> scratch;
+  for (std::size_t b = from; b < to;) {
+    const std::size_t end = to - b < 2 * kLanesBlockBytes ? to : b + kLanesBlockBytes;
+    scan_overlapping_lanes(a, e.spec, text, from, b, end, e.max_match_bytes,
+                           [&](std::size_t lane, const Found& f) {
+                             if (f.end <= min_end) return;
+                             auto& dst = lane == 0 ? out : scratch[lane - 1];
+                             dst.push_back(Match{f.pattern, f.start, f.end});
+                           });
+    for (auto& v : scratch) {
+      out.insert(out.end(), v.begin(), v.end());
+      v.clear();
+    }
+    b = end;
+  }
+  // Do not hoard a pathological block's memory in every searching thread.
+  for (auto& v : scratch) {
+    if (v.capacity() > (1u << 16)) std::vector<Match>().swap(v);
+  }
+}
+
 }  // namespace
 }  // namespace detail
 
@@ -145,7 +174,7 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
 
   const ByteClasses classes = make_byte_classes(folded, options.fold != CaseFold::None);
   Preset preset = choose(options.preset, keywords.size());
-  std::optional<std::variant<DFA, ContiguousNFA, LeftmostDFA>> automaton;
+  std::optional<std::variant<DFA, HybridDFA, ContiguousNFA, LeftmostDFA>> automaton;
   if (preset == Preset::Speed) {
     const bool leftmost = options.kind != MatchKind::Overlapping &&
                           options.fold != CaseFold::Unicode && !options.whole_word;
@@ -153,8 +182,15 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
       LeftmostDFA dfa(folded, options.kind, classes);
       if (dfa.ok()) automaton.emplace(std::move(dfa));
     } else {
-      DFA dfa(NoncontiguousNFA(folded), classes);
-      if (dfa.ok()) automaton.emplace(std::move(dfa));
+      const NoncontiguousNFA nfa(folded);
+      const std::uint64_t flat_bytes = std::uint64_t{nfa.states().size()} * classes.count * 4;
+      if (flat_bytes > options.dense_table_bytes) {
+        HybridDFA dfa(nfa, classes, options.dense_table_bytes);
+        if (dfa.ok()) automaton.emplace(std::move(dfa));
+      } else {
+        DFA dfa(nfa, classes);
+        if (dfa.ok()) automaton.emplace(std::move(dfa));
+      }
     }
     if (!automaton) {
       if (options.preset == Preset::Speed) return Error::kAutomatonTooLarge;
@@ -190,9 +226,12 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
                      options.whole_word, &e->prefilter};
   e->stats.preset = preset;
   std::visit(
-      [&](const auto& a) {
+      [&]<class A>(const A& a) {
         e->stats.states = a.state_count();
         e->stats.memory_bytes = a.memory_bytes();
+        if constexpr (std::is_same_v<A, HybridDFA>) {
+          e->stats.sparse_states = a.state_count() - a.dense_state_count();
+        }
       },
       e->automaton);
   e->stats.byte_classes = classes.count;
@@ -246,36 +285,18 @@ bool Matcher::leftmost_at(std::string_view text, std::size_t from, Match& out) c
 
 void Matcher::overlapping_into(std::string_view text, std::size_t from, std::size_t to,
                                std::size_t min_end, std::vector<Match>& out) const {
-  if (lanes_pay(to - from) && std::holds_alternative<detail::DFA>(e_->automaton)) {
-    // Lane 0 writes to out; lanes 1-3 to per-thread scratch, appended in
-    // lane order after each block (lanes own consecutive ranges of ends).
-    thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
-    const auto& dfa = std::get<detail::DFA>(e_->automaton);
-    for (std::size_t b = from; b < to;) {
-      const std::size_t e =
-          to - b < 2 * detail::kLanesBlockBytes ? to : b + detail::kLanesBlockBytes;
-      detail::scan_overlapping_lanes(dfa, e_->spec, text, from, b, e, e_->max_match_bytes,
-                                     [&](std::size_t lane, const detail::Found& f) {
-                                       if (f.end <= min_end) return;
-                                       auto& dst = lane == 0 ? out : scratch[lane - 1];
-                                       dst.push_back(Match{f.pattern, f.start, f.end});
-                                     });
-      for (auto& v : scratch) {
-        out.insert(out.end(), v.begin(), v.end());
-        v.clear();
-      }
-      b = e;
-    }
-    // Do not hoard a pathological block's memory in every searching thread.
-    for (auto& v : scratch) {
-      if (v.capacity() > (1u << 16)) std::vector<Match>().swap(v);
-    }
-    return;
-  }
   std::visit(
       [&]<class A>(const A& a) {
         // Built only for the leftmost kinds, which never scan overlapping.
         if constexpr (!std::is_same_v<A, detail::LeftmostDFA>) {
+          constexpr bool kDfa =
+              std::is_same_v<A, detail::DFA> || std::is_same_v<A, detail::HybridDFA>;
+          if constexpr (kDfa) {
+            if (lanes_pay(to - from)) {
+              detail::overlapping_lanes_into(*e_, a, text, from, to, min_end, out);
+              return;
+            }
+          }
           detail::scan_overlapping(a, e_->spec, text, from, to, [&](const detail::Found& f) {
             if (f.end > min_end) out.push_back(Match{f.pattern, f.start, f.end});
             return true;

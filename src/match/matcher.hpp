@@ -50,7 +50,8 @@ struct Stats {
   Preset preset = Preset::Auto;  // the preset actually built
   std::size_t states = 0;
   std::size_t byte_classes = 0;
-  std::size_t memory_bytes = 0;  // the searching automaton and pattern tables
+  std::size_t sparse_states = 0;  // Speed: states with a sparse row (dense_table_bytes)
+  std::size_t memory_bytes = 0;   // the searching automaton and pattern tables
   std::chrono::nanoseconds build_time{0};
 };
 

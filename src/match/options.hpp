@@ -59,6 +59,15 @@ struct Options {
   // keeps the single plain walk, the twin that tests and benchmarks compare
   // against.
   bool interleave = true;
+  // The Speed preset's table budget. A DFA whose flat table (a row of one
+  // 4-byte entry per byte class for every state) fits keeps it; a larger one
+  // keeps flat rows for its shallow states, as deep as fit in this many
+  // bytes, and sparse rows for the deeper ones (detail/hybrid_dfa.hpp).
+  // 24 MiB keeps every dictionary of 10,000 words flat and holds 100,000
+  // English words in 26 MB instead of 70. SIZE_MAX keeps every table flat:
+  // the plain twin. The leftmost kinds' own automaton (byte mode, no whole
+  // words) is always flat.
+  std::size_t dense_table_bytes = std::size_t{24} << 20;
 };
 
 // Limits. A keyword is at most 256 bytes so that every keyword spans at most

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -217,6 +218,79 @@ TEST(MatchDifferential, InterleavedLanesEqualThePlainWalk) {
       }
       const std::string_view all(piece_text);
       ASSERT_TRUE(m.find_parallel(all, 3, 4096) == twin.find(all)) << "round " << round;
+    }
+  }
+}
+
+// The hybrid table (Options::dense_table_bytes, detail/hybrid_dfa.hpp)
+// against the flat one, its plain twin, on dictionaries large enough for
+// chains of deep states whose failure targets are deep too: 20,000 words of
+// three to nine letters over twelve, and 5,000 Korean words of 2-4 syllables over
+// twelve. The budgets put the line between flat and sparse rows at the root
+// (0) and at several depths below it. Every kind and folding, with and
+// without whole words: where the leftmost automaton is built (flat, by
+// design) the two must agree all the same.
+TEST(MatchDifferential, HybridTableEqualsTheFlatOne) {
+  std::mt19937_64 rng(2026120301);
+  // n distinct words (duplicates would multiply the matches, not the states).
+  const auto words = [&](std::size_t n, const std::vector<std::string>& letters,
+                         std::size_t min_len, std::size_t max_len) {
+    std::set<std::string> seen;
+    std::vector<std::string> out;
+    while (out.size() < n) {
+      std::string w;
+      const std::size_t len = min_len + rng() % (max_len - min_len + 1);
+      for (std::size_t j = 0; j < len; ++j) w += letters[rng() % letters.size()];
+      if (seen.insert(w).second) out.push_back(w);
+    }
+    return out;
+  };
+  const std::vector<std::string> latin = {"a", "b", "c", "d", "e", "f",
+                                          "g", "h", "i", "j", "K", "L"};
+  const std::vector<std::string> hangul = {"가", "나", "다", "라", "마", "바",
+                                           "사", "아", "자", "차", "카", "타"};
+  struct Corpus {
+    std::vector<std::string> dict;
+    std::string text;
+  };
+  std::vector<Corpus> corpora;
+  for (const auto* letters : {&latin, &hangul}) {
+    Corpus c;
+    c.dict = letters == &latin ? words(20'000, latin, 3, 9) : words(5'000, hangul, 2, 4);
+    while (c.text.size() < 50'000) {
+      for (const auto& w : words(1, *letters, 1, 6)) c.text += w + (rng() % 4 == 0 ? " " : "");
+    }
+    corpora.push_back(std::move(c));
+  }
+  for (const auto& [dict, text] : corpora) {
+    for (const MatchKind kind : testing::kKinds) {
+      for (const CaseFold fold : testing::kFolds) {
+        for (const bool whole_word : {false, true}) {
+          Options flat{Preset::Speed, kind, fold, whole_word};
+          flat.dense_table_bytes = SIZE_MAX;
+          const auto twin = Matcher::build(dict, flat);
+          ASSERT_EQ(twin.stats().sparse_states, 0u);
+          const auto want = twin.find(text);
+          const bool own_leftmost =
+              kind != MatchKind::Overlapping && fold != CaseFold::Unicode && !whole_word;
+          for (const std::size_t budget : {0u, 4u << 10, 64u << 10, 256u << 10}) {
+            Options o = flat;
+            o.dense_table_bytes = budget;
+            const auto m = Matcher::build(dict, o);
+            if (own_leftmost) {
+              EXPECT_EQ(m.stats().sparse_states, 0u) << describe(o);
+            } else {
+              EXPECT_GT(m.stats().sparse_states, 0u) << describe(o);
+              EXPECT_LT(m.stats().memory_bytes, twin.stats().memory_bytes) << describe(o);
+            }
+            const auto got = m.find(text);
+            ASSERT_EQ(got.size(), want.size()) << describe(o);
+            ASSERT_TRUE(got == want) << describe(o);
+            ASSERT_TRUE(m.find_parallel(text, 3, 4096) == want) << describe(o);
+            ASSERT_EQ(m.contains(text.substr(0, 64)), twin.contains(text.substr(0, 64)));
+          }
+        }
+      }
     }
   }
 }

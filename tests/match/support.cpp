@@ -9,7 +9,15 @@ std::vector<Options> all_options() {
   for (const Preset p : kPresets) {
     for (const MatchKind k : kKinds) {
       for (const CaseFold f : kFolds) {
-        for (const bool w : {false, true}) out.push_back(Options{p, k, f, w});
+        for (const bool w : {false, true}) {
+          out.push_back(Options{p, k, f, w});
+          if (p == Preset::Speed) {
+            // Every state but the root in a sparse row (hybrid_dfa.hpp).
+            Options sparse{p, k, f, w};
+            sparse.dense_table_bytes = 0;
+            out.push_back(sparse);
+          }
+        }
       }
     }
   }
@@ -23,6 +31,9 @@ std::string describe(const Options& o) {
   std::ostringstream s;
   s << presets[static_cast<int>(o.preset)] << '/' << kinds[static_cast<int>(o.kind)] << '/'
     << folds[static_cast<int>(o.fold)] << (o.whole_word ? "/word" : "");
+  if (o.dense_table_bytes != Options{}.dense_table_bytes) {
+    s << "/dense-table-bytes=" << o.dense_table_bytes;
+  }
   return s.str();
 }
 

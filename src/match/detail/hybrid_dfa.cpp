@@ -1,0 +1,142 @@
+#include "match/detail/hybrid_dfa.hpp"
+
+#include <algorithm>
+
+namespace herald::match::detail {
+namespace {
+
+// A sparse row's size in 4-byte words: base, n, index and n pairs.
+std::uint64_t sparse_words(std::size_t n) {
+  return 3 + 2 * std::uint64_t{n};
+}
+
+}  // namespace
+
+HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
+                     std::size_t dense_bytes)
+    : class_count_(classes.count), row_(classes.count), classes_(classes.of) {
+  const auto& states = nfa.states();
+  const auto n = static_cast<std::uint32_t>(states.size());
+  const std::uint64_t stride = classes.count;
+
+  // D: the deepest level such that it and every shallower one fit.
+  std::vector<std::uint64_t> at_depth;
+  for (const TrieState& st : states) {
+    if (st.depth >= at_depth.size()) at_depth.resize(st.depth + 1);
+    ++at_depth[st.depth];
+  }
+  std::uint32_t max_shallow = 0;
+  std::uint64_t shallow_rows = at_depth[0];
+  while (max_shallow + 1 < at_depth.size() &&
+         (shallow_rows + at_depth[max_shallow + 1]) * stride * 4 <= dense_bytes) {
+    shallow_rows += at_depth[++max_shallow];
+  }
+
+  // Which states get a flat row, and base(s) and diff(s) (the header's
+  // recurrences) for the others, failure targets first.
+  std::vector<char> flat(n);
+  std::vector<std::vector<std::uint16_t>> diff(n);
+  std::vector<std::uint32_t> base(n);
+  std::uint64_t flat_rows = 0;
+  for (const StateID sid : nfa.bfs_order()) {
+    const std::uint32_t s = sid.value;
+    if (states[s].depth <= max_shallow) {
+      flat[s] = 1;
+      ++flat_rows;
+      continue;
+    }
+    const std::uint32_t f = states[s].fail.value;
+    auto& d = diff[s];
+    for (const auto& [byte, target] : states[s].next) d.push_back(classes.of[byte]);
+    if (flat[f]) {
+      base[s] = f;
+    } else {
+      base[s] = base[f];
+      d.insert(d.end(), diff[f].begin(), diff[f].end());
+    }
+    std::sort(d.begin(), d.end());
+    d.erase(std::unique(d.begin(), d.end()), d.end());
+    if (sparse_words(d.size()) >= stride) {
+      flat[s] = 1;
+      ++flat_rows;
+      std::vector<std::uint16_t>().swap(d);
+    }
+  }
+  if (flat_rows * stride >= 0x80000000ull) return;
+
+  // Ids (the header's layout) and indexes: flat rows by row, then sparse
+  // rows in order.
+  std::vector<std::uint32_t> id(n);
+  std::vector<std::uint32_t> old_of;  // by index
+  old_of.reserve(n);
+  for (const bool match : {false, true}) {
+    if (match) match_from_ = static_cast<std::uint32_t>(old_of.size() * stride);
+    for (std::uint32_t s = 0; s < n; ++s) {
+      if (flat[s] && nfa.matches()[s].empty() != match) {
+        id[s] = static_cast<std::uint32_t>(old_of.size() * stride);
+        old_of.push_back(s);
+      }
+    }
+  }
+  sparse_from_ = static_cast<std::uint32_t>(old_of.size() * stride);
+  std::uint64_t words = 0;
+  for (const bool match : {true, false}) {
+    for (std::uint32_t s = 0; s < n; ++s) {
+      if (!flat[s] && nfa.matches()[s].empty() != match) {
+        id[s] = static_cast<std::uint32_t>(sparse_from_ + words);
+        old_of.push_back(s);
+        words += sparse_words(diff[s].size());
+      }
+    }
+    if (match) match_end_ = static_cast<std::uint32_t>(sparse_from_ + words);
+    if (sparse_from_ + words > 0xFFFFFFFFull) return;
+  }
+  ok_ = true;
+
+  depth_.resize(n);
+  match_begin_.resize(n + 1);
+  std::vector<std::uint32_t> index_of(n);
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint32_t s = old_of[i];
+    index_of[s] = i;
+    depth_[i] = states[s].depth;
+    match_begin_[i] = static_cast<std::uint32_t>(match_ids_.size());
+    const auto& m = nfa.matches()[s];
+    match_ids_.insert(match_ids_.end(), m.begin(), m.end());
+  }
+  match_begin_[n] = static_cast<std::uint32_t>(match_ids_.size());
+  match_ids_.shrink_to_fit();
+
+  // Rows, breadth-first: a failure target's row (flat or sparse) is complete
+  // before a state that reads it. The root's missing edges loop to the root.
+  table_.assign(flat_rows * stride, 0);
+  sparse_.assign(words, 0);
+  for (const StateID sid : nfa.bfs_order()) {
+    const std::uint32_t s = sid.value;
+    const std::uint32_t fail = id[states[s].fail.value];
+    const auto entry = [&](std::uint32_t c) {
+      const std::uint32_t child = nfa.child(sid, classes.representative[c]);
+      if (child != 0xFFFFFFFFu) return id[child];
+      return s == 0 ? 0 : step(fail, c);
+    };
+    if (flat[s]) {
+      for (std::uint32_t c = 0; c < classes.count; ++c) table_[id[s] + c] = entry(c);
+      continue;
+    }
+    std::uint32_t* row = &sparse_[id[s] - sparse_from_];
+    row[0] = id[base[s]];
+    row[1] = static_cast<std::uint32_t>(diff[s].size());
+    row[2] = index_of[s];
+    for (std::size_t k = 0; k < diff[s].size(); ++k) {
+      row[3 + 2 * k] = diff[s][k];
+      row[4 + 2 * k] = entry(diff[s][k]);
+    }
+  }
+}
+
+std::size_t HybridDFA::memory_bytes() const {
+  return sizeof(*this) + table_.capacity() * 4 + sparse_.capacity() * 4 +
+         match_begin_.capacity() * 4 + match_ids_.capacity() * 4 + depth_.capacity() * 4;
+}
+
+}  // namespace herald::match::detail

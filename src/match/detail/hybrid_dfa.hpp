@@ -1,0 +1,124 @@
+// The Speed preset's automaton for dictionaries whose flat DFA (dfa.hpp)
+// would pass Options::dense_table_bytes: shallow states keep a flat row of
+// one entry per byte class, deep states a sparse row of the few entries in
+// which they differ from a shallow state's row.
+//
+// Why depth decides. A flat row costs class_count x 4 bytes whatever the
+// state; the trie's states pile up at depth 5 to 9 (100,000 English words:
+// 47,289 states of depth <= 5, 232,848 in all, 71 classes: 66 MB of rows),
+// yet a scan spends most of its steps near the root, because text mostly
+// does not continue a keyword (K2's English haystack: 63% of steps end in a
+// state of depth <= 5, 72% in depth <= 6). A deep state's row is its
+// failure state's row except at its own trie edges: its failure state is a
+// proper suffix, hence shallower, so after at most a few failure steps it is
+// a shallow one. The sparse row stores exactly those differences:
+//
+//     row(s) = row(base(s)) overridden at diff(s), where
+//     base(s) = fail(s) if it has a flat row, else base(fail(s)), and
+//     diff(s) = classes of s's own edges, plus diff(fail(s)) if fail(s) is
+//               sparse.
+//
+// The states of depth <= D have flat rows, D as large as the budget allows:
+// that set is closed under failure links (a failure target is shallower),
+// so every chain of failure links reaches a flat row, and base(s) exists.
+// A deeper state whose sparse row would take as many bytes as a flat one
+// gets a flat row too (its diff gathers a long chain's edges: words over a
+// few letters, where every short string is a prefix), so no state costs
+// more than in the flat DFA; those rows come on top of the budget.
+//
+// Measured against the flat DFA on K2's 32 MiB haystacks (an ad-hoc loop
+// counting overlapping matches, both automata from the same NFA, equal
+// counts; dev-2c, 2026-12-03), four interleaved walks:
+//   English 100,000 words: 69.9 MB -> 25.7 MB (D = 6), 1.04-1.17x as fast
+//     over D = 4..7 (one walk: 1.5x); D = 8 (44 MB) was 0.96x;
+//   Korean 100,000 words: 86.5 MB -> 19.2 MB (D = 7), 1.07-1.24x;
+//   English and Korean 10,000 words: 0.30-0.83x at every D: the flat table
+//     (12 MB) pays there, so the budget keeps it.
+// The larger table's rows are mostly cache misses either way; the smaller
+// one keeps the shallow rows, where most steps land, in cache.
+//
+// State ids are 32-bit, as in the DFA, and a step is still one load for a
+// shallow state:
+//
+//     [0, sparse_from)  flat: the premultiplied offset of the row in
+//                       table_ (non-match rows first, then match rows)
+//     [sparse_from, ..) sparse: sparse_from + the offset of the sparse row
+//                       in sparse_ (match rows first, then non-match rows)
+//
+// so "is a match" is one range test and "is sparse" one compare. A sparse row
+// is [base offset, n, index, class_1, target_1, ..., class_n, target_n];
+// index numbers states for their match lists and depths (flat rows first,
+// by row, then sparse rows in order).
+//
+// Overlapping NFAs only: the leftmost automaton (leftmost_dfa.hpp) keeps its
+// flat table.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "match/detail/exact_divisor.hpp"
+#include "match/detail/noncontiguous.hpp"
+#include "match/ids.hpp"
+
+namespace herald::match::detail {
+
+class HybridDFA {
+ public:
+  using State = std::uint32_t;
+
+  // Flat rows for the states of depth <= D, D the largest whose flat rows
+  // fit in `dense_bytes` (the root's always has one), and for deeper states
+  // whose sparse row would be no smaller. Fails (ok() false) when the ids
+  // would not fit in 32 bits.
+  HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes, std::size_t dense_bytes);
+  [[nodiscard]] bool ok() const { return ok_; }
+
+  [[nodiscard]] State start() const { return 0; }
+  [[nodiscard]] State next(State s, std::uint8_t byte) const { return step(s, classes_[byte]); }
+  [[nodiscard]] bool is_match(State s) const { return s - match_from_ < match_end_ - match_from_; }
+  [[nodiscard]] std::span<const PatternID> matches(State s) const {
+    const std::uint32_t i = index(s);
+    return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
+  }
+  [[nodiscard]] std::uint32_t depth(State s) const { return depth_[index(s)]; }
+  [[nodiscard]] std::size_t memory_bytes() const;
+  [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
+  // States with a flat row; the others have a sparse one.
+  [[nodiscard]] std::size_t dense_state_count() const { return table_.size() / class_count_; }
+  [[nodiscard]] std::uint32_t class_count() const { return class_count_; }
+
+ private:
+  // The entry of s's row for byte class c.
+  [[nodiscard]] State step(State s, std::uint32_t c) const {
+    if (s < sparse_from_) [[likely]]
+      return table_[s + c];
+    const std::uint32_t* row = &sparse_[s - sparse_from_];
+    const std::uint32_t n = row[1];
+    for (std::uint32_t k = 0; k < n; ++k) {
+      if (row[3 + 2 * k] == c) return row[4 + 2 * k];
+    }
+    return table_[row[0] + c];
+  }
+  [[nodiscard]] std::uint32_t index(State s) const {
+    return s < sparse_from_ ? row_.divide(s) : sparse_[s - sparse_from_ + 2];
+  }
+
+  bool ok_ = false;
+  std::uint32_t class_count_ = 0;
+  ExactDivisor row_;
+  std::uint32_t match_from_ = 0;   // first match id (a flat row's offset)
+  std::uint32_t sparse_from_ = 0;  // first deep id
+  std::uint32_t match_end_ = 0;    // first deep non-match id
+  std::array<std::uint16_t, 256> classes_{};
+  std::vector<std::uint32_t> table_;        // flat rows
+  std::vector<std::uint32_t> sparse_;       // sparse rows
+  std::vector<std::uint32_t> match_begin_;  // by index
+  std::vector<PatternID> match_ids_;
+  std::vector<std::uint32_t> depth_;  // by index
+};
+
+}  // namespace herald::match::detail
