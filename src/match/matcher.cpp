@@ -51,10 +51,11 @@ struct Engine {
   std::vector<std::string> keywords;
   std::vector<PatternInfo> patterns;
   std::vector<std::pair<std::string, PatternID>> sorted;  // folded keywords, for suggest
-  // DFA or HybridDFA (past Options::dense_table_bytes): Speed, except
-  // where LeftmostDFA is: a leftmost kind, byte mode, no whole words; it
-  // answers leftmost_at and contains. The others run the generic scans.
-  std::variant<DFA, HybridDFA, ContiguousNFA, LeftmostDFA> automaton;
+  // Speed: DFA, or HybridDFA past Options::dense_table_bytes; for a leftmost
+  // kind in byte mode without whole words, the leftmost automaton over
+  // either table, which answers leftmost_at and contains. The others run
+  // the generic scans.
+  std::variant<DFA, HybridDFA, ContiguousNFA, LeftmostDFA, LeftmostHybridDFA> automaton;
   ScanSpec spec{};
   std::size_t max_match_bytes = 0;
   Stats stats;
@@ -174,22 +175,28 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
 
   const ByteClasses classes = make_byte_classes(folded, options.fold != CaseFold::None);
   Preset preset = choose(options.preset, keywords.size());
-  std::optional<std::variant<DFA, HybridDFA, ContiguousNFA, LeftmostDFA>> automaton;
+  std::optional<std::variant<DFA, HybridDFA, ContiguousNFA, LeftmostDFA, LeftmostHybridDFA>>
+      automaton;
   if (preset == Preset::Speed) {
     const bool leftmost = options.kind != MatchKind::Overlapping &&
                           options.fold != CaseFold::Unicode && !options.whole_word;
-    if (leftmost) {
-      LeftmostDFA dfa(folded, options.kind, classes);
-      if (dfa.ok()) automaton.emplace(std::move(dfa));
+    const NoncontiguousNFA nfa =
+        leftmost ? leftmost_nfa(folded, options.kind) : NoncontiguousNFA(folded);
+    // Rows of the flat table, the dead state's included.
+    const std::uint64_t rows = nfa.states().size() + (nfa.leftmost() ? 1 : 0);
+    if (rows * classes.count * 4 > options.dense_table_bytes) {
+      HybridDFA dfa(nfa, classes, options.dense_table_bytes);
+      if (dfa.ok() && leftmost) {
+        automaton.emplace(LeftmostHybridDFA(std::move(dfa), folded));
+      } else if (dfa.ok()) {
+        automaton.emplace(std::move(dfa));
+      }
     } else {
-      const NoncontiguousNFA nfa(folded);
-      const std::uint64_t flat_bytes = std::uint64_t{nfa.states().size()} * classes.count * 4;
-      if (flat_bytes > options.dense_table_bytes) {
-        HybridDFA dfa(nfa, classes, options.dense_table_bytes);
-        if (dfa.ok()) automaton.emplace(std::move(dfa));
-      } else {
-        DFA dfa(nfa, classes);
-        if (dfa.ok()) automaton.emplace(std::move(dfa));
+      DFA dfa(nfa, classes);
+      if (dfa.ok() && leftmost) {
+        automaton.emplace(LeftmostDFA(std::move(dfa), folded));
+      } else if (dfa.ok()) {
+        automaton.emplace(std::move(dfa));
       }
     }
     if (!automaton) {
@@ -231,6 +238,8 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
         e->stats.memory_bytes = a.memory_bytes();
         if constexpr (std::is_same_v<A, HybridDFA>) {
           e->stats.sparse_states = a.state_count() - a.dense_state_count();
+        } else if constexpr (std::is_same_v<A, LeftmostHybridDFA>) {
+          e->stats.sparse_states = a.state_count() - a.table().dense_state_count();
         }
       },
       e->automaton);
@@ -271,7 +280,7 @@ std::size_t Matcher::align(std::string_view text, std::size_t i) const {
 bool Matcher::leftmost_at(std::string_view text, std::size_t from, Match& out) const {
   const auto found = std::visit(
       [&]<class A>(const A& a) {
-        if constexpr (std::is_same_v<A, detail::LeftmostDFA>) {
+        if constexpr (detail::kIsLeftmostAutomaton<A>) {
           return detail::leftmost_find_at(a, e_->spec, text, from);
         } else {
           return detail::leftmost_at(a, e_->spec, text, from);
@@ -288,7 +297,7 @@ void Matcher::overlapping_into(std::string_view text, std::size_t from, std::siz
   std::visit(
       [&]<class A>(const A& a) {
         // Built only for the leftmost kinds, which never scan overlapping.
-        if constexpr (!std::is_same_v<A, detail::LeftmostDFA>) {
+        if constexpr (!detail::kIsLeftmostAutomaton<A>) {
           constexpr bool kDfa =
               std::is_same_v<A, detail::DFA> || std::is_same_v<A, detail::HybridDFA>;
           if constexpr (kDfa) {
@@ -320,24 +329,31 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
   // go straight to out; lanes 1-3 write to per-thread scratch, stitched in
   // after each block. Blocks keep the scratch at one block's matches.
   thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
-  const auto& dfa = std::get<detail::LeftmostDFA>(e_->automaton);
   const std::size_t n = text.size();
-  for (std::size_t b = 0; b < n;) {
-    const std::size_t e = n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
-    std::array<std::size_t, detail::kLanes + 1> cut;
-    for (std::size_t k = 0; k <= detail::kLanes; ++k) cut[k] = b + (e - b) * k / detail::kLanes;
-    detail::leftmost_lanes(dfa, text, cut, [&](std::size_t lane, const detail::Found& f) {
-      auto& dst = lane == 0 ? out : scratch[lane - 1];
-      dst.push_back(Match{f.pattern, f.start, f.end});
-    });
-    for (std::size_t k = 1; k < detail::kLanes; ++k) {
-      append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
-      scratch[k - 1].clear();
+  const auto lanes = [&]<class A>(const A& a) {
+    if constexpr (detail::kIsLeftmostAutomaton<A>) {
+      for (std::size_t b = 0; b < n;) {
+        const std::size_t e =
+            n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
+        std::array<std::size_t, detail::kLanes + 1> cut;
+        for (std::size_t k = 0; k <= detail::kLanes; ++k) {
+          cut[k] = b + (e - b) * k / detail::kLanes;
+        }
+        detail::leftmost_lanes(a, text, cut, [&](std::size_t lane, const detail::Found& f) {
+          auto& dst = lane == 0 ? out : scratch[lane - 1];
+          dst.push_back(Match{f.pattern, f.start, f.end});
+        });
+        for (std::size_t k = 1; k < detail::kLanes; ++k) {
+          append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
+          scratch[k - 1].clear();
+        }
+        // find's chain holds every match that starts before e; it goes on
+        // from the last one's end, or from e (nothing starts in between).
+        b = std::max(e, out.empty() ? 0 : out.back().end);
+      }
     }
-    // find's chain holds every match that starts before e; it goes on from
-    // the last one's end, or from e (nothing starts in between).
-    b = std::max(e, out.empty() ? 0 : out.back().end);
-  }
+  };
+  std::visit(lanes, e_->automaton);
   // Do not hoard a pathological block's memory in every searching thread.
   for (auto& v : scratch) {
     if (v.capacity() > (1u << 16)) std::vector<Match>().swap(v);
@@ -350,7 +366,9 @@ void Matcher::find(std::string_view text, std::vector<Match>& out) const {
     overlapping_into(text, 0, text.size(), 0, out);
     return;
   }
-  if (lanes_pay(text.size()) && std::holds_alternative<detail::LeftmostDFA>(e_->automaton)) {
+  if (lanes_pay(text.size()) &&
+      (std::holds_alternative<detail::LeftmostDFA>(e_->automaton) ||
+       std::holds_alternative<detail::LeftmostHybridDFA>(e_->automaton))) {
     leftmost_lanes_into(text, out);
     return;
   }
@@ -375,7 +393,7 @@ bool Matcher::contains(std::string_view text) const {
   // occurrence is always selected.
   return std::visit(
       [&]<class A>(const A& a) {
-        if constexpr (std::is_same_v<A, detail::LeftmostDFA>) {
+        if constexpr (detail::kIsLeftmostAutomaton<A>) {
           // No whole-word filter here: any occurrence gives a leftmost match.
           return detail::leftmost_find_at(a, e_->spec, text, 0).has_value();
         } else {

@@ -47,15 +47,18 @@ class DFA {
   // A match state or the dead state (leftmost DFAs; else is_match).
   [[nodiscard]] bool is_special(State s) const { return s >= special_from_; }
   [[nodiscard]] bool is_dead(State s) const { return s == dead_; }
-  [[nodiscard]] std::span<const PatternID> matches(State s) const {
-    const std::uint32_t i = row_.divide(s);
-    return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
-  }
+  [[nodiscard]] std::span<const PatternID> matches(State s) const { return row_matches(row_of(s)); }
   [[nodiscard]] std::uint32_t depth(State s) const { return depth_[row_.divide(s)]; }
-  // A state's row number; match states are rows first_match_row() onwards.
+  // A state's row number; match states are rows [first_match_row(),
+  // end_match_row()), the last ones.
   [[nodiscard]] std::uint32_t row_of(State s) const { return row_.divide(s); }
   [[nodiscard]] std::uint32_t first_match_row() const { return row_.divide(match_from_); }
-  [[nodiscard]] State state_at_row(std::uint32_t row) const { return row * class_count_; }
+  [[nodiscard]] std::uint32_t end_match_row() const {
+    return static_cast<std::uint32_t>(depth_.size());
+  }
+  [[nodiscard]] std::span<const PatternID> row_matches(std::uint32_t row) const {
+    return {match_ids_.data() + match_begin_[row], match_ids_.data() + match_begin_[row + 1]};
+  }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
   [[nodiscard]] std::uint32_t class_count() const { return class_count_; }

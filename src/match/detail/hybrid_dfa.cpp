@@ -5,7 +5,7 @@
 namespace herald::match::detail {
 namespace {
 
-// A sparse row's size in 4-byte words: base, n, index and n pairs.
+// A sparse row's size in 4-byte words: base, n, row number and n pairs.
 std::uint64_t sparse_words(std::size_t n) {
   return 3 + 2 * std::uint64_t{n};
 }
@@ -16,8 +16,12 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
                      std::size_t dense_bytes)
     : class_count_(classes.count), row_(classes.count), classes_(classes.of) {
   const auto& states = nfa.states();
-  const auto n = static_cast<std::uint32_t>(states.size());
+  const auto trie = static_cast<std::uint32_t>(states.size());
+  // A leftmost NFA's dead state becomes a flat row of its own, number `trie`.
+  const bool dead = nfa.leftmost();
+  const std::uint32_t n = trie + (dead ? 1 : 0);
   const std::uint64_t stride = classes.count;
+  const auto number = [&](StateID s) { return s == kDeadState ? trie : s.value; };
 
   // D: the deepest level such that it and every shallower one fit.
   std::vector<std::uint64_t> at_depth;
@@ -38,6 +42,7 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
   std::vector<std::vector<std::uint16_t>> diff(n);
   std::vector<std::uint32_t> base(n);
   std::uint64_t flat_rows = 0;
+  if (dead) flat[trie] = 1, ++flat_rows;
   for (const StateID sid : nfa.bfs_order()) {
     const std::uint32_t s = sid.value;
     if (states[s].depth <= max_shallow) {
@@ -45,7 +50,7 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
       ++flat_rows;
       continue;
     }
-    const std::uint32_t f = states[s].fail.value;
+    const std::uint32_t f = number(states[s].fail);
     auto& d = diff[s];
     for (const auto& [byte, target] : states[s].next) d.push_back(classes.of[byte]);
     if (flat[f]) {
@@ -64,43 +69,55 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
   }
   if (flat_rows * stride >= 0x80000000ull) return;
 
-  // Ids (the header's layout) and indexes: flat rows by row, then sparse
-  // rows in order.
+  // Ids (the header's layout) and row numbers: flat rows by offset, then
+  // sparse rows in order.
   std::vector<std::uint32_t> id(n);
-  std::vector<std::uint32_t> old_of;  // by index
+  std::vector<std::uint32_t> old_of;  // by row number
   old_of.reserve(n);
-  for (const bool match : {false, true}) {
-    if (match) match_from_ = static_cast<std::uint32_t>(old_of.size() * stride);
-    for (std::uint32_t s = 0; s < n; ++s) {
-      if (flat[s] && nfa.matches()[s].empty() != match) {
-        id[s] = static_cast<std::uint32_t>(old_of.size() * stride);
-        old_of.push_back(s);
-      }
-    }
+  const auto add_flat = [&](std::uint32_t s) {
+    id[s] = static_cast<std::uint32_t>(old_of.size() * stride);
+    old_of.push_back(s);
+  };
+  const auto has_matches = [&](std::uint32_t s) { return s < trie && !nfa.matches()[s].empty(); };
+  for (std::uint32_t s = 0; s < trie; ++s) {
+    if (flat[s] && !has_matches(s)) add_flat(s);
+  }
+  special_from_ = static_cast<std::uint32_t>(old_of.size() * stride);
+  if (dead) {
+    dead_ = special_from_;
+    add_flat(trie);
+  }
+  match_from_ = static_cast<std::uint32_t>(old_of.size() * stride);
+  for (std::uint32_t s = 0; s < trie; ++s) {
+    if (flat[s] && has_matches(s)) add_flat(s);
   }
   sparse_from_ = static_cast<std::uint32_t>(old_of.size() * stride);
   std::uint64_t words = 0;
   for (const bool match : {true, false}) {
-    for (std::uint32_t s = 0; s < n; ++s) {
-      if (!flat[s] && nfa.matches()[s].empty() != match) {
+    for (std::uint32_t s = 0; s < trie; ++s) {
+      if (!flat[s] && has_matches(s) == match) {
         id[s] = static_cast<std::uint32_t>(sparse_from_ + words);
         old_of.push_back(s);
         words += sparse_words(diff[s].size());
       }
     }
-    if (match) match_end_ = static_cast<std::uint32_t>(sparse_from_ + words);
+    if (match) {
+      match_end_ = static_cast<std::uint32_t>(sparse_from_ + words);
+      end_match_row_ = static_cast<std::uint32_t>(old_of.size());
+    }
     if (sparse_from_ + words > 0xFFFFFFFFull) return;
   }
   ok_ = true;
 
   depth_.resize(n);
   match_begin_.resize(n + 1);
-  std::vector<std::uint32_t> index_of(n);
-  for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint32_t s = old_of[i];
-    index_of[s] = i;
-    depth_[i] = states[s].depth;
-    match_begin_[i] = static_cast<std::uint32_t>(match_ids_.size());
+  std::vector<std::uint32_t> row_of_old(n);
+  for (std::uint32_t r = 0; r < n; ++r) {
+    const std::uint32_t s = old_of[r];
+    row_of_old[s] = r;
+    match_begin_[r] = static_cast<std::uint32_t>(match_ids_.size());
+    if (s == trie) continue;  // the dead state: depth 0, no matches
+    depth_[r] = states[s].depth;
     const auto& m = nfa.matches()[s];
     match_ids_.insert(match_ids_.end(), m.begin(), m.end());
   }
@@ -108,12 +125,14 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
   match_ids_.shrink_to_fit();
 
   // Rows, breadth-first: a failure target's row (flat or sparse) is complete
-  // before a state that reads it. The root's missing edges loop to the root.
+  // before a state that reads it. The root's missing edges loop to the root;
+  // the dead state stays dead.
   table_.assign(flat_rows * stride, 0);
   sparse_.assign(words, 0);
+  if (dead) std::fill_n(table_.begin() + dead_, stride, dead_);
   for (const StateID sid : nfa.bfs_order()) {
     const std::uint32_t s = sid.value;
-    const std::uint32_t fail = id[states[s].fail.value];
+    const std::uint32_t fail = id[number(states[s].fail)];
     const auto entry = [&](std::uint32_t c) {
       const std::uint32_t child = nfa.child(sid, classes.representative[c]);
       if (child != 0xFFFFFFFFu) return id[child];
@@ -126,7 +145,7 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
     std::uint32_t* row = &sparse_[id[s] - sparse_from_];
     row[0] = id[base[s]];
     row[1] = static_cast<std::uint32_t>(diff[s].size());
-    row[2] = index_of[s];
+    row[2] = row_of_old[s];
     for (std::size_t k = 0; k < diff[s].size(); ++k) {
       row[3 + 2 * k] = diff[s][k];
       row[4 + 2 * k] = entry(diff[s][k]);

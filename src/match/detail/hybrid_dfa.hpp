@@ -41,17 +41,18 @@
 // shallow state:
 //
 //     [0, sparse_from)  flat: the premultiplied offset of the row in
-//                       table_ (non-match rows first, then match rows)
+//                       table_ (non-match rows, the dead state's row if the
+//                       NFA is leftmost, then match rows)
 //     [sparse_from, ..) sparse: sparse_from + the offset of the sparse row
 //                       in sparse_ (match rows first, then non-match rows)
 //
-// so "is a match" is one range test and "is sparse" one compare. A sparse row
-// is [base offset, n, index, class_1, target_1, ..., class_n, target_n];
-// index numbers states for their match lists and depths (flat rows first,
-// by row, then sparse rows in order).
-//
-// Overlapping NFAs only: the leftmost automaton (leftmost_dfa.hpp) keeps its
-// flat table.
+// so "is a match" is one range test, "match or dead" (the leftmost scan's
+// one rare branch, as in dfa.hpp) another, and "is sparse" one compare. A
+// sparse row is [base offset, n, row number, class_1, target_1, ...,
+// class_n, target_n]; row numbers index the match lists and depths (flat
+// rows first, by offset, then sparse rows in order), so the match states'
+// numbers are consecutive: leftmost_dfa.hpp's candidates are a table by
+// row number, over either automaton.
 #pragma once
 
 #include <array>
@@ -72,19 +73,32 @@ class HybridDFA {
 
   // Flat rows for the states of depth <= D, D the largest whose flat rows
   // fit in `dense_bytes` (the root's always has one), and for deeper states
-  // whose sparse row would be no smaller. Fails (ok() false) when the ids
-  // would not fit in 32 bits.
+  // whose sparse row would be no smaller. From a leftmost NFA
+  // (nfa.leftmost()) it has the dead state too. Fails (ok() false) when the
+  // ids would not fit in 32 bits.
   HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes, std::size_t dense_bytes);
   [[nodiscard]] bool ok() const { return ok_; }
 
   [[nodiscard]] State start() const { return 0; }
   [[nodiscard]] State next(State s, std::uint8_t byte) const { return step(s, classes_[byte]); }
   [[nodiscard]] bool is_match(State s) const { return s - match_from_ < match_end_ - match_from_; }
-  [[nodiscard]] std::span<const PatternID> matches(State s) const {
-    const std::uint32_t i = index(s);
-    return {match_ids_.data() + match_begin_[i], match_ids_.data() + match_begin_[i + 1]};
+  // A match state or the dead state (leftmost NFAs; else is_match).
+  [[nodiscard]] bool is_special(State s) const {
+    return s - special_from_ < match_end_ - special_from_;
   }
-  [[nodiscard]] std::uint32_t depth(State s) const { return depth_[index(s)]; }
+  [[nodiscard]] bool is_dead(State s) const { return s == dead_; }
+  [[nodiscard]] std::span<const PatternID> matches(State s) const { return row_matches(row_of(s)); }
+  [[nodiscard]] std::uint32_t depth(State s) const { return depth_[row_of(s)]; }
+  // A state's row number; match states are rows [first_match_row(),
+  // end_match_row()).
+  [[nodiscard]] std::uint32_t row_of(State s) const {
+    return s < sparse_from_ ? row_.divide(s) : sparse_[s - sparse_from_ + 2];
+  }
+  [[nodiscard]] std::uint32_t first_match_row() const { return row_.divide(match_from_); }
+  [[nodiscard]] std::uint32_t end_match_row() const { return end_match_row_; }
+  [[nodiscard]] std::span<const PatternID> row_matches(std::uint32_t row) const {
+    return {match_ids_.data() + match_begin_[row], match_ids_.data() + match_begin_[row + 1]};
+  }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
   // States with a flat row; the others have a sparse one.
@@ -103,22 +117,22 @@ class HybridDFA {
     }
     return table_[row[0] + c];
   }
-  [[nodiscard]] std::uint32_t index(State s) const {
-    return s < sparse_from_ ? row_.divide(s) : sparse_[s - sparse_from_ + 2];
-  }
-
   bool ok_ = false;
   std::uint32_t class_count_ = 0;
   ExactDivisor row_;
-  std::uint32_t match_from_ = 0;   // first match id (a flat row's offset)
-  std::uint32_t sparse_from_ = 0;  // first deep id
-  std::uint32_t match_end_ = 0;    // first deep non-match id
+  std::uint32_t special_from_ = 0;  // the dead state's row if any, else match_from_
+  std::uint32_t match_from_ = 0;    // first match id (a flat row's offset)
+  std::uint32_t sparse_from_ = 0;   // first sparse id
+  std::uint32_t match_end_ = 0;     // first sparse non-match id
+  std::uint32_t end_match_row_ = 0;
+  // The dead state's row; without one, a value no id holds.
+  std::uint32_t dead_ = 0xFFFFFFFFu;
   std::array<std::uint16_t, 256> classes_{};
   std::vector<std::uint32_t> table_;        // flat rows
   std::vector<std::uint32_t> sparse_;       // sparse rows
-  std::vector<std::uint32_t> match_begin_;  // by index
+  std::vector<std::uint32_t> match_begin_;  // by row number
   std::vector<PatternID> match_ids_;
-  std::vector<std::uint32_t> depth_;  // by index
+  std::vector<std::uint32_t> depth_;  // by row number
 };
 
 }  // namespace herald::match::detail

@@ -23,14 +23,15 @@ namespace herald::match::detail {
 
 // leftmost_at's answer (the leftmost match starting at or after `from`) in
 // byte mode without whole words.
-inline std::optional<Found> leftmost_find_at(const LeftmostDFA& a, const ScanSpec& spec,
-                                             std::string_view text, std::size_t from) {
+template <class A>
+std::optional<Found> leftmost_find_at(const A& a, const ScanSpec& spec, std::string_view text,
+                                      std::size_t from) {
   // Safety: unsigned view of the same bytes.
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   const std::size_t n = text.size();
   const bool skip = spec.prefilter->enabled();
-  LeftmostDFA::State s = a.start();
-  LeftmostDFA::Candidate c;
+  typename A::State s = a.start();
+  typename A::Candidate c;
   std::size_t end = 0;  // the candidate's end; 0 while there is none (a match is never empty)
   for (std::size_t i = from; i < n; ++i) {
     // The start state with no candidate: no keyword has begun.
@@ -63,16 +64,16 @@ inline std::optional<Found> leftmost_find_at(const LeftmostDFA& a, const ScanSpe
 // A lane that restarts after a match moves back to the match's end and so
 // gains room; when the lane with the least room reaches its chunk's end,
 // each lane finishes its chain alone.
-template <class Sink>
-void leftmost_lanes(const LeftmostDFA& a, std::string_view text,
+template <class A, class Sink>
+void leftmost_lanes(const A& a, std::string_view text,
                     const std::array<std::size_t, kLanes + 1>& cut, Sink&& sink) {
   // Safety: unsigned view of the same bytes.
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   const std::size_t n = text.size();
-  std::array<LeftmostDFA::State, kLanes> s;
+  std::array<typename A::State, kLanes> s;
   std::array<std::size_t, kLanes> pos;    // the next byte each lane reads
   std::array<std::size_t, kLanes> end{};  // the candidate's end, 0 if none
-  std::array<LeftmostDFA::Candidate, kLanes> c{};
+  std::array<typename A::Candidate, kLanes> c{};
   s.fill(a.start());
   for (std::size_t k = 0; k < kLanes; ++k) pos[k] = cut[k];
   // Lane k's candidate is final: report it, and the next walk starts at its end.
@@ -90,7 +91,7 @@ void leftmost_lanes(const LeftmostDFA& a, std::string_view text,
     // registers: stepping s and pos themselves, which `emit` captures,
     // measured 409 MB/s against 1,125 on K2 English 1,000 words. For the
     // same reason its match branch is written out rather than calling emit.
-    std::array<LeftmostDFA::State, kLanes> ls = s;
+    std::array<typename A::State, kLanes> ls = s;
     std::array<std::size_t, kLanes> lp = pos;
     for (std::size_t t = 0; t < steps; ++t) {
       bool any = false;
