@@ -58,6 +58,7 @@ struct Settings {
   int scans = 3;
   std::size_t haystack_mib = 32;
   bool flat_twin = false;
+  std::size_t dense_table_bytes = herald::match::Options{}.dense_table_bytes;
 };
 
 // One engine of a row: a scan that returns its match count, and its bytes.
@@ -106,7 +107,8 @@ bool run_row(const Settings& s, const std::string& lang, int size, const std::st
   const MatchKind kind = herald::match::kind_named(kind_name).value_or(MatchKind::Overlapping);
 
   const Options options{.preset = herald::match::preset_named(s.preset).value_or(Preset::Speed),
-                        .kind = kind};
+                        .kind = kind,
+                        .dense_table_bytes = s.dense_table_bytes};
   const auto m = Matcher::build(dict, options);
   // The same preset with every table flat (Options::dense_table_bytes), as
   // a fourth engine where herald's table has sparse rows.
@@ -202,6 +204,8 @@ int main(int argc, char** argv) {
   app.add_flag("--flat-twin", s.flat_twin,
                "on rows where herald's table has sparse rows (Options::dense_table_bytes), "
                "also time the same preset with a flat table, as engine herald-flat");
+  app.add_option("--dense-table-bytes", s.dense_table_bytes,
+                 "herald's Options::dense_table_bytes (the Speed table's budget)");
   app.add_option("--haystack-mib", s.haystack_mib, "haystack size (MiB); 32 is the K2 size")
       ->check(CLI::Range(1, 1024));
   CLI11_PARSE(app, argc, argv);
