@@ -71,6 +71,9 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
 
   // Ids (the header's layout) and row numbers: flat rows by offset, then
   // sparse rows in order.
+  // Safety (the narrowing casts below): flat offsets are below 2^31 and
+  // sparse ids below 2^32 (both checked before they are used), row numbers
+  // are at most n, and classes at most 257.
   std::vector<std::uint32_t> id(n);
   std::vector<std::uint32_t> old_of;  // by row number
   old_of.reserve(n);

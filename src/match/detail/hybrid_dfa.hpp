@@ -28,14 +28,16 @@
 //
 // Measured against the flat DFA on K2's 32 MiB haystacks (an ad-hoc loop
 // counting overlapping matches, both automata from the same NFA, equal
-// counts; dev-2c, 2026-12-03), four interleaved walks:
+// counts; dev-2c, 2026-12-03), four interleaved walks, rows only:
 //   English 100,000 words: 69.9 MB -> 25.7 MB (D = 6), 1.04-1.17x as fast
 //     over D = 4..7 (one walk: 1.5x); D = 8 (44 MB) was 0.96x;
 //   Korean 100,000 words: 86.5 MB -> 19.2 MB (D = 7), 1.07-1.24x;
 //   English and Korean 10,000 words: 0.30-0.83x at every D: the flat table
 //     (12 MB) pays there, so the budget keeps it.
 // The larger table's rows are mostly cache misses either way; the smaller
-// one keeps the shallow rows, where most steps land, in cache.
+// one keeps the shallow rows, where most steps land, in cache. The
+// reproducible figures, through find and with the flat table timed in the
+// same rounds, are K2's (docs/benchmarks.md, bench_match_k2 --flat-twin).
 //
 // State ids are 32-bit, as in the DFA, and a step is still one load for a
 // shallow state:
@@ -117,6 +119,7 @@ class HybridDFA {
     }
     return table_[row[0] + c];
   }
+
   bool ok_ = false;
   std::uint32_t class_count_ = 0;
   ExactDivisor row_;
