@@ -1,5 +1,7 @@
 #include "match/detail/contiguous.hpp"
 
+#include <numeric>
+
 namespace herald::match::detail {
 
 ContiguousNFA::ContiguousNFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
@@ -8,7 +10,6 @@ ContiguousNFA::ContiguousNFA(const NoncontiguousNFA& nfa, const ByteClasses& cla
   const auto& states = nfa.states();
   nodes_.resize(states.size());
   depth_.resize(states.size());
-  match_begin_.resize(states.size() + 1);
   for (std::uint32_t s = 0; s < states.size(); ++s) {
     const TrieState& st = states[s];
     Node& n = nodes_[s];
@@ -29,21 +30,18 @@ ContiguousNFA::ContiguousNFA(const NoncontiguousNFA& nfa, const ByteClasses& cla
         trans_.push_back(next.value);
       }
     }
-    match_begin_[s] = static_cast<std::uint32_t>(match_ids_.size());
-    const auto& m = nfa.matches()[s];
-    match_ids_.insert(match_ids_.end(), m.begin(), m.end());
   }
-  match_begin_[states.size()] = static_cast<std::uint32_t>(match_ids_.size());
   // Exact sizes: memory_bytes() reports what the automaton holds.
   trans_.shrink_to_fit();
   keys_.shrink_to_fit();
-  match_ids_.shrink_to_fit();
+  std::vector<std::uint32_t> order(states.size());
+  std::iota(order.begin(), order.end(), 0u);  // the trie's own numbers
+  matches_ = MatchLists(nfa, order);
 }
 
 std::size_t ContiguousNFA::memory_bytes() const {
   return sizeof(*this) + nodes_.capacity() * sizeof(Node) + trans_.capacity() * 4 +
-         keys_.capacity() * 2 + match_begin_.capacity() * 4 + match_ids_.capacity() * 4 +
-         depth_.capacity() * 4;
+         keys_.capacity() * 2 + matches_.memory_bytes() + depth_.capacity() * 4;
 }
 
 }  // namespace herald::match::detail

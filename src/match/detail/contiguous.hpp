@@ -15,6 +15,7 @@
 #include <span>
 #include <vector>
 
+#include "match/detail/match_lists.hpp"
 #include "match/detail/noncontiguous.hpp"
 #include "match/ids.hpp"
 
@@ -51,10 +52,8 @@ class ContiguousNFA {
     }
   }
 
-  [[nodiscard]] bool is_match(State s) const { return match_begin_[s] != match_begin_[s + 1]; }
-  [[nodiscard]] std::span<const PatternID> matches(State s) const {
-    return {match_ids_.data() + match_begin_[s], match_ids_.data() + match_begin_[s + 1]};
-  }
+  [[nodiscard]] bool is_match(State s) const { return !matches_.empty(s); }
+  [[nodiscard]] std::span<const PatternID> matches(State s) const { return matches_[s]; }
   [[nodiscard]] std::uint32_t depth(State s) const { return depth_[s]; }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return nodes_.size(); }
@@ -69,9 +68,8 @@ class ContiguousNFA {
   std::array<std::uint16_t, 256> classes_{};
   std::vector<Node> nodes_;
   std::vector<std::uint32_t> trans_;
-  std::vector<std::uint16_t> keys_;         // parallel to trans_; unused slots for dense states
-  std::vector<std::uint32_t> match_begin_;  // size states + 1
-  std::vector<PatternID> match_ids_;
+  std::vector<std::uint16_t> keys_;  // parallel to trans_; unused slots for dense states
+  MatchLists matches_;               // by state (the trie's numbers)
   std::vector<std::uint32_t> depth_;
 };
 

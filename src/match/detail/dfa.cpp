@@ -42,18 +42,11 @@ DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
   for (std::uint32_t s = 0; s < n; ++s) old_of[renum[s]] = s;
 
   table_.assign(n * stride, 0);
+  matches_ = MatchLists(nfa, old_of);  // the dead state (`trie`): none
   depth_.resize(n);
-  match_begin_.resize(n + 1);
   for (std::uint32_t i = 0; i < n; ++i) {
-    const std::uint32_t s = old_of[i];
-    match_begin_[i] = static_cast<std::uint32_t>(match_ids_.size());
-    if (s == trie) continue;  // the dead state: depth 0, no matches
-    depth_[i] = states[s].depth;
-    const auto& m = nfa.matches()[s];
-    match_ids_.insert(match_ids_.end(), m.begin(), m.end());
+    if (old_of[i] != trie) depth_[i] = states[old_of[i]].depth;  // the dead state: 0
   }
-  match_begin_[n] = static_cast<std::uint32_t>(match_ids_.size());
-  match_ids_.shrink_to_fit();
 
   const auto row = [&](StateID old) {
     return static_cast<std::uint32_t>(renum[old == kDeadState ? trie : old.value] * stride);
@@ -82,8 +75,7 @@ DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
 }
 
 std::size_t DFA::memory_bytes() const {
-  return sizeof(*this) + table_.capacity() * 4 + match_begin_.capacity() * 4 +
-         match_ids_.capacity() * 4 + depth_.capacity() * 4;
+  return sizeof(*this) + table_.capacity() * 4 + matches_.memory_bytes() + depth_.capacity() * 4;
 }
 
 }  // namespace herald::match::detail

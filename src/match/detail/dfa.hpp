@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "match/detail/exact_divisor.hpp"
+#include "match/detail/match_lists.hpp"
 #include "match/detail/noncontiguous.hpp"
 #include "match/ids.hpp"
 
@@ -57,7 +58,7 @@ class DFA {
     return static_cast<std::uint32_t>(depth_.size());
   }
   [[nodiscard]] std::span<const PatternID> row_matches(std::uint32_t row) const {
-    return {match_ids_.data() + match_begin_[row], match_ids_.data() + match_begin_[row + 1]};
+    return matches_[row];
   }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
@@ -74,8 +75,7 @@ class DFA {
   std::uint32_t dead_ = 0xFFFFFFFFu;
   std::array<std::uint16_t, 256> classes_{};
   std::vector<std::uint32_t> table_;
-  std::vector<std::uint32_t> match_begin_;  // by new state index
-  std::vector<PatternID> match_ids_;
+  MatchLists matches_;                // by row
   std::vector<std::uint32_t> depth_;  // by new state index
 };
 

@@ -112,20 +112,13 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
   }
   ok_ = true;
 
+  matches_ = MatchLists(nfa, old_of);  // the dead state (`trie`): none
   depth_.resize(n);
-  match_begin_.resize(n + 1);
   std::vector<std::uint32_t> row_of_old(n);
   for (std::uint32_t r = 0; r < n; ++r) {
-    const std::uint32_t s = old_of[r];
-    row_of_old[s] = r;
-    match_begin_[r] = static_cast<std::uint32_t>(match_ids_.size());
-    if (s == trie) continue;  // the dead state: depth 0, no matches
-    depth_[r] = states[s].depth;
-    const auto& m = nfa.matches()[s];
-    match_ids_.insert(match_ids_.end(), m.begin(), m.end());
+    row_of_old[old_of[r]] = r;
+    if (old_of[r] != trie) depth_[r] = states[old_of[r]].depth;  // the dead state: 0
   }
-  match_begin_[n] = static_cast<std::uint32_t>(match_ids_.size());
-  match_ids_.shrink_to_fit();
 
   // Rows, breadth-first: a failure target's row (flat or sparse) is complete
   // before a state that reads it. The root's missing edges loop to the root;
@@ -157,8 +150,8 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
 }
 
 std::size_t HybridDFA::memory_bytes() const {
-  return sizeof(*this) + table_.capacity() * 4 + sparse_.capacity() * 4 +
-         match_begin_.capacity() * 4 + match_ids_.capacity() * 4 + depth_.capacity() * 4;
+  return sizeof(*this) + table_.capacity() * 4 + sparse_.capacity() * 4 + matches_.memory_bytes() +
+         depth_.capacity() * 4;
 }
 
 }  // namespace herald::match::detail

@@ -64,6 +64,7 @@
 #include <vector>
 
 #include "match/detail/exact_divisor.hpp"
+#include "match/detail/match_lists.hpp"
 #include "match/detail/noncontiguous.hpp"
 #include "match/ids.hpp"
 
@@ -99,7 +100,7 @@ class HybridDFA {
   [[nodiscard]] std::uint32_t first_match_row() const { return row_.divide(match_from_); }
   [[nodiscard]] std::uint32_t end_match_row() const { return end_match_row_; }
   [[nodiscard]] std::span<const PatternID> row_matches(std::uint32_t row) const {
-    return {match_ids_.data() + match_begin_[row], match_ids_.data() + match_begin_[row + 1]};
+    return matches_[row];
   }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
@@ -131,11 +132,10 @@ class HybridDFA {
   // The dead state's row; without one, a value no id holds.
   std::uint32_t dead_ = 0xFFFFFFFFu;
   std::array<std::uint16_t, 256> classes_{};
-  std::vector<std::uint32_t> table_;        // flat rows
-  std::vector<std::uint32_t> sparse_;       // sparse rows
-  std::vector<std::uint32_t> match_begin_;  // by row number
-  std::vector<PatternID> match_ids_;
-  std::vector<std::uint32_t> depth_;  // by row number
+  std::vector<std::uint32_t> table_;   // flat rows
+  std::vector<std::uint32_t> sparse_;  // sparse rows
+  MatchLists matches_;                 // by row number
+  std::vector<std::uint32_t> depth_;   // by row number
 };
 
 }  // namespace herald::match::detail
