@@ -182,6 +182,12 @@ LoadReport DnsService::load() {
                         "be served unsigned; the zones loaded before are kept"});
       return publish(std::move(errors), true);
     }
+    for (const dns::Name& zone : keys.unserved(sources)) {
+      log::warn("dns keys for a zone not served: not used",
+                {{"zone", zone.to_text()},
+                 {"keys_dir", settings_.keys_dir},
+                 {"fix", "add the zone to dns.zones (check its spelling), or remove its keys"}});
+    }
     key_failed = dns::signing::attach_keys(keys, sources, errors);
   }
   dns::DbLoad load = dns::load_zones(sources, dns::zone_limits(settings_));

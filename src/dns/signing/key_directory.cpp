@@ -44,6 +44,20 @@ const std::vector<std::string>& KeyDirectory::files_for(const Name& origin) cons
   return it == files_.end() ? kNoFiles : it->second;
 }
 
+std::vector<Name> KeyDirectory::unserved(const std::vector<ZoneSource>& sources) const {
+  std::vector<Name> out;
+  for (const auto& entry : files_) {
+    const Name& origin = entry.first;
+    const bool served = std::any_of(sources.begin(), sources.end(), [&](const ZoneSource& s) {
+      return NameIEqual{}(s.origin, origin);
+    });
+    if (!served) out.push_back(origin);
+  }
+  std::sort(out.begin(), out.end(),
+            [](const Name& a, const Name& b) { return a.canonical_compare(b) < 0; });
+  return out;
+}
+
 std::size_t attach_keys(const KeyDirectory& keys, std::vector<ZoneSource>& sources,
                         std::vector<ZoneError>& errors) {
   std::size_t removed = 0;

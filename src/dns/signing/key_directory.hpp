@@ -10,8 +10,10 @@
 // A zone is signed online exactly when the directory holds a private key
 // for it. A zone whose keys do not load is not served at all: served
 // unsigned, it would be bogus to every validator that has its DS. Keys for
-// zones not served are ignored. The directory is read once per (re)load, so
-// a key change takes effect on the next reload.
+// zones not served are not used, but heraldd warns of each at load
+// (unserved()): a zone misspelled in dns.zones would otherwise be served
+// unsigned without a word. The directory is read once per (re)load, so a
+// key change takes effect on the next reload.
 #pragma once
 
 #include <string>
@@ -37,6 +39,9 @@ class KeyDirectory {
 
   // The private key files of `origin` (any case), sorted; empty if none.
   const std::vector<std::string>& files_for(const Name& origin) const;
+
+  // The zones with keys here that no source serves, in canonical order.
+  std::vector<Name> unserved(const std::vector<ZoneSource>& sources) const;
 
  private:
   std::unordered_map<Name, std::vector<std::string>, NameIHash, NameIEqual> files_;

@@ -475,6 +475,24 @@ TEST(OnlineZoneLoad, SignaturesOrDenialsInAZoneSignedOnlineAreErrorsAtTheirLine)
   EXPECT_EQ(errors[1].line, 46u);
 }
 
+// Keys for a zone nobody serves are not used; unserved() names them, so
+// that heraldd can warn (a zone misspelled in dns.zones would otherwise be
+// served unsigned without a word). Origins compare in any case.
+TEST(OnlineZoneLoad, KeysForZonesNotServedAreNamed) {
+  std::vector<ZoneError> errors;
+  const auto keys = signing::KeyDirectory::scan(kKeys, errors);
+  ASSERT_TRUE(errors.empty());
+  const std::vector<ZoneSource> one{{name("ONLINE.example."), "unused", {}}};
+  const auto unserved = keys.unserved(one);
+  ASSERT_EQ(unserved.size(), 2u);
+  EXPECT_EQ(unserved[0].to_text(), "ed25519.example.");
+  EXPECT_EQ(unserved[1].to_text(), "split.example.");
+  std::vector<ZoneSource> all = one;
+  all.push_back({name("ed25519.example."), "unused", {}});
+  all.push_back({name("split.example."), "unused", {}});
+  EXPECT_TRUE(keys.unserved(all).empty());
+}
+
 TEST(OnlineZoneLoad, AKeyDirectoryThatCannotBeReadSaysSo) {
   std::vector<ZoneError> errors;
   auto keys = signing::KeyDirectory::scan(test::kOnlineData + "/no-such-directory", errors);
