@@ -182,22 +182,21 @@ Result<Matcher> Matcher::try_build(std::span<const std::string_view> keywords, O
                           options.fold != CaseFold::Unicode && !options.whole_word;
     const NoncontiguousNFA nfa =
         leftmost ? leftmost_nfa(folded, options.kind) : NoncontiguousNFA(folded);
+    // Either table, alone or under the leftmost automaton.
+    const auto keep = [&]<class Table>(Table table) {
+      if (!table.ok()) return;
+      if (leftmost) {
+        automaton.emplace(LeftmostAutomaton<Table>(std::move(table), folded));
+      } else {
+        automaton.emplace(std::move(table));
+      }
+    };
     // Rows of the flat table, the dead state's included.
     const std::uint64_t rows = nfa.states().size() + (nfa.leftmost() ? 1 : 0);
-    if (rows * classes.count * 4 > options.dense_table_bytes) {
-      HybridDFA dfa(nfa, classes, options.dense_table_bytes);
-      if (dfa.ok() && leftmost) {
-        automaton.emplace(LeftmostHybridDFA(std::move(dfa), folded));
-      } else if (dfa.ok()) {
-        automaton.emplace(std::move(dfa));
-      }
+    if (DFA::table_bytes(rows, classes.count) > options.dense_table_bytes) {
+      keep(HybridDFA(nfa, classes, options.dense_table_bytes));
     } else {
-      DFA dfa(nfa, classes);
-      if (dfa.ok() && leftmost) {
-        automaton.emplace(LeftmostDFA(std::move(dfa), folded));
-      } else if (dfa.ok()) {
-        automaton.emplace(std::move(dfa));
-      }
+      keep(DFA(nfa, classes));
     }
     if (!automaton) {
       if (options.preset == Preset::Speed) return Error::kAutomatonTooLarge;
@@ -366,9 +365,9 @@ void Matcher::find(std::string_view text, std::vector<Match>& out) const {
     overlapping_into(text, 0, text.size(), 0, out);
     return;
   }
-  if (lanes_pay(text.size()) &&
-      (std::holds_alternative<detail::LeftmostDFA>(e_->automaton) ||
-       std::holds_alternative<detail::LeftmostHybridDFA>(e_->automaton))) {
+  const bool own_leftmost =
+      std::visit([]<class A>(const A&) { return detail::kIsLeftmostAutomaton<A>; }, e_->automaton);
+  if (own_leftmost && lanes_pay(text.size())) {
     leftmost_lanes_into(text, out);
     return;
   }

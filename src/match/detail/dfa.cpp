@@ -5,7 +5,7 @@
 namespace herald::match::detail {
 
 DFA::DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes)
-    : class_count_(classes.count), row_(classes.count), classes_(classes.of) {
+    : row_(classes.count), classes_(classes.of) {
   const std::uint64_t stride = classes.count;
   const auto& states = nfa.states();
   const auto trie = static_cast<std::uint32_t>(states.size());

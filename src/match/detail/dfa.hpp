@@ -37,6 +37,15 @@ class DFA {
  public:
   using State = std::uint32_t;
 
+  // The bytes of a flat table of `rows` rows: one State per byte class.
+  // The Speed preset compares it with Options::dense_table_bytes to choose
+  // between this table and the hybrid one (hybrid_dfa.hpp), which sizes its
+  // flat part the same way.
+  [[nodiscard]] static constexpr std::uint64_t table_bytes(std::uint64_t rows,
+                                                           std::uint32_t classes) {
+    return rows * classes * sizeof(State);
+  }
+
   // Fails (returns false through ok()) when states x byte classes >= 2^31.
   // From a leftmost NFA (nfa.leftmost()), it has the dead state too.
   DFA(const NoncontiguousNFA& nfa, const ByteClasses& classes);
@@ -62,11 +71,9 @@ class DFA {
   }
   [[nodiscard]] std::size_t memory_bytes() const;
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
-  [[nodiscard]] std::uint32_t class_count() const { return class_count_; }
 
  private:
   bool ok_ = false;
-  std::uint32_t class_count_ = 0;
   ExactDivisor row_;                // offset -> state index
   std::uint32_t match_from_ = 0;    // premultiplied offset of the first match state
   std::uint32_t special_from_ = 0;  // the dead state's row if any, else match_from_

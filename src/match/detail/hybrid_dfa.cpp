@@ -32,7 +32,7 @@ HybridDFA::HybridDFA(const NoncontiguousNFA& nfa, const ByteClasses& classes,
   std::uint32_t max_shallow = 0;
   std::uint64_t shallow_rows = at_depth[0];
   while (max_shallow + 1 < at_depth.size() &&
-         (shallow_rows + at_depth[max_shallow + 1]) * stride * 4 <= dense_bytes) {
+         DFA::table_bytes(shallow_rows + at_depth[max_shallow + 1], classes.count) <= dense_bytes) {
     shallow_rows += at_depth[++max_shallow];
   }
 

@@ -63,6 +63,7 @@
 #include <span>
 #include <vector>
 
+#include "match/detail/dfa.hpp"
 #include "match/detail/exact_divisor.hpp"
 #include "match/detail/match_lists.hpp"
 #include "match/detail/noncontiguous.hpp"
@@ -106,7 +107,6 @@ class HybridDFA {
   [[nodiscard]] std::size_t state_count() const { return depth_.size(); }
   // States with a flat row; the others have a sparse one.
   [[nodiscard]] std::size_t dense_state_count() const { return table_.size() / class_count_; }
-  [[nodiscard]] std::uint32_t class_count() const { return class_count_; }
 
  private:
   // The entry of s's row for byte class c.
