@@ -331,6 +331,9 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
   const std::size_t n = text.size();
   const auto lanes = [&]<class A>(const A& a) {
     if constexpr (detail::kIsLeftmostAutomaton<A>) {
+      // The first block branches; each later one takes the loop that the
+      // match density of the block before calls for (leftmost_search.hpp).
+      bool dense = false;
       for (std::size_t b = 0; b < n;) {
         const std::size_t e =
             n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
@@ -338,10 +341,18 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
         for (std::size_t k = 0; k <= detail::kLanes; ++k) {
           cut[k] = b + (e - b) * k / detail::kLanes;
         }
-        detail::leftmost_lanes(a, text, cut, [&](std::size_t lane, const detail::Found& f) {
+        std::size_t found = 0;
+        const auto sink = [&](std::size_t lane, const detail::Found& f) {
           auto& dst = lane == 0 ? out : scratch[lane - 1];
           dst.push_back(Match{f.pattern, f.start, f.end});
-        });
+          ++found;
+        };
+        if (dense) {
+          detail::leftmost_lanes<detail::LaneLoop::Selecting>(a, text, cut, sink);
+        } else {
+          detail::leftmost_lanes<detail::LaneLoop::Branching>(a, text, cut, sink);
+        }
+        dense = found * detail::kDenseMatchBytes >= e - b;
         for (std::size_t k = 1; k < detail::kLanes; ++k) {
           append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
           scratch[k - 1].clear();

@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "match/detail/leftmost_dfa.hpp"
+#include "match/detail/leftmost_search.hpp"
 #include "match/detail/utf8.hpp"
 #include "match/matcher.hpp"
 #include "match/naive.hpp"
@@ -336,6 +338,88 @@ TEST(MatchDifferential, LeftmostAutomatonEqualsTheRescanningTwin) {
       }
     }
   }
+}
+
+// The lanes' two hot loops (detail/leftmost_search.hpp: Branching, and
+// Selecting, which find takes where matches are dense) against the plain
+// chain of one-match walks (leftmost_find_at, each walk starting at the last
+// match's end): lane k must report the chain that starts at cut k, up to its
+// first match starting at or past cut k + 1. Dense texts (a match every few
+// bytes, the walk re-read after most of them) and sparse ones, both kinds,
+// over the flat table and the hybrid one with every row sparse, cuts at
+// random places and at the text's ends.
+TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
+  using namespace herald::match::detail;
+  std::mt19937_64 rng(6174);
+  std::vector<std::string> dense_words;
+  for (int i = 0; i < 3'000; ++i) {
+    std::string w;
+    for (std::size_t j = 0, n = 1 + rng() % 6; j < n; ++j) w += "abcde"[rng() % 5];
+    dense_words.push_back(w);
+  }
+  std::string dense_text;
+  for (int j = 0; j < 30'000; ++j) dense_text += "abcde "[rng() % 6];
+  std::string sparse_text;
+  while (sparse_text.size() < 30'000) sparse_text += testing::random_text(rng, 64);
+  const std::vector<std::vector<std::string>> dicts = {dense_words, random_dictionary(rng, 300)};
+  const StartPrefilter no_prefilter;
+  const auto chain = [&](const auto& a, std::string_view text, std::size_t from,
+                         std::size_t limit) {
+    const ScanSpec spec{nullptr, MatchKind::LeftmostFirst, false, false, &no_prefilter};
+    std::vector<Found> out;
+    for (std::size_t pos = from; pos < text.size();) {
+      const auto f = leftmost_find_at(a, spec, text, pos);
+      if (!f || f->start >= limit) break;
+      out.push_back(*f);
+      pos = f->end;
+    }
+    return out;
+  };
+  const auto same = [](const std::vector<Found>& x, const std::vector<Found>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const Found& a, const Found& b) {
+      return a.pattern == b.pattern && a.start == b.start && a.end == b.end;
+    });
+  };
+  std::size_t checked = 0;
+  const auto check = [&](const auto& a, const std::string& what) {
+    for (const std::string_view text :
+         {std::string_view(dense_text), std::string_view(sparse_text)}) {
+      for (int round = 0; round < 6; ++round) {
+        std::array<std::size_t, kLanes + 1> cut;
+        cut[0] = round == 0 ? 0 : rng() % 100;
+        cut[kLanes] = round == 0 ? text.size() : text.size() - rng() % 100;
+        for (std::size_t k = 1; k < kLanes; ++k) {
+          cut[k] = cut[0] + (cut[kLanes] - cut[0]) * k / kLanes + rng() % 50;
+        }
+        std::array<std::vector<Found>, kLanes> branching;
+        std::array<std::vector<Found>, kLanes> selecting;
+        leftmost_lanes<LaneLoop::Branching>(
+            a, text, cut, [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
+        leftmost_lanes<LaneLoop::Selecting>(
+            a, text, cut, [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
+        for (std::size_t k = 0; k < kLanes; ++k) {
+          const auto want = chain(a, text, cut[k], cut[k + 1]);
+          ASSERT_TRUE(same(branching[k], want)) << what << " lane " << k;
+          ASSERT_TRUE(same(selecting[k], want)) << what << " lane " << k;
+          checked += want.size();
+        }
+      }
+    }
+  };
+  for (const auto& dict : dicts) {
+    const ByteClasses classes = make_byte_classes(dict, false);
+    for (const MatchKind kind : {MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
+      const NoncontiguousNFA nfa = leftmost_nfa(dict, kind);
+      const std::string what =
+          describe(Options{Preset::Speed, kind}) + " keywords=" + std::to_string(dict.size());
+      check(LeftmostDFA(DFA(nfa, classes), dict), what + " flat");
+      const HybridDFA hybrid(nfa, classes, 0);
+      ASSERT_GT(hybrid.state_count(), hybrid.dense_state_count());
+      check(LeftmostHybridDFA(HybridDFA(nfa, classes, 0), dict), what + " sparse");
+    }
+  }
+  // The dense text gives most of them: a match every few bytes.
+  EXPECT_GT(checked, 100'000u);
 }
 
 // A walk's later candidate can start before its first one: with abcd and c,

@@ -68,6 +68,8 @@ class LeftmostAutomaton {
   // A match state or the dead state: the scan's one rare branch.
   [[nodiscard]] bool is_special(State s) const { return table_.is_special(s); }
   [[nodiscard]] bool is_dead(State s) const { return table_.is_dead(s); }
+  // A match state (not the dead one).
+  [[nodiscard]] bool is_match(State s) const { return table_.is_match(s); }
   // A match state's candidate: the first of its list, the longest keyword
   // ending here, the one that starts leftmost (noncontiguous.hpp's header).
   // Kept apart from the match lists with its length, so that taking it is
