@@ -112,14 +112,26 @@ template <class A>
 void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, std::size_t from,
                             std::size_t to, std::size_t min_end, std::vector<Match>& out) {
   thread_local std::array<std::vector<Match>, kLanes - 1> scratch;
+  // The first block branches; each later one takes the loop that the match
+  // density of the block before calls for (search.hpp, LaneLoop).
+  bool dense = false;
   for (std::size_t b = from; b < to;) {
     const std::size_t end = to - b < 2 * kLanesBlockBytes ? to : b + kLanesBlockBytes;
-    scan_overlapping_lanes(a, e.spec, text, from, b, end, e.max_match_bytes,
-                           [&](std::size_t lane, const Found& f) {
-                             if (f.end <= min_end) return;
-                             auto& dst = lane == 0 ? out : scratch[lane - 1];
-                             dst.push_back(Match{f.pattern, f.start, f.end});
-                           });
+    std::size_t found = 0;
+    const auto sink = [&](std::size_t lane, const Found& f) {
+      ++found;
+      if (f.end <= min_end) return;
+      auto& dst = lane == 0 ? out : scratch[lane - 1];
+      dst.push_back(Match{f.pattern, f.start, f.end});
+    };
+    if (dense) {
+      scan_overlapping_lanes<LaneLoop::Selecting>(a, e.spec, text, from, b, end, e.max_match_bytes,
+                                                  sink);
+    } else {
+      scan_overlapping_lanes<LaneLoop::Branching>(a, e.spec, text, from, b, end, e.max_match_bytes,
+                                                  sink);
+    }
+    dense = found * kDenseMatchBytes >= end - b;
     for (auto& v : scratch) {
       out.insert(out.end(), v.begin(), v.end());
       v.clear();

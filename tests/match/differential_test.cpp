@@ -422,6 +422,91 @@ TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
   EXPECT_GT(checked, 100'000u);
 }
 
+// The overlapping lanes' two hot loops (detail/search.hpp: Branching, and
+// Selecting, which find takes where matches are dense) against the plain
+// walk (scan_overlapping): the lanes' reports, concatenated in lane order,
+// must be the walk's, with whole words on and off, over the flat table and
+// the hybrid one with every row sparse, on a dense text (a match state at
+// most steps) and a sparse one, from offsets where the walk's state is
+// valid before the scanned range.
+TEST(MatchDifferential, OverlappingLaneLoopsEqualThePlainWalk) {
+  using namespace herald::match::detail;
+  std::mt19937_64 rng(1729);
+  std::vector<std::string> dense_words;
+  for (int i = 0; i < 300; ++i) {
+    std::string w;
+    for (std::size_t j = 0, n = 1 + rng() % 6; j < n; ++j) w += "abcde"[rng() % 5];
+    dense_words.push_back(w);
+  }
+  std::string dense_text;
+  for (int j = 0; j < 12'000; ++j) dense_text += "abcde "[rng() % 6];
+  std::string sparse_text;
+  while (sparse_text.size() < 12'000) sparse_text += testing::random_text(rng, 64);
+  const std::vector<std::vector<std::string>> dicts = {dense_words, random_dictionary(rng, 300)};
+  const StartPrefilter no_prefilter;
+  const auto same = [](const std::vector<Found>& x, const std::vector<Found>& y) {
+    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const Found& a, const Found& b) {
+      return a.pattern == b.pattern && a.start == b.start && a.end == b.end;
+    });
+  };
+  std::size_t checked = 0;
+  for (const auto& dict : dicts) {
+    std::vector<PatternInfo> patterns;
+    std::size_t max_match = 0;
+    for (const auto& w : dict) {
+      // Safety: the test's words are a few bytes long.
+      patterns.push_back(
+          {static_cast<std::uint32_t>(w.size()), static_cast<std::uint32_t>(w.size())});
+      max_match = std::max(max_match, w.size());
+    }
+    const ByteClasses classes = make_byte_classes(dict, false);
+    const NoncontiguousNFA nfa(dict);
+    const DFA flat(nfa, classes);
+    const HybridDFA sparse(nfa, classes, 0);
+    ASSERT_GT(sparse.state_count(), sparse.dense_state_count());
+    const auto check = [&](const auto& a, const std::string& what) {
+      for (const bool whole_word : {false, true}) {
+        const ScanSpec spec{&patterns, MatchKind::Overlapping, false, whole_word, &no_prefilter};
+        for (const std::string_view text :
+             {std::string_view(dense_text), std::string_view(sparse_text)}) {
+          for (int round = 0; round < 4; ++round) {
+            const std::size_t origin = round == 0 ? 0 : rng() % 200;
+            const std::size_t from = round == 0 ? 0 : origin + rng() % 200;
+            const std::size_t to = round == 0 ? text.size() : text.size() - rng() % 200;
+            std::vector<Found> want;
+            scan_overlapping(a, spec, text, origin, to, [&](const Found& f) {
+              if (f.end > from) want.push_back(f);
+              return true;
+            });
+            std::array<std::vector<Found>, kLanes> branching;
+            std::array<std::vector<Found>, kLanes> selecting;
+            scan_overlapping_lanes<LaneLoop::Branching>(
+                a, spec, text, origin, from, to, max_match,
+                [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
+            scan_overlapping_lanes<LaneLoop::Selecting>(
+                a, spec, text, origin, from, to, max_match,
+                [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
+            std::vector<Found> got_branching;
+            std::vector<Found> got_selecting;
+            for (std::size_t k = 0; k < kLanes; ++k) {
+              got_branching.insert(got_branching.end(), branching[k].begin(), branching[k].end());
+              got_selecting.insert(got_selecting.end(), selecting[k].begin(), selecting[k].end());
+            }
+            ASSERT_TRUE(same(got_branching, want)) << what << " whole_word=" << whole_word;
+            ASSERT_TRUE(same(got_selecting, want)) << what << " whole_word=" << whole_word;
+            checked += want.size();
+          }
+        }
+      }
+    };
+    const std::string what = "keywords=" + std::to_string(dict.size());
+    check(flat, what + " flat");
+    check(sparse, what + " sparse");
+  }
+  // The dense text gives most of them: a match at most positions.
+  EXPECT_GT(checked, 500'000u);
+}
+
 // A walk's later candidate can start before its first one: with abcd and c,
 // the state for "abc" offers c, and "abcd" then replaces it with a match
 // that starts two bytes earlier. Placed across the lanes' cuts (8 KiB: cuts

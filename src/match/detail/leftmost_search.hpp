@@ -50,32 +50,6 @@ std::optional<Found> leftmost_find_at(const A& a, const ScanSpec& spec, std::str
   return Found{c.id, end - c.bytes, end};
 }
 
-// How the lanes' hot loop treats matches. A lane meets a special state (a
-// match or the dead one) at least twice a match, at places the branch
-// predictor cannot guess.
-// * Branching tests "any lane special" once a step and handles each such
-//   lane in a branch: nothing extra per byte, but where matches are dense
-//   the test comes true at most steps, and its branches mispredicted 3.6
-//   times a match (callgrind's branch simulator, K2 English 10,000 words,
-//   leftmost-first).
-// * Selecting takes each lane's candidate (state and end) with conditional
-//   moves every step and branches only at the dead state, once a match. Its
-//   reports wait in a buffer until the end of a block of steps, so the loop
-//   keeps its lanes in registers. It pays a few instructions every step.
-// K2, one round of each build alternated (herald over the crate's DFA):
-// where matches are dense Selecting wins (English 10,000 words, a match
-// every 5 bytes: leftmost-first 1.25-1.36x -> 1.73-1.89x, leftmost-longest
-// 1.40-1.51x -> 1.76-1.91x; Korean 100,000, one every 10 bytes: 1.68-1.79x
-// -> 1.91-2.10x); where they are rare it loses (English 1,000, one every
-// 250 bytes: 2.98-3.11x -> 2.50-2.72x; Korean 1,000: 3.58-3.67x -> 2.76-2.84x).
-enum class LaneLoop { Branching, Selecting };
-
-// find takes Selecting for a block whose previous block had at least one
-// match per kDenseMatchBytes bytes (between Korean 100,000 words' 10, where
-// Selecting won, and Korean 10,000 words' 38, where the two were within the
-// noise, or Selecting a little behind).
-inline constexpr std::size_t kDenseMatchBytes = 16;
-
 // The greedy chains of kLanes walks, interleaved as in
 // scan_overlapping_lanes (one walk is a chain of dependent loads; four let
 // the core overlap them). Lane k starts at cut[k] in the start state and

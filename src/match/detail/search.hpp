@@ -133,6 +133,39 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
   return true;
 }
 
+// How the lanes' hot loop treats matches (scan_overlapping_lanes below and
+// leftmost_lanes in leftmost_search.hpp). A lane meets a match state (and,
+// in a leftmost scan, the dead state) at places the branch predictor cannot
+// guess.
+// * Branching tests "any lane at a match" once a step and handles each such
+//   lane in a branch: nothing extra per byte, but where matches are dense
+//   the test comes true at most steps, and its branches mispredicted 3.6
+//   times a match (callgrind's branch simulator, K2 English 10,000 words,
+//   leftmost-first).
+// * Selecting writes each lane's state and position to a buffer every step
+//   and keeps the entry (advances the lane's count) only where it reports:
+//   at a match state in an overlapping scan; in a leftmost one, at the dead
+//   state, the only branch left, once a match, while the candidate (state
+//   and end) is taken with conditional moves. The buffers are reported
+//   after each block of steps, so the loop keeps its lanes in registers. It
+//   pays a few instructions every step.
+// K2, one round of each build alternated three times (herald over the peer):
+// where matches are dense Selecting wins (English 10,000 words, a match
+// every 5 bytes: leftmost-first 1.25-1.36x -> 1.73-1.89x the crate,
+// leftmost-longest 1.40-1.51x -> 1.76-1.91x, overlapping 1.09-1.28x ->
+// 1.90-2.03x Hyperscan; Korean 100,000, one every 4 to 10 bytes:
+// leftmost-first 1.68-1.79x -> 1.91-2.10x, overlapping 0.74-0.96x ->
+// 0.97-1.04x); where they are rare it loses (English 1,000, one every 250
+// bytes, leftmost-first: 2.98-3.11x -> 2.50-2.72x; Korean 1,000:
+// 3.58-3.67x -> 2.76-2.84x).
+enum class LaneLoop { Branching, Selecting };
+
+// find takes Selecting for a block whose previous block had at least one
+// match per kDenseMatchBytes bytes (between Korean 100,000 words' 10, where
+// Selecting won, and Korean 10,000 words' 38, where the two were within the
+// noise, or Selecting a little behind).
+inline constexpr std::size_t kDenseMatchBytes = 16;
+
 // The same overlapping scan in byte mode with kLanes independent walks of
 // the automaton in lockstep. One walk is a chain of dependent loads (each
 // step's address is the previous step's result), so it runs at the latency
@@ -161,7 +194,7 @@ inline constexpr std::size_t kLanesMinBytes = 4096;
 // the caller keeps hold one block's matches, not the whole text's.
 inline constexpr std::size_t kLanesBlockBytes = 64u << 10;
 
-template <class A, class Sink>
+template <LaneLoop kLoop, class A, class Sink>
 void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view text,
                             std::size_t origin, std::size_t from, std::size_t to,
                             std::size_t max_match, Sink&& sink) {
@@ -188,17 +221,47 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
   };
   std::size_t common = to;
   for (std::size_t k = 0; k < kLanes; ++k) common = std::min(common, cut[k + 1] - pos[k]);
-  for (std::size_t j = 0; j < common; ++j) {
-    bool any = false;
+  if constexpr (kLoop == LaneLoop::Branching) {
+    for (std::size_t j = 0; j < common; ++j) {
+      bool any = false;
 #pragma GCC unroll 4
-    for (std::size_t k = 0; k < kLanes; ++k) {
-      s[k] = a.next(s[k], p[pos[k] + j]);
-      any |= a.is_match(s[k]);
-    }
-    // One well-predicted branch for all lanes; the match path is rare.
-    if (any) [[unlikely]] {
       for (std::size_t k = 0; k < kLanes; ++k) {
-        if (a.is_match(s[k])) report(k, s[k], pos[k] + j);
+        s[k] = a.next(s[k], p[pos[k] + j]);
+        any |= a.is_match(s[k]);
+      }
+      // One branch for all lanes, well predicted where matches are rare.
+      if (any) [[unlikely]] {
+        for (std::size_t k = 0; k < kLanes; ++k) {
+          if (a.is_match(s[k])) report(k, s[k], pos[k] + j);
+        }
+      }
+    }
+  } else {
+    // Every step writes each lane's state and step to its buffer and keeps
+    // it (advances the count) only at a match state; the buffers are
+    // reported after each block of kBlockSteps steps.
+    constexpr std::size_t kBlockSteps = 256;
+    struct Hit {
+      typename A::State state;
+      std::uint32_t step;  // j - j0
+    };
+    std::array<std::array<Hit, kBlockSteps>, kLanes> hits;
+    for (std::size_t j0 = 0; j0 < common; j0 += kBlockSteps) {
+      const std::size_t steps = std::min(kBlockSteps, common - j0);
+      std::array<std::uint32_t, kLanes> count{};
+      for (std::size_t t = 0; t < steps; ++t) {
+#pragma GCC unroll 4
+        for (std::size_t k = 0; k < kLanes; ++k) {
+          s[k] = a.next(s[k], p[pos[k] + j0 + t]);
+          // Safety: t < kBlockSteps.
+          hits[k][count[k]] = Hit{s[k], static_cast<std::uint32_t>(t)};
+          count[k] += a.is_match(s[k]) ? 1 : 0;
+        }
+      }
+      for (std::size_t k = 0; k < kLanes; ++k) {
+        for (std::uint32_t h = 0; h < count[k]; ++h) {
+          report(k, hits[k][h].state, pos[k] + j0 + hits[k][h].step);
+        }
       }
     }
   }
