@@ -106,7 +106,7 @@ Preset choose(Preset p, std::size_t keywords) {
 }
 
 // Matcher::overlapping_into in interleaved lanes (DFAs only: lanes_pay).
-// Lane 0 writes to out; lanes 1-3 to per-thread scratch, appended in lane
+// Lane 0 writes to out; the others to per-thread scratch, appended in lane
 // order after each block (lanes own consecutive ranges of ends).
 template <class A>
 void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, std::size_t from,
@@ -337,7 +337,7 @@ bool Matcher::lanes_pay(std::size_t bytes) const {
 
 void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out) const {
   // Lane 0 starts where find's chain stands, so its matches are find's and
-  // go straight to out; lanes 1-3 write to per-thread scratch, stitched in
+  // go straight to out; the others write to per-thread scratch, stitched in
   // after each block. Blocks keep the scratch at one block's matches.
   thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
   const std::size_t n = text.size();

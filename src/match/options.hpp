@@ -53,8 +53,8 @@ struct Options {
   // are not letters, digits or combining marks (detail/word.cpp).
   bool whole_word = false;
   // Searches of long texts (4 KiB and more) by the Speed preset without
-  // Unicode folding walk the automaton in four interleaved lanes over four
-  // chunks: overlapping (detail/search.hpp), and the leftmost kinds without
+  // Unicode folding walk the automaton in eight interleaved lanes over
+  // eight chunks (detail::kLanes): overlapping (detail/search.hpp), and the leftmost kinds without
   // whole words (detail/leftmost_search.hpp). Results are identical; false
   // keeps the single plain walk, the twin that tests and benchmarks compare
   // against.

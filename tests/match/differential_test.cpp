@@ -509,19 +509,22 @@ TEST(MatchDifferential, OverlappingLaneLoopsEqualThePlainWalk) {
 
 // A walk's later candidate can start before its first one: with abcd and c,
 // the state for "abc" offers c, and "abcd" then replaces it with a match
-// that starts two bytes earlier. Placed across the lanes' cuts (8 KiB: cuts
-// at 2,048, 4,096 and 6,144), a lane that stopped at the first candidate
-// past its cut lost abcd to the next lane's c (found on K2's English
-// corpus, not by the random tests above).
+// that starts two bytes earlier. Placed across the lanes' cuts (an 8 KiB
+// text in kLanes chunks; with four lanes, cuts at 2,048, 4,096 and 6,144), a
+// lane that stopped at the first candidate past its cut lost abcd to the
+// next lane's c (found on K2's English corpus, not by the random tests
+// above).
 TEST(MatchDifferential, LeftmostLanesKeepAWalkThatCrossesTheirCut) {
   const std::vector<std::string> dict = {"abcd", "c"};
   std::string text(8192, 'x');
-  for (const std::size_t cut : {2048u, 4096u, 6144u}) text.replace(cut - 2, 4, "abcd");
+  for (std::size_t k = 1; k < detail::kLanes; ++k) {
+    text.replace(text.size() * k / detail::kLanes - 2, 4, "abcd");
+  }
   for (const MatchKind k : {MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
     const Options o{Preset::Speed, k, CaseFold::None, false};
     const auto m = Matcher::build(dict, o);
     const auto want = NaiveMatcher(dict, o).find(text);
-    ASSERT_EQ(want.size(), 3u);
+    ASSERT_EQ(want.size(), detail::kLanes - 1);
     EXPECT_EQ(describe(m.find(text)), describe(want)) << describe(o);
   }
 }

@@ -51,8 +51,8 @@ std::optional<Found> leftmost_find_at(const A& a, const ScanSpec& spec, std::str
 }
 
 // The greedy chains of kLanes walks, interleaved as in
-// scan_overlapping_lanes (one walk is a chain of dependent loads; four let
-// the core overlap them). Lane k starts at cut[k] in the start state and
+// scan_overlapping_lanes (one walk is a chain of dependent loads; several
+// let the core overlap them). Lane k starts at cut[k] in the start state and
 // reports through sink(k, Found), in order, the matches that successive
 // walks from there find, as long as they start before cut[k + 1]; it may
 // read past cut[k + 1] to finish a match. Lane k's chain is find's only
@@ -105,13 +105,13 @@ void leftmost_lanes(const A& a, std::string_view text,
     if constexpr (kLoop == LaneLoop::Branching) {
       for (std::size_t t = 0; t < steps; ++t) {
         bool any = false;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (std::size_t k = 0; k < kLanes; ++k) {
           ls[k] = a.next(ls[k], p[lp[k]++]);
           any |= a.is_special(ls[k]);
         }
         if (any) [[unlikely]] {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
           for (std::size_t k = 0; k < kLanes; ++k) {
             if (!a.is_special(ls[k])) continue;
             if (!a.is_dead(ls[k])) {
@@ -131,7 +131,7 @@ void leftmost_lanes(const A& a, std::string_view text,
       std::array<std::uint32_t, kLanes> count{};
       const std::size_t block = std::min(steps, kBlockSteps);
       for (std::size_t t = 0; t < block; ++t) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (std::size_t k = 0; k < kLanes; ++k) {
           ls[k] = a.next(ls[k], p[lp[k]++]);
           const bool match = a.is_match(ls[k]);

@@ -173,8 +173,16 @@ inline constexpr std::size_t kDenseMatchBytes = 16;
 // loads. Worth it for the DFA only: the NFA's failure loops branch per lane
 // and measured slower (K2 English, 1,000 words, dev-2c, 2026-11-30, MB/s
 // plain -> four lanes: DFA 173 -> 489-648, Balanced 78 -> 60,
-// MemoryEfficient 61 -> 49). Six lanes measured 684, eight 399 (the states
-// no longer stay in registers); four kept.
+// MemoryEfficient 61 -> 49). Six lanes measured 684 then, eight 399 (the
+// states no longer stayed in registers), and four were kept. Since the
+// Selecting loop, eight measured ahead or level on every K2 row (2026-12-03,
+// the two builds alternated two to four times, herald over the peer, four
+// lanes -> eight: English 1,000 words overlapping 1.25-1.69x -> 1.33-2.00x
+// Hyperscan, English 100,000 leftmost-first 1.24-1.46x -> 1.54-1.71x the
+// crate, Korean 10,000 overlapping 0.91-1.07x -> 0.92-1.41x, Korean
+// 100,000 overlapping 0.97-1.21x -> 1.08-1.26x; English 10,000 leftmost
+// level: four 1.50-2.02x, eight 1.34-1.93x). A large table's steps wait on
+// memory, and eight walks keep more loads in flight.
 //
 // The caller scans text[from, to) with states valid from `origin` (<= from):
 // [from, to) is cut into kLanes chunks [c_k, c_k+1). Lane k starts in the
@@ -186,7 +194,7 @@ inline constexpr std::size_t kDenseMatchBytes = 16;
 // disjoint sets; sink(lane, Found) receives each lane's in scan_overlapping's
 // order, interleaved across lanes (the caller concatenates lanes in order).
 // Byte mode only (chunks are not aligned to code points).
-inline constexpr std::size_t kLanes = 4;
+inline constexpr std::size_t kLanes = 8;  // the `GCC unroll`s below say 8 too
 // Texts shorter than this take one walk: the lanes' warm-up (max_match bytes
 // each) and set-up cost more than they save.
 inline constexpr std::size_t kLanesMinBytes = 4096;
@@ -224,7 +232,7 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
   if constexpr (kLoop == LaneLoop::Branching) {
     for (std::size_t j = 0; j < common; ++j) {
       bool any = false;
-#pragma GCC unroll 4
+#pragma GCC unroll 8
       for (std::size_t k = 0; k < kLanes; ++k) {
         s[k] = a.next(s[k], p[pos[k] + j]);
         any |= a.is_match(s[k]);
@@ -250,7 +258,7 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
       const std::size_t steps = std::min(kBlockSteps, common - j0);
       std::array<std::uint32_t, kLanes> count{};
       for (std::size_t t = 0; t < steps; ++t) {
-#pragma GCC unroll 4
+#pragma GCC unroll 8
         for (std::size_t k = 0; k < kLanes; ++k) {
           s[k] = a.next(s[k], p[pos[k] + j0 + t]);
           // Safety: t < kBlockSteps.
