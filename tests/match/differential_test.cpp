@@ -340,6 +340,37 @@ TEST(MatchDifferential, LeftmostAutomatonEqualsTheRescanningTwin) {
   }
 }
 
+// The lane-loop tests' inputs: `dense_words` words of one to six letters
+// over five, so that a text over the same letters (and spaces) has a match
+// state at most steps; that text; a sparse one of random words; and the
+// dictionaries, the dense words and 300 random ones.
+struct LaneInputs {
+  std::vector<std::vector<std::string>> dicts;
+  std::string dense_text;
+  std::string sparse_text;
+};
+
+LaneInputs lane_inputs(std::mt19937_64& rng, int dense_words, std::size_t text_bytes) {
+  LaneInputs in;
+  std::vector<std::string> words;
+  for (int i = 0; i < dense_words; ++i) {
+    std::string w;
+    for (std::size_t j = 0, n = 1 + rng() % 6; j < n; ++j) w += "abcde"[rng() % 5];
+    words.push_back(w);
+  }
+  while (in.dense_text.size() < text_bytes) in.dense_text += "abcde "[rng() % 6];
+  while (in.sparse_text.size() < text_bytes) in.sparse_text += testing::random_text(rng, 64);
+  in.dicts = {words, random_dictionary(rng, 300)};
+  return in;
+}
+
+bool same_found(const std::vector<detail::Found>& x, const std::vector<detail::Found>& y) {
+  return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                    [](const detail::Found& a, const detail::Found& b) {
+                      return a.pattern == b.pattern && a.start == b.start && a.end == b.end;
+                    });
+}
+
 // The lanes' two hot loops (detail/leftmost_search.hpp: Branching, and
 // Selecting, which find takes where matches are dense) against the plain
 // chain of one-match walks (leftmost_find_at, each walk starting at the last
@@ -351,17 +382,10 @@ TEST(MatchDifferential, LeftmostAutomatonEqualsTheRescanningTwin) {
 TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
   using namespace herald::match::detail;
   std::mt19937_64 rng(6174);
-  std::vector<std::string> dense_words;
-  for (int i = 0; i < 3'000; ++i) {
-    std::string w;
-    for (std::size_t j = 0, n = 1 + rng() % 6; j < n; ++j) w += "abcde"[rng() % 5];
-    dense_words.push_back(w);
-  }
-  std::string dense_text;
-  for (int j = 0; j < 30'000; ++j) dense_text += "abcde "[rng() % 6];
-  std::string sparse_text;
-  while (sparse_text.size() < 30'000) sparse_text += testing::random_text(rng, 64);
-  const std::vector<std::vector<std::string>> dicts = {dense_words, random_dictionary(rng, 300)};
+  const LaneInputs in = lane_inputs(rng, 3'000, 30'000);
+  const auto& dicts = in.dicts;
+  const std::string& dense_text = in.dense_text;
+  const std::string& sparse_text = in.sparse_text;
   const StartPrefilter no_prefilter;
   const auto chain = [&](const auto& a, std::string_view text, std::size_t from,
                          std::size_t limit) {
@@ -374,11 +398,6 @@ TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
       pos = f->end;
     }
     return out;
-  };
-  const auto same = [](const std::vector<Found>& x, const std::vector<Found>& y) {
-    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const Found& a, const Found& b) {
-      return a.pattern == b.pattern && a.start == b.start && a.end == b.end;
-    });
   };
   std::size_t checked = 0;
   const auto check = [&](const auto& a, const std::string& what) {
@@ -399,8 +418,8 @@ TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
             a, text, cut, [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
         for (std::size_t k = 0; k < kLanes; ++k) {
           const auto want = chain(a, text, cut[k], cut[k + 1]);
-          ASSERT_TRUE(same(branching[k], want)) << what << " lane " << k;
-          ASSERT_TRUE(same(selecting[k], want)) << what << " lane " << k;
+          ASSERT_TRUE(same_found(branching[k], want)) << what << " lane " << k;
+          ASSERT_TRUE(same_found(selecting[k], want)) << what << " lane " << k;
           checked += want.size();
         }
       }
@@ -432,23 +451,11 @@ TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
 TEST(MatchDifferential, OverlappingLaneLoopsEqualThePlainWalk) {
   using namespace herald::match::detail;
   std::mt19937_64 rng(1729);
-  std::vector<std::string> dense_words;
-  for (int i = 0; i < 300; ++i) {
-    std::string w;
-    for (std::size_t j = 0, n = 1 + rng() % 6; j < n; ++j) w += "abcde"[rng() % 5];
-    dense_words.push_back(w);
-  }
-  std::string dense_text;
-  for (int j = 0; j < 12'000; ++j) dense_text += "abcde "[rng() % 6];
-  std::string sparse_text;
-  while (sparse_text.size() < 12'000) sparse_text += testing::random_text(rng, 64);
-  const std::vector<std::vector<std::string>> dicts = {dense_words, random_dictionary(rng, 300)};
+  const LaneInputs in = lane_inputs(rng, 300, 12'000);
+  const auto& dicts = in.dicts;
+  const std::string& dense_text = in.dense_text;
+  const std::string& sparse_text = in.sparse_text;
   const StartPrefilter no_prefilter;
-  const auto same = [](const std::vector<Found>& x, const std::vector<Found>& y) {
-    return std::equal(x.begin(), x.end(), y.begin(), y.end(), [](const Found& a, const Found& b) {
-      return a.pattern == b.pattern && a.start == b.start && a.end == b.end;
-    });
-  };
   std::size_t checked = 0;
   for (const auto& dict : dicts) {
     std::vector<PatternInfo> patterns;
@@ -492,8 +499,8 @@ TEST(MatchDifferential, OverlappingLaneLoopsEqualThePlainWalk) {
               got_branching.insert(got_branching.end(), branching[k].begin(), branching[k].end());
               got_selecting.insert(got_selecting.end(), selecting[k].begin(), selecting[k].end());
             }
-            ASSERT_TRUE(same(got_branching, want)) << what << " whole_word=" << whole_word;
-            ASSERT_TRUE(same(got_selecting, want)) << what << " whole_word=" << whole_word;
+            ASSERT_TRUE(same_found(got_branching, want)) << what << " whole_word=" << whole_word;
+            ASSERT_TRUE(same_found(got_selecting, want)) << what << " whole_word=" << whole_word;
             checked += want.size();
           }
         }
