@@ -112,9 +112,7 @@ template <class A>
 void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, std::size_t from,
                             std::size_t to, std::size_t min_end, std::vector<Match>& out) {
   thread_local std::array<std::vector<Match>, kLanes - 1> scratch;
-  // The first block branches; each later one takes the loop that the match
-  // density of the block before calls for (search.hpp, LaneLoop).
-  bool dense = false;
+  LaneLoopChoice loop;
   for (std::size_t b = from; b < to;) {
     const std::size_t end = to - b < 2 * kLanesBlockBytes ? to : b + kLanesBlockBytes;
     std::size_t found = 0;
@@ -124,14 +122,10 @@ void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, 
       auto& dst = lane == 0 ? out : scratch[lane - 1];
       dst.push_back(Match{f.pattern, f.start, f.end});
     };
-    if (dense) {
-      scan_overlapping_lanes<LaneLoop::Selecting>(a, e.spec, text, from, b, end, e.max_match_bytes,
-                                                  sink);
-    } else {
-      scan_overlapping_lanes<LaneLoop::Branching>(a, e.spec, text, from, b, end, e.max_match_bytes,
-                                                  sink);
-    }
-    dense = found * kDenseMatchBytes >= end - b;
+    loop.run([&]<LaneLoop kLoop>() {
+      scan_overlapping_lanes<kLoop>(a, e.spec, text, from, b, end, e.max_match_bytes, sink);
+    });
+    loop.after(found, end - b);
     for (auto& v : scratch) {
       out.insert(out.end(), v.begin(), v.end());
       v.clear();
@@ -343,9 +337,7 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
   const std::size_t n = text.size();
   const auto lanes = [&]<class A>(const A& a) {
     if constexpr (detail::kIsLeftmostAutomaton<A>) {
-      // The first block branches; each later one takes the loop that the
-      // match density of the block before calls for (leftmost_search.hpp).
-      bool dense = false;
+      detail::LaneLoopChoice loop;
       for (std::size_t b = 0; b < n;) {
         const std::size_t e =
             n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
@@ -359,12 +351,9 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
           dst.push_back(Match{f.pattern, f.start, f.end});
           ++found;
         };
-        if (dense) {
-          detail::leftmost_lanes<detail::LaneLoop::Selecting>(a, text, cut, sink);
-        } else {
-          detail::leftmost_lanes<detail::LaneLoop::Branching>(a, text, cut, sink);
-        }
-        dense = found * detail::kDenseMatchBytes >= e - b;
+        loop.run(
+            [&]<detail::LaneLoop kLoop>() { detail::leftmost_lanes<kLoop>(a, text, cut, sink); });
+        loop.after(found, e - b);
         for (std::size_t k = 1; k < detail::kLanes; ++k) {
           append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
           scratch[k - 1].clear();

@@ -160,11 +160,32 @@ bool scan_overlapping(const A& a, const ScanSpec& spec, std::string_view text, s
 // 3.58-3.67x -> 2.76-2.84x).
 enum class LaneLoop { Branching, Selecting };
 
-// find takes Selecting for a block whose previous block had at least one
-// match per kDenseMatchBytes bytes (between Korean 100,000 words' 10, where
-// Selecting won, and Korean 10,000 words' 38, where the two were within the
-// noise, or Selecting a little behind).
+// Which loop each block of a long text takes: Selecting after a block with
+// at least one match per kDenseMatchBytes bytes, Branching otherwise and for
+// the first block. 16 lies between Korean 100,000 words' 10, where Selecting
+// won, and Korean 10,000 words' 38, where the two were within the noise, or
+// Selecting a little behind.
 inline constexpr std::size_t kDenseMatchBytes = 16;
+
+class LaneLoopChoice {
+ public:
+  // Calls scan.template operator()<kLoop>() with this block's loop.
+  template <class Scan>
+  void run(Scan&& scan) const {
+    if (dense_) {
+      scan.template operator()<LaneLoop::Selecting>();
+    } else {
+      scan.template operator()<LaneLoop::Branching>();
+    }
+  }
+  // The block just scanned: `bytes` long, `matches` reported in it.
+  void after(std::size_t matches, std::size_t bytes) {
+    dense_ = matches * kDenseMatchBytes >= bytes;
+  }
+
+ private:
+  bool dense_ = false;
+};
 
 // The same overlapping scan in byte mode with kLanes independent walks of
 // the automaton in lockstep. One walk is a chain of dependent loads (each
