@@ -2,10 +2,12 @@
 // dictionary and a haystack, and every preset (Speed DFA, flat and with
 // sparse rows, Balanced and MemoryEfficient NFAs) must return exactly the naive reference's
 // matches; find_parallel and stream search must equal find; contains must agree. Any difference
-// aborts, which libFuzzer reports as a crash.
+// aborts, which libFuzzer reports as a crash. On a long repeat of the
+// haystack, Speed's interleaved lanes must equal its single walk.
 //
 // Input: byte 0 = options (bits 0-1 kind, 2-3 fold, 4 whole word), byte 1 =
-// chunk size for the stream/parallel checks; then keywords separated by
+// chunk size for the stream/parallel checks (bits 0-5) and the long-text
+// check (bits 6-7 both set); then keywords separated by
 // '\n' up to the first 0x00 byte; the rest is the haystack. Sizes are
 // capped so the quadratic reference stays fast.
 #include <cstddef>
@@ -89,6 +91,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t i = 0; i < text.size(); i += chunk) s.feed(text.substr(i, chunk), got);
     s.finish(got);
     if (got != want) fail("stream search differs from find");
+    // One input in four (byte 1's top bits, which the chunk size does not
+    // use) also searches the text repeated past two 64 KiB blocks, with the
+    // interleaved lanes against the single walk: the lanes' second block
+    // takes the loop that the first block's match density picks, Selecting
+    // where matches are dense (detail/search.hpp, LaneLoop).
+    if (preset == Preset::Speed && (data[1] & 0xC0) == 0xC0 && !text.empty()) {
+      std::string long_text;
+      while (long_text.size() < (160u << 10)) long_text += text;
+      Options plain = o;
+      plain.interleave = false;
+      const auto twin = Matcher::try_build(std::span<const std::string>(words), plain);
+      if (!twin) fail("the single-walk twin did not build");
+      if (m->find(long_text) != twin->find(long_text)) fail("lanes differ from the single walk");
+    }
   }
   return 0;
 }
