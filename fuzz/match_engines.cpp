@@ -61,6 +61,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   if (words.empty()) return 0;
   const std::string_view text = rest.substr(zero + 1, 1024);
+  // One input in four (byte 1's top bits, which the chunk size does not
+  // use) is also searched repeated past two 64 KiB blocks, Speed's
+  // interleaved lanes against its single walk: the lanes' second block
+  // takes the loop that the first block's match density picks, Selecting
+  // where matches are dense (detail/search.hpp, LaneLoop).
+  std::string long_text;
+  if ((data[1] & 0xC0) == 0xC0 && !text.empty()) {
+    while (long_text.size() < (160u << 10)) long_text += text;
+  }
 
   std::vector<Match> want;
   bool have_want = false;
@@ -91,14 +100,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     for (std::size_t i = 0; i < text.size(); i += chunk) s.feed(text.substr(i, chunk), got);
     s.finish(got);
     if (got != want) fail("stream search differs from find");
-    // One input in four (byte 1's top bits, which the chunk size does not
-    // use) also searches the text repeated past two 64 KiB blocks, with the
-    // interleaved lanes against the single walk: the lanes' second block
-    // takes the loop that the first block's match density picks, Selecting
-    // where matches are dense (detail/search.hpp, LaneLoop).
-    if (preset == Preset::Speed && (data[1] & 0xC0) == 0xC0 && !text.empty()) {
-      std::string long_text;
-      while (long_text.size() < (160u << 10)) long_text += text;
+    if (preset == Preset::Speed && !long_text.empty()) {
       Options plain = o;
       plain.interleave = false;
       const auto twin = Matcher::try_build(std::span<const std::string>(words), plain);

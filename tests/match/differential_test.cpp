@@ -371,6 +371,30 @@ bool same_found(const std::vector<detail::Found>& x, const std::vector<detail::F
                     });
 }
 
+// find's choice of the lanes' loop (detail/search.hpp, LaneLoopChoice):
+// Branching for the first block, then Selecting after a block with at least
+// one match per kDenseMatchBytes bytes, and back after a sparse one.
+TEST(MatchDifferential, LaneLoopChoiceFollowsTheBlockBefore) {
+  using detail::LaneLoop;
+  detail::LaneLoopChoice choice;
+  const auto taken = [&] {
+    LaneLoop loop{};
+    choice.run([&]<LaneLoop kLoop>() { loop = kLoop; });
+    return loop;
+  };
+  const std::size_t block = 64u << 10;
+  const std::size_t dense = block / detail::kDenseMatchBytes;
+  EXPECT_EQ(taken(), LaneLoop::Branching);
+  choice.after(dense, block);
+  EXPECT_EQ(taken(), LaneLoop::Selecting);
+  choice.after(dense - 1, block);
+  EXPECT_EQ(taken(), LaneLoop::Branching);
+  choice.after(block, block);
+  EXPECT_EQ(taken(), LaneLoop::Selecting);
+  choice.after(0, block);
+  EXPECT_EQ(taken(), LaneLoop::Branching);
+}
+
 // The lanes' two hot loops (detail/leftmost_search.hpp: Branching, and
 // Selecting, which find takes where matches are dense) against the plain
 // chain of one-match walks (leftmost_find_at, each walk starting at the last

@@ -82,13 +82,13 @@ void leftmost_lanes(const A& a, std::string_view text,
     const auto c = a.candidate(cs);
     sink(k, Found{c.id, e - c.bytes, e});
   };
-  // Selecting's reports, held for a block of kBlockSteps steps (a lane
-  // reaches the dead state at most once a step).
+  // Selecting's reports, held for a block of kSelectingBlockSteps steps (a
+  // lane reaches the dead state at most once a step).
   struct Pending {
     State cand;
     std::size_t end;
   };
-  constexpr std::size_t kBlockSteps = kLoop == LaneLoop::Selecting ? 256 : 0;
+  constexpr std::size_t kBlockSteps = kLoop == LaneLoop::Selecting ? kSelectingBlockSteps : 0;
   std::array<std::array<Pending, kBlockSteps>, kLanes> pending;
   for (;;) {
     std::size_t steps = n;
@@ -173,8 +173,10 @@ void leftmost_lanes(const A& a, std::string_view text,
       }
       // A final candidate starting at or after the limit ends the chain (so
       // does the text's end with none).
-      if (end[k] == 0 || end[k] - a.candidate(cand[k]).bytes >= limit) break;
-      report(k, cand[k], end[k]);
+      if (end[k] == 0) break;
+      const auto c = a.candidate(cand[k]);
+      if (end[k] - c.bytes >= limit) break;
+      sink(k, Found{c.id, end[k] - c.bytes, end[k]});
       s[k] = a.start();
       pos[k] = end[k];
       end[k] = 0;

@@ -167,6 +167,10 @@ enum class LaneLoop { Branching, Selecting };
 // Selecting a little behind.
 inline constexpr std::size_t kDenseMatchBytes = 16;
 
+// Selecting's buffers hold this many steps of every lane before they are
+// reported (at most one entry a step per lane).
+inline constexpr std::size_t kSelectingBlockSteps = 256;
+
 class LaneLoopChoice {
  public:
   // Calls scan.template operator()<kLoop>() with this block's loop.
@@ -268,8 +272,8 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
   } else {
     // Every step writes each lane's state and step to its buffer and keeps
     // it (advances the count) only at a match state; the buffers are
-    // reported after each block of kBlockSteps steps.
-    constexpr std::size_t kBlockSteps = 256;
+    // reported after each block of kSelectingBlockSteps steps.
+    constexpr std::size_t kBlockSteps = kSelectingBlockSteps;
     struct Hit {
       typename A::State state;
       std::uint32_t step;  // j - j0
