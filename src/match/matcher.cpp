@@ -111,8 +111,8 @@ Preset choose(Preset p, std::size_t keywords) {
 template <class A>
 void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, std::size_t from,
                             std::size_t to, std::size_t min_end, std::vector<Match>& out) {
-  thread_local std::array<std::vector<Match>, kLanes - 1> scratch;
-  LaneLoopChoice loop;
+  thread_local std::array<std::vector<Match>, kWideLanes - 1> scratch;
+  LaneLoopChoice loop(e.stats.memory_bytes);
   for (std::size_t b = from; b < to;) {
     const std::size_t end = to - b < 2 * kLanesBlockBytes ? to : b + kLanesBlockBytes;
     std::size_t found = 0;
@@ -122,8 +122,9 @@ void overlapping_lanes_into(const Engine& e, const A& a, std::string_view text, 
       auto& dst = lane == 0 ? out : scratch[lane - 1];
       dst.push_back(Match{f.pattern, f.start, f.end});
     };
-    loop.run([&]<LaneLoop kLoop>() {
-      scan_overlapping_lanes<kLoop>(a, e.spec, text, from, b, end, e.max_match_bytes, sink);
+    loop.run([&]<LaneLoop kLoop, std::size_t kLaneCount>() {
+      scan_overlapping_lanes<kLoop, kLaneCount>(a, e.spec, text, from, b, end, e.max_match_bytes,
+                                                sink);
     });
     loop.after(found, end - b);
     for (auto& v : scratch) {
@@ -333,31 +334,30 @@ void Matcher::leftmost_lanes_into(std::string_view text, std::vector<Match>& out
   // Lane 0 starts where find's chain stands, so its matches are find's and
   // go straight to out; the others write to per-thread scratch, stitched in
   // after each block. Blocks keep the scratch at one block's matches.
-  thread_local std::array<std::vector<Match>, detail::kLanes - 1> scratch;
+  thread_local std::array<std::vector<Match>, detail::kWideLanes - 1> scratch;
   const std::size_t n = text.size();
   const auto lanes = [&]<class A>(const A& a) {
     if constexpr (detail::kIsLeftmostAutomaton<A>) {
-      detail::LaneLoopChoice loop;
+      detail::LaneLoopChoice loop(e_->stats.memory_bytes);
       for (std::size_t b = 0; b < n;) {
         const std::size_t e =
             n - b < 2 * detail::kLanesBlockBytes ? n : b + detail::kLanesBlockBytes;
-        std::array<std::size_t, detail::kLanes + 1> cut;
-        for (std::size_t k = 0; k <= detail::kLanes; ++k) {
-          cut[k] = b + (e - b) * k / detail::kLanes;
-        }
         std::size_t found = 0;
         const auto sink = [&](std::size_t lane, const detail::Found& f) {
           auto& dst = lane == 0 ? out : scratch[lane - 1];
           dst.push_back(Match{f.pattern, f.start, f.end});
           ++found;
         };
-        loop.run(
-            [&]<detail::LaneLoop kLoop>() { detail::leftmost_lanes<kLoop>(a, text, cut, sink); });
+        loop.run([&]<detail::LaneLoop kLoop, std::size_t kLaneCount>() {
+          std::array<std::size_t, kLaneCount + 1> cut;
+          for (std::size_t k = 0; k <= kLaneCount; ++k) cut[k] = b + (e - b) * k / kLaneCount;
+          detail::leftmost_lanes<kLoop, kLaneCount>(a, text, cut, sink);
+          for (std::size_t k = 1; k < kLaneCount; ++k) {
+            append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
+            scratch[k - 1].clear();
+          }
+        });
         loop.after(found, e - b);
-        for (std::size_t k = 1; k < detail::kLanes; ++k) {
-          append_chunk_chain(text, cut[k], cut[k + 1], scratch[k - 1], out);
-          scratch[k - 1].clear();
-        }
         // find's chain holds every match that starts before e; it goes on
         // from the last one's end, or from e (nothing starts in between).
         b = std::max(e, out.empty() ? 0 : out.back().end);

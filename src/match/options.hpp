@@ -53,9 +53,11 @@ struct Options {
   // are not letters, digits or combining marks (detail/word.cpp).
   bool whole_word = false;
   // Searches of long texts (4 KiB and more) by the Speed preset without
-  // Unicode folding walk the automaton in eight interleaved lanes over
-  // eight chunks (detail::kLanes): overlapping (detail/search.hpp), and the leftmost kinds without
-  // whole words (detail/leftmost_search.hpp). Results are identical; false
+  // Unicode folding walk the automaton in interleaved lanes, one a chunk:
+  // eight, or sixteen over a table of 16 MiB or more where matches are dense
+  // (detail::LaneLoopChoice). Overlapping (detail/search.hpp), and the
+  // leftmost kinds without whole words (detail/leftmost_search.hpp). Results
+  // are identical; false
   // keeps the single plain walk, the twin that tests and benchmarks compare
   // against.
   bool interleave = true;

@@ -371,28 +371,65 @@ bool same_found(const std::vector<detail::Found>& x, const std::vector<detail::F
                     });
 }
 
+// The chain of one-match walks (leftmost_find_at) from `from`, each walk
+// starting at the last match's end, up to the first match starting at or
+// past `limit`: what a leftmost lane from `from` to `limit` must report.
+template <class A>
+std::vector<detail::Found> leftmost_chain(const A& a, std::string_view text, std::size_t from,
+                                          std::size_t limit) {
+  const detail::StartPrefilter no_prefilter;
+  const detail::ScanSpec spec{nullptr, MatchKind::LeftmostFirst, false, false, &no_prefilter};
+  std::vector<detail::Found> out;
+  for (std::size_t pos = from; pos < text.size();) {
+    const auto f = detail::leftmost_find_at(a, spec, text, pos);
+    if (!f || f->start >= limit) break;
+    out.push_back(*f);
+    pos = f->end;
+  }
+  return out;
+}
+
+// f.template operator()<kLaneCount>() for each lane count find uses.
+template <class F>
+void with_each_lane_count(F&& f) {
+  f.template operator()<detail::kLanes>();
+  f.template operator()<detail::kWideLanes>();
+}
+
 // find's choice of the lanes' loop (detail/search.hpp, LaneLoopChoice):
 // Branching for the first block, then Selecting after a block with at least
-// one match per kDenseMatchBytes bytes, and back after a sparse one.
+// one match per kDenseMatchBytes bytes, and back after a sparse one; sixteen
+// lanes for Selecting over a table of kWideLanesTableBytes or more, eight
+// otherwise.
 TEST(MatchDifferential, LaneLoopChoiceFollowsTheBlockBefore) {
   using detail::LaneLoop;
-  detail::LaneLoopChoice choice;
-  const auto taken = [&] {
-    LaneLoop loop{};
-    choice.run([&]<LaneLoop kLoop>() { loop = kLoop; });
-    return loop;
+  struct Taken {
+    LaneLoop loop;
+    std::size_t lanes;
+    bool operator==(const Taken&) const = default;
   };
-  const std::size_t block = 64u << 10;
-  const std::size_t dense = block / detail::kDenseMatchBytes;
-  EXPECT_EQ(taken(), LaneLoop::Branching);
-  choice.after(dense, block);
-  EXPECT_EQ(taken(), LaneLoop::Selecting);
-  choice.after(dense - 1, block);
-  EXPECT_EQ(taken(), LaneLoop::Branching);
-  choice.after(block, block);
-  EXPECT_EQ(taken(), LaneLoop::Selecting);
-  choice.after(0, block);
-  EXPECT_EQ(taken(), LaneLoop::Branching);
+  for (const bool large : {false, true}) {
+    detail::LaneLoopChoice choice(large ? detail::kWideLanesTableBytes
+                                        : detail::kWideLanesTableBytes - 1);
+    const auto taken = [&] {
+      Taken t{};
+      choice.run([&]<LaneLoop kLoop, std::size_t kLaneCount>() { t = {kLoop, kLaneCount}; });
+      return t;
+    };
+    const Taken branching{LaneLoop::Branching, detail::kLanes};
+    const Taken selecting{LaneLoop::Selecting, large ? detail::kWideLanes : detail::kLanes};
+    const std::size_t block = 64u << 10;
+    const std::size_t dense = block / detail::kDenseMatchBytes;
+    EXPECT_EQ(taken(), branching);
+    choice.after(dense, block);
+    EXPECT_EQ(taken(), selecting);
+    choice.after(dense - 1, block);
+    EXPECT_EQ(taken(), branching);
+    choice.after(block, block);
+    EXPECT_EQ(taken(), selecting);
+    choice.after(0, block);
+    EXPECT_EQ(taken(), branching);
+  }
 }
 
 // The lanes' two hot loops (detail/leftmost_search.hpp: Branching, and
@@ -410,42 +447,36 @@ TEST(MatchDifferential, LeftmostLaneLoopsEqualThePlainChain) {
   const auto& dicts = in.dicts;
   const std::string& dense_text = in.dense_text;
   const std::string& sparse_text = in.sparse_text;
-  const StartPrefilter no_prefilter;
-  const auto chain = [&](const auto& a, std::string_view text, std::size_t from,
-                         std::size_t limit) {
-    const ScanSpec spec{nullptr, MatchKind::LeftmostFirst, false, false, &no_prefilter};
-    std::vector<Found> out;
-    for (std::size_t pos = from; pos < text.size();) {
-      const auto f = leftmost_find_at(a, spec, text, pos);
-      if (!f || f->start >= limit) break;
-      out.push_back(*f);
-      pos = f->end;
-    }
-    return out;
+  const auto chain = [](const auto& a, std::string_view text, std::size_t from, std::size_t limit) {
+    return leftmost_chain(a, text, from, limit);
   };
   std::size_t checked = 0;
   const auto check = [&](const auto& a, const std::string& what) {
     for (const std::string_view text :
          {std::string_view(dense_text), std::string_view(sparse_text)}) {
       for (int round = 0; round < 6; ++round) {
-        std::array<std::size_t, kLanes + 1> cut;
-        cut[0] = round == 0 ? 0 : rng() % 100;
-        cut[kLanes] = round == 0 ? text.size() : text.size() - rng() % 100;
-        for (std::size_t k = 1; k < kLanes; ++k) {
-          cut[k] = cut[0] + (cut[kLanes] - cut[0]) * k / kLanes + rng() % 50;
-        }
-        std::array<std::vector<Found>, kLanes> branching;
-        std::array<std::vector<Found>, kLanes> selecting;
-        leftmost_lanes<LaneLoop::Branching>(
-            a, text, cut, [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
-        leftmost_lanes<LaneLoop::Selecting>(
-            a, text, cut, [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
-        for (std::size_t k = 0; k < kLanes; ++k) {
-          const auto want = chain(a, text, cut[k], cut[k + 1]);
-          ASSERT_TRUE(same_found(branching[k], want)) << what << " lane " << k;
-          ASSERT_TRUE(same_found(selecting[k], want)) << what << " lane " << k;
-          checked += want.size();
-        }
+        with_each_lane_count([&]<std::size_t kLaneCount>() {
+          std::array<std::size_t, kLaneCount + 1> cut;
+          cut[0] = round == 0 ? 0 : rng() % 100;
+          cut[kLaneCount] = round == 0 ? text.size() : text.size() - rng() % 100;
+          for (std::size_t k = 1; k < kLaneCount; ++k) {
+            cut[k] = cut[0] + (cut[kLaneCount] - cut[0]) * k / kLaneCount + rng() % 50;
+          }
+          std::array<std::vector<Found>, kLaneCount> branching;
+          std::array<std::vector<Found>, kLaneCount> selecting;
+          leftmost_lanes<LaneLoop::Branching, kLaneCount>(
+              a, text, cut, [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
+          leftmost_lanes<LaneLoop::Selecting, kLaneCount>(
+              a, text, cut, [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
+          for (std::size_t k = 0; k < kLaneCount; ++k) {
+            const auto want = chain(a, text, cut[k], cut[k + 1]);
+            ASSERT_TRUE(same_found(branching[k], want))
+                << what << " lanes " << kLaneCount << " lane " << k;
+            ASSERT_TRUE(same_found(selecting[k], want))
+                << what << " lanes " << kLaneCount << " lane " << k;
+            checked += want.size();
+          }
+        });
       }
     }
   };
@@ -509,22 +540,26 @@ TEST(MatchDifferential, OverlappingLaneLoopsEqualThePlainWalk) {
               if (f.end > from) want.push_back(f);
               return true;
             });
-            std::array<std::vector<Found>, kLanes> branching;
-            std::array<std::vector<Found>, kLanes> selecting;
-            scan_overlapping_lanes<LaneLoop::Branching>(
-                a, spec, text, origin, from, to, max_match,
-                [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
-            scan_overlapping_lanes<LaneLoop::Selecting>(
-                a, spec, text, origin, from, to, max_match,
-                [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
-            std::vector<Found> got_branching;
-            std::vector<Found> got_selecting;
-            for (std::size_t k = 0; k < kLanes; ++k) {
-              got_branching.insert(got_branching.end(), branching[k].begin(), branching[k].end());
-              got_selecting.insert(got_selecting.end(), selecting[k].begin(), selecting[k].end());
-            }
-            ASSERT_TRUE(same_found(got_branching, want)) << what << " whole_word=" << whole_word;
-            ASSERT_TRUE(same_found(got_selecting, want)) << what << " whole_word=" << whole_word;
+            with_each_lane_count([&]<std::size_t kLaneCount>() {
+              std::array<std::vector<Found>, kLaneCount> branching;
+              std::array<std::vector<Found>, kLaneCount> selecting;
+              scan_overlapping_lanes<LaneLoop::Branching, kLaneCount>(
+                  a, spec, text, origin, from, to, max_match,
+                  [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
+              scan_overlapping_lanes<LaneLoop::Selecting, kLaneCount>(
+                  a, spec, text, origin, from, to, max_match,
+                  [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
+              std::vector<Found> got_branching;
+              std::vector<Found> got_selecting;
+              for (std::size_t k = 0; k < kLaneCount; ++k) {
+                got_branching.insert(got_branching.end(), branching[k].begin(), branching[k].end());
+                got_selecting.insert(got_selecting.end(), selecting[k].begin(), selecting[k].end());
+              }
+              ASSERT_TRUE(same_found(got_branching, want))
+                  << what << " lanes " << kLaneCount << " whole_word=" << whole_word;
+              ASSERT_TRUE(same_found(got_selecting, want))
+                  << what << " lanes " << kLaneCount << " whole_word=" << whole_word;
+            });
             checked += want.size();
           }
         }
@@ -541,23 +576,40 @@ TEST(MatchDifferential, OverlappingLaneLoopsEqualThePlainWalk) {
 // A walk's later candidate can start before its first one: with abcd and c,
 // the state for "abc" offers c, and "abcd" then replaces it with a match
 // that starts two bytes earlier. Placed across the lanes' cuts (an 8 KiB
-// text in kLanes chunks; with four lanes, cuts at 2,048, 4,096 and 6,144), a
+// text in equal chunks; with four lanes, cuts at 2,048, 4,096 and 6,144), a
 // lane that stopped at the first candidate past its cut lost abcd to the
 // next lane's c (found on K2's English corpus, not by the random tests
-// above).
+// above). find (eight lanes for this small table) against the naive
+// matcher; each lane of both loops, at both lane counts, against the plain
+// chain.
 TEST(MatchDifferential, LeftmostLanesKeepAWalkThatCrossesTheirCut) {
+  using namespace herald::match::detail;
   const std::vector<std::string> dict = {"abcd", "c"};
-  std::string text(8192, 'x');
-  for (std::size_t k = 1; k < detail::kLanes; ++k) {
-    text.replace(text.size() * k / detail::kLanes - 2, 4, "abcd");
-  }
-  for (const MatchKind k : {MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
-    const Options o{Preset::Speed, k, CaseFold::None, false};
-    const auto m = Matcher::build(dict, o);
-    const auto want = NaiveMatcher(dict, o).find(text);
-    ASSERT_EQ(want.size(), detail::kLanes - 1);
-    EXPECT_EQ(describe(m.find(text)), describe(want)) << describe(o);
-  }
+  with_each_lane_count([&]<std::size_t kLaneCount>() {
+    std::string text(8192, 'x');
+    std::array<std::size_t, kLaneCount + 1> cut;
+    for (std::size_t k = 0; k <= kLaneCount; ++k) cut[k] = text.size() * k / kLaneCount;
+    for (std::size_t k = 1; k < kLaneCount; ++k) text.replace(cut[k] - 2, 4, "abcd");
+    for (const MatchKind kind : {MatchKind::LeftmostFirst, MatchKind::LeftmostLongest}) {
+      const Options o{Preset::Speed, kind, CaseFold::None, false};
+      const auto m = Matcher::build(dict, o);
+      const auto want = NaiveMatcher(dict, o).find(text);
+      ASSERT_EQ(want.size(), kLaneCount - 1);
+      EXPECT_EQ(describe(m.find(text)), describe(want)) << describe(o);
+      const LeftmostDFA a(DFA(leftmost_nfa(dict, kind), make_byte_classes(dict, false)), dict);
+      std::array<std::vector<Found>, kLaneCount> branching;
+      std::array<std::vector<Found>, kLaneCount> selecting;
+      leftmost_lanes<LaneLoop::Branching, kLaneCount>(
+          a, text, cut, [&](std::size_t k, const Found& f) { branching[k].push_back(f); });
+      leftmost_lanes<LaneLoop::Selecting, kLaneCount>(
+          a, text, cut, [&](std::size_t k, const Found& f) { selecting[k].push_back(f); });
+      for (std::size_t k = 0; k < kLaneCount; ++k) {
+        const auto lane = leftmost_chain(a, text, cut[k], cut[k + 1]);
+        EXPECT_TRUE(same_found(branching[k], lane)) << kLaneCount << " lanes, lane " << k;
+        EXPECT_TRUE(same_found(selecting[k], lane)) << kLaneCount << " lanes, lane " << k;
+      }
+    }
+  });
 }
 
 // LeftmostFirst's automaton leaves out a keyword that an earlier one
@@ -575,6 +627,37 @@ TEST(MatchDifferential, LeftmostFirstLeavesOutShadowedKeywords) {
             describe(std::vector<Match>{{PatternID{0}, 1, 3}, {PatternID{0}, 5, 7}}));
   EXPECT_EQ(describe(longest.find("xabcdab")),
             describe(std::vector<Match>{{PatternID{2}, 1, 5}, {PatternID{0}, 5, 7}}));
+}
+
+// find's sixteen lanes (kWideLanes: a table of kWideLanesTableBytes or
+// more, dense matches) through the whole of find, stitching included,
+// against the single walk (interleave = false) of the same automaton: 100,000
+// words of 3 to 8 letters, so that most places start a match, over a text of
+// three 64 KiB blocks and more (the first block takes eight lanes and
+// Branching; the ones after, sixteen and Selecting), every kind.
+TEST(MatchDifferential, WideLanesEqualTheSingleWalk) {
+  std::mt19937_64 rng(4242);
+  std::vector<std::string> dict;
+  for (int i = 0; i < 100'000; ++i) {
+    std::string w;
+    for (std::size_t j = 0, n = 3 + rng() % 6; j < n; ++j)
+      w += "abcdefghijklmnopqrstuvwxyz"[rng() % 26];
+    dict.push_back(w);
+  }
+  std::string text;
+  while (text.size() < 300'000) text += "abcdefghijklmnopqrstuvwxyz "[rng() % 27];
+  for (const MatchKind kind : testing::kKinds) {
+    Options o{Preset::Speed, kind, CaseFold::None, false};
+    const auto m = Matcher::build(dict, o);
+    ASSERT_GE(m.stats().memory_bytes, detail::kWideLanesTableBytes) << describe(o);
+    o.interleave = false;
+    const auto want = Matcher::build(dict, o).find(text);
+    const auto got = m.find(text);
+    // Dense: the blocks after the first take the Selecting loop.
+    ASSERT_GE(want.size() * detail::kDenseMatchBytes, text.size()) << describe(o);
+    ASSERT_EQ(got.size(), want.size()) << describe(o);
+    EXPECT_TRUE(got == want) << describe(o);
+  }
 }
 
 // The plain walk itself against the naive reference on a text long enough

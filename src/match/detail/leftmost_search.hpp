@@ -1,5 +1,5 @@
 // The scans of the leftmost automaton (leftmost_dfa.hpp), byte mode only:
-// one walk that finds the next leftmost match, and the same walk in kLanes
+// one walk that finds the next leftmost match, and the same walk in several
 // interleaved lanes over consecutive chunks of a long text.
 //
 // A walk starts in the start state, remembers the candidate of the last
@@ -50,7 +50,7 @@ std::optional<Found> leftmost_find_at(const A& a, const ScanSpec& spec, std::str
   return Found{c.id, end - c.bytes, end};
 }
 
-// The greedy chains of kLanes walks, interleaved as in
+// The greedy chains of kLaneCount walks, interleaved as in
 // scan_overlapping_lanes (one walk is a chain of dependent loads; several
 // let the core overlap them). Lane k starts at cut[k] in the start state and
 // reports through sink(k, Found), in order, the matches that successive
@@ -64,19 +64,19 @@ std::optional<Found> leftmost_find_at(const A& a, const ScanSpec& spec, std::str
 // A lane that restarts after a match moves back to the match's end and so
 // gains room; when the lane with the least room reaches its chunk's end,
 // each lane finishes its chain alone.
-template <LaneLoop kLoop, class A, class Sink>
+template <LaneLoop kLoop, std::size_t kLaneCount, class A, class Sink>
 void leftmost_lanes(const A& a, std::string_view text,
-                    const std::array<std::size_t, kLanes + 1>& cut, Sink&& sink) {
+                    const std::array<std::size_t, kLaneCount + 1>& cut, Sink&& sink) {
   using State = typename A::State;
   // Safety: unsigned view of the same bytes.
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   const std::size_t n = text.size();
-  std::array<State, kLanes> s;
-  std::array<std::size_t, kLanes> pos;    // the next byte each lane reads
-  std::array<std::size_t, kLanes> end{};  // the candidate's end, 0 if none
-  std::array<State, kLanes> cand{};       // the candidate's match state
+  std::array<State, kLaneCount> s;
+  std::array<std::size_t, kLaneCount> pos;    // the next byte each lane reads
+  std::array<std::size_t, kLaneCount> end{};  // the candidate's end, 0 if none
+  std::array<State, kLaneCount> cand{};       // the candidate's match state
   s.fill(a.start());
-  for (std::size_t k = 0; k < kLanes; ++k) pos[k] = cut[k];
+  for (std::size_t k = 0; k < kLaneCount; ++k) pos[k] = cut[k];
   // Lane k's candidate (match state cs, ending at e) is final: report it.
   const auto report = [&](std::size_t k, State cs, std::size_t e) {
     const auto c = a.candidate(cs);
@@ -89,30 +89,30 @@ void leftmost_lanes(const A& a, std::string_view text,
     std::size_t end;
   };
   constexpr std::size_t kBlockSteps = kLoop == LaneLoop::Selecting ? kSelectingBlockSteps : 0;
-  std::array<std::array<Pending, kBlockSteps>, kLanes> pending;
+  std::array<std::array<Pending, kBlockSteps>, kLaneCount> pending;
   for (;;) {
     std::size_t steps = n;
-    for (std::size_t k = 0; k < kLanes; ++k) steps = std::min(steps, cut[k + 1] - pos[k]);
+    for (std::size_t k = 0; k < kLaneCount; ++k) steps = std::min(steps, cut[k + 1] - pos[k]);
     if (steps == 0) break;
     // The hot loops step copies that no lambda captures, so they stay in
     // registers: stepping s and pos themselves, which a lambda captured,
     // measured 409 MB/s against 1,125 on K2 English 1,000 words. For the
     // same reason their match paths are written out.
-    std::array<State, kLanes> ls = s;
-    std::array<std::size_t, kLanes> lp = pos;
-    std::array<std::size_t, kLanes> le = end;
-    std::array<State, kLanes> lc = cand;
+    std::array<State, kLaneCount> ls = s;
+    std::array<std::size_t, kLaneCount> lp = pos;
+    std::array<std::size_t, kLaneCount> le = end;
+    std::array<State, kLaneCount> lc = cand;
     if constexpr (kLoop == LaneLoop::Branching) {
       for (std::size_t t = 0; t < steps; ++t) {
         bool any = false;
-#pragma GCC unroll 8
-        for (std::size_t k = 0; k < kLanes; ++k) {
+#pragma GCC unroll 16
+        for (std::size_t k = 0; k < kLaneCount; ++k) {
           ls[k] = a.next(ls[k], p[lp[k]++]);
           any |= a.is_special(ls[k]);
         }
         if (any) [[unlikely]] {
-#pragma GCC unroll 8
-          for (std::size_t k = 0; k < kLanes; ++k) {
+#pragma GCC unroll 16
+          for (std::size_t k = 0; k < kLaneCount; ++k) {
             if (!a.is_special(ls[k])) continue;
             if (!a.is_dead(ls[k])) {
               lc[k] = ls[k];
@@ -128,11 +128,11 @@ void leftmost_lanes(const A& a, std::string_view text,
         }
       }
     } else {
-      std::array<std::uint32_t, kLanes> count{};
+      std::array<std::uint32_t, kLaneCount> count{};
       const std::size_t block = std::min(steps, kBlockSteps);
       for (std::size_t t = 0; t < block; ++t) {
-#pragma GCC unroll 8
-        for (std::size_t k = 0; k < kLanes; ++k) {
+#pragma GCC unroll 16
+        for (std::size_t k = 0; k < kLaneCount; ++k) {
           ls[k] = a.next(ls[k], p[lp[k]++]);
           const bool match = a.is_match(ls[k]);
           lc[k] = match ? ls[k] : lc[k];
@@ -145,7 +145,7 @@ void leftmost_lanes(const A& a, std::string_view text,
           }
         }
       }
-      for (std::size_t k = 0; k < kLanes; ++k) {
+      for (std::size_t k = 0; k < kLaneCount; ++k) {
         for (std::uint32_t i = 0; i < count[k]; ++i)
           report(k, pending[k][i].cand, pending[k][i].end);
       }
@@ -155,7 +155,7 @@ void leftmost_lanes(const A& a, std::string_view text,
     end = le;
     cand = lc;
   }
-  for (std::size_t k = 0; k < kLanes; ++k) {
+  for (std::size_t k = 0; k < kLaneCount; ++k) {
     const std::size_t limit = cut[k + 1];
     for (;;) {
       // Nothing pending and nothing begun: every later match starts here or after.

@@ -171,15 +171,35 @@ inline constexpr std::size_t kDenseMatchBytes = 16;
 // reported (at most one entry a step per lane).
 inline constexpr std::size_t kSelectingBlockSteps = 256;
 
+// How many lanes walk a text: kLanes, or kWideLanes where the table is
+// large (kWideLanesTableBytes) and matches are dense (the Selecting loop).
+// Such a walk visits deep states, whose rows are out of cache, so each step
+// waits on memory and more walks keep more loads in flight. Where the walk
+// stays in cached rows (a small table, or rare matches, which keep it near
+// the start state) the step's instructions count, and sixteen lanes do not
+// fit in registers. Measured in the header of scan_overlapping_lanes.
+inline constexpr std::size_t kLanes = 8;
+inline constexpr std::size_t kWideLanes = 16;  // the `GCC unroll`s below say 16
+// Between the K2 tables of 10,000 words (11-13 MB: eight and sixteen lanes
+// level) and of 100,000 (24-31 MB: sixteen ahead).
+inline constexpr std::size_t kWideLanesTableBytes = std::size_t{16} << 20;
+
+// The loop and lane count of each block of a long text.
 class LaneLoopChoice {
  public:
-  // Calls scan.template operator()<kLoop>() with this block's loop.
+  // `table_bytes`: the automaton's memory (Stats::memory_bytes).
+  explicit LaneLoopChoice(std::size_t table_bytes)
+      : large_table_(table_bytes >= kWideLanesTableBytes) {}
+  // Calls scan.template operator()<kLoop, kLaneCount>() with this block's
+  // loop and lane count.
   template <class Scan>
   void run(Scan&& scan) const {
-    if (dense_) {
-      scan.template operator()<LaneLoop::Selecting>();
+    if (!dense_) {
+      scan.template operator()<LaneLoop::Branching, kLanes>();
+    } else if (large_table_) {
+      scan.template operator()<LaneLoop::Selecting, kWideLanes>();
     } else {
-      scan.template operator()<LaneLoop::Branching>();
+      scan.template operator()<LaneLoop::Selecting, kLanes>();
     }
   }
   // The block just scanned: `bytes` long, `matches` reported in it.
@@ -188,10 +208,11 @@ class LaneLoopChoice {
   }
 
  private:
+  bool large_table_;
   bool dense_ = false;
 };
 
-// The same overlapping scan in byte mode with kLanes independent walks of
+// The same overlapping scan in byte mode with kLaneCount independent walks of
 // the automaton in lockstep. One walk is a chain of dependent loads (each
 // step's address is the previous step's result), so it runs at the latency
 // of the table's cache level; several chains let the core overlap their
@@ -207,10 +228,18 @@ class LaneLoopChoice {
 // crate, Korean 10,000 overlapping 0.91-1.07x -> 0.92-1.41x, Korean
 // 100,000 overlapping 0.97-1.21x -> 1.08-1.26x; English 10,000 leftmost
 // level: four 1.50-2.02x, eight 1.34-1.93x). A large table's steps wait on
-// memory, and eight walks keep more loads in flight.
+// memory, and eight walks keep more loads in flight. Sixteen lanes
+// (kWideLanes) against eight, the whole K2 table twice, each build one
+// round, herald over the peer (2026-12-03): where the table is 24-31 MB
+// (100,000 words), ahead (English overlapping 2.26/2.25x -> 2.40/2.64x
+// Hyperscan, leftmost-first 1.61/1.42x -> 1.83/1.70x the crate; Korean
+// overlapping 1.20/1.21x -> 1.32/1.33x Hyperscan); at 10,000 words (11-13
+// MB) level (English leftmost-first 1.94/1.85x -> 1.97/1.85x); at 1,000
+// words (1.4 MB, a match every 250 bytes) far behind (English overlapping
+// 2.07/2.02x -> 1.16/0.84x Hyperscan). Hence LaneLoopChoice.
 //
 // The caller scans text[from, to) with states valid from `origin` (<= from):
-// [from, to) is cut into kLanes chunks [c_k, c_k+1). Lane k starts in the
+// [from, to) is cut into kLaneCount chunks [c_k, c_k+1). Lane k starts in the
 // start state at max(origin, c_k - max_match) and reports only occurrences
 // that end in (c_k, c_k+1]: an occurrence spans at most max_match bytes, so
 // all of it lies inside the lane's walk and the state there agrees with a
@@ -219,7 +248,6 @@ class LaneLoopChoice {
 // disjoint sets; sink(lane, Found) receives each lane's in scan_overlapping's
 // order, interleaved across lanes (the caller concatenates lanes in order).
 // Byte mode only (chunks are not aligned to code points).
-inline constexpr std::size_t kLanes = 8;  // the `GCC unroll`s below say 8 too
 // Texts shorter than this take one walk: the lanes' warm-up (max_match bytes
 // each) and set-up cost more than they save.
 inline constexpr std::size_t kLanesMinBytes = 4096;
@@ -227,20 +255,20 @@ inline constexpr std::size_t kLanesMinBytes = 4096;
 // the caller keeps hold one block's matches, not the whole text's.
 inline constexpr std::size_t kLanesBlockBytes = 64u << 10;
 
-template <LaneLoop kLoop, class A, class Sink>
+template <LaneLoop kLoop, std::size_t kLaneCount, class A, class Sink>
 void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view text,
                             std::size_t origin, std::size_t from, std::size_t to,
                             std::size_t max_match, Sink&& sink) {
   // Safety: unsigned view of the same bytes.
   const auto* p = reinterpret_cast<const std::uint8_t*>(text.data());
   const auto& pats = *spec.patterns;
-  std::array<std::size_t, kLanes + 1> cut;
-  std::array<std::size_t, kLanes> pos;  // first byte each lane reads
-  for (std::size_t k = 0; k <= kLanes; ++k) cut[k] = from + (to - from) * k / kLanes;
-  for (std::size_t k = 0; k < kLanes; ++k) {
+  std::array<std::size_t, kLaneCount + 1> cut;
+  std::array<std::size_t, kLaneCount> pos;  // first byte each lane reads
+  for (std::size_t k = 0; k <= kLaneCount; ++k) cut[k] = from + (to - from) * k / kLaneCount;
+  for (std::size_t k = 0; k < kLaneCount; ++k) {
     pos[k] = cut[k] - std::min(cut[k] - origin, max_match);
   }
-  std::array<typename A::State, kLanes> s;
+  std::array<typename A::State, kLaneCount> s;
   s.fill(a.start());
   // Reports lane k's matches at state st after reading byte i.
   const auto report = [&](std::size_t k, typename A::State st, std::size_t i) {
@@ -253,18 +281,18 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
     }
   };
   std::size_t common = to;
-  for (std::size_t k = 0; k < kLanes; ++k) common = std::min(common, cut[k + 1] - pos[k]);
+  for (std::size_t k = 0; k < kLaneCount; ++k) common = std::min(common, cut[k + 1] - pos[k]);
   if constexpr (kLoop == LaneLoop::Branching) {
     for (std::size_t j = 0; j < common; ++j) {
       bool any = false;
-#pragma GCC unroll 8
-      for (std::size_t k = 0; k < kLanes; ++k) {
+#pragma GCC unroll 16
+      for (std::size_t k = 0; k < kLaneCount; ++k) {
         s[k] = a.next(s[k], p[pos[k] + j]);
         any |= a.is_match(s[k]);
       }
       // One branch for all lanes, well predicted where matches are rare.
       if (any) [[unlikely]] {
-        for (std::size_t k = 0; k < kLanes; ++k) {
+        for (std::size_t k = 0; k < kLaneCount; ++k) {
           if (a.is_match(s[k])) report(k, s[k], pos[k] + j);
         }
       }
@@ -278,20 +306,20 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
       typename A::State state;
       std::uint32_t step;  // j - j0
     };
-    std::array<std::array<Hit, kBlockSteps>, kLanes> hits;
+    std::array<std::array<Hit, kBlockSteps>, kLaneCount> hits;
     for (std::size_t j0 = 0; j0 < common; j0 += kBlockSteps) {
       const std::size_t steps = std::min(kBlockSteps, common - j0);
-      std::array<std::uint32_t, kLanes> count{};
+      std::array<std::uint32_t, kLaneCount> count{};
       for (std::size_t t = 0; t < steps; ++t) {
-#pragma GCC unroll 8
-        for (std::size_t k = 0; k < kLanes; ++k) {
+#pragma GCC unroll 16
+        for (std::size_t k = 0; k < kLaneCount; ++k) {
           s[k] = a.next(s[k], p[pos[k] + j0 + t]);
           // Safety: t < kBlockSteps.
           hits[k][count[k]] = Hit{s[k], static_cast<std::uint32_t>(t)};
           count[k] += a.is_match(s[k]) ? 1 : 0;
         }
       }
-      for (std::size_t k = 0; k < kLanes; ++k) {
+      for (std::size_t k = 0; k < kLaneCount; ++k) {
         for (std::uint32_t h = 0; h < count[k]; ++h) {
           report(k, hits[k][h].state, pos[k] + j0 + hits[k][h].step);
         }
@@ -299,7 +327,7 @@ void scan_overlapping_lanes(const A& a, const ScanSpec& spec, std::string_view t
     }
   }
   // Each lane finishes its own remainder (the warm-up difference, a few bytes).
-  for (std::size_t k = 0; k < kLanes; ++k) {
+  for (std::size_t k = 0; k < kLaneCount; ++k) {
     for (std::size_t i = pos[k] + common; i < cut[k + 1]; ++i) {
       s[k] = a.next(s[k], p[i]);
       if (a.is_match(s[k])) [[unlikely]]
