@@ -179,7 +179,9 @@ inline constexpr std::size_t kSelectingBlockSteps = 256;
 // the start state) the step's instructions count, and sixteen lanes do not
 // fit in registers. Measured in the header of scan_overlapping_lanes.
 inline constexpr std::size_t kLanes = 8;
-inline constexpr std::size_t kWideLanes = 16;  // the `GCC unroll`s below say 16
+// The `GCC unroll`s of the lane loops (below, and in leftmost_search.hpp)
+// say 16: a count of eight unrolls fully under it too.
+inline constexpr std::size_t kWideLanes = 16;
 // Between the K2 tables of 10,000 words (11-13 MB: eight and sixteen lanes
 // level) and of 100,000 (24-31 MB: sixteen ahead).
 inline constexpr std::size_t kWideLanesTableBytes = std::size_t{16} << 20;
@@ -187,9 +189,10 @@ inline constexpr std::size_t kWideLanesTableBytes = std::size_t{16} << 20;
 // The loop and lane count of each block of a long text.
 class LaneLoopChoice {
  public:
-  // `table_bytes`: the automaton's memory (Stats::memory_bytes).
-  explicit LaneLoopChoice(std::size_t table_bytes)
-      : large_table_(table_bytes >= kWideLanesTableBytes) {}
+  // `memory_bytes`: the built automaton's (Stats::memory_bytes), of which
+  // the transition table is nearly all.
+  explicit LaneLoopChoice(std::size_t memory_bytes)
+      : large_table_(memory_bytes >= kWideLanesTableBytes) {}
   // Calls scan.template operator()<kLoop, kLaneCount>() with this block's
   // loop and lane count.
   template <class Scan>
@@ -229,8 +232,9 @@ class LaneLoopChoice {
 // 100,000 overlapping 0.97-1.21x -> 1.08-1.26x; English 10,000 leftmost
 // level: four 1.50-2.02x, eight 1.34-1.93x). A large table's steps wait on
 // memory, and eight walks keep more loads in flight. Sixteen lanes
-// (kWideLanes) against eight, the whole K2 table twice, each build one
-// round, herald over the peer (2026-12-03): where the table is 24-31 MB
+// (kWideLanes) on every block against eight, the whole K2 table twice, each
+// build one round, herald over the peer (2026-12-03; the procedure is in
+// docs/benchmarks.md, "Sixteen lanes over the 100,000-word tables"): where the table is 24-31 MB
 // (100,000 words), ahead (English overlapping 2.26/2.25x -> 2.40/2.64x
 // Hyperscan, leftmost-first 1.61/1.42x -> 1.83/1.70x the crate; Korean
 // overlapping 1.20/1.21x -> 1.32/1.33x Hyperscan); at 10,000 words (11-13
