@@ -166,9 +166,26 @@ void Client::stop() {
 
 void Client::connect() {
   const std::uint64_t gen = ++generation_;
+  if (!options_.locate) return connect_now();
+  options_.locate([this, gen](Located where) {
+    if (gen != generation_ || !running_) return;
+    if (!where.error.empty()) return lost(where.error);
+    if (where.host != options_.host || where.port != options_.port) {
+      log::info("redis: connecting to the located master",
+                {{"was", address()}, {"now", where.host + ":" + std::to_string(where.port)}});
+    }
+    options_.host = std::move(where.host);
+    options_.port = where.port;
+    connect_now();
+  });
+}
+
+void Client::connect_now() {
+  const std::uint64_t gen = generation_;
   auto on_lost = [this, gen](const std::string& reason) {
     if (gen == generation_) lost(reason);
   };
+  reloading_scripts_ = false;
   cmd_ = Connection::create(io_, options_.host, options_.port, options_.credentials, on_lost);
   sub_ = Connection::create(io_, options_.host, options_.port, options_.credentials, on_lost);
   // Channels left while disconnected are not subscribed again; one joined
@@ -180,11 +197,15 @@ void Client::connect() {
     sub.state = Subscription::State::joining;
     sub.rejoin = false;
   }
-  // Steps before ready: both connects, then one confirmation per channel.
+  // Steps before ready: both connects (the command one with its scripts
+  // and INFO), then one confirmation per channel.
   pending_ = 2 + static_cast<int>(subscriptions_.size());
-  cmd_->connect(
-      options_.connect_timeout,
-      [this, gen](const std::optional<Connection::ConnectError>& err) { connect_step(gen, err); });
+  cmd_->connect(options_.connect_timeout,
+                [this, gen](const std::optional<Connection::ConnectError>& err) {
+                  if (gen != generation_) return;
+                  if (err) return connect_step(gen, err);
+                  prepare(gen);
+                });
   sub_->connect(options_.connect_timeout,
                 [this, gen](const std::optional<Connection::ConnectError>& err) {
                   const bool up = gen == generation_ && !err;
@@ -192,6 +213,75 @@ void Client::connect() {
                   if (up)
                     for (const auto& [name, sub] : subscriptions_) send_subscribe(name, gen, true);
                 });
+}
+
+namespace {
+
+// `key:value` of an INFO section's text; empty when absent.
+std::string info_field(std::string_view info, std::string_view key) {
+  std::size_t at = 0;
+  while (at < info.size()) {
+    std::size_t end = info.find('\n', at);
+    if (end == std::string_view::npos) end = info.size();
+    std::string_view line = info.substr(at, end - at);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ':')
+      return std::string(line.substr(key.size() + 1));
+    at = end + 1;
+  }
+  return {};
+}
+
+}  // namespace
+
+void Client::prepare(std::uint64_t gen) {
+  // The scripts' loads and the INFO leave in one write ahead of any
+  // caller's command (the client is not ready yet, so none is sent).
+  struct Steps {
+    std::size_t left;
+    std::string error;
+    std::string replid;
+  };
+  auto steps = std::make_shared<Steps>(Steps{options_.scripts.size() + 1, {}, {}});
+  // Posted: lost() and connected_one() may free the connection whose
+  // hiredis callback this is.
+  auto step = [this, gen, steps](std::string error) {
+    if (!error.empty() && steps->error.empty()) steps->error = std::move(error);
+    if (--steps->left != 0) return;
+    boost::asio::post(io_, [this, gen, steps] {
+      if (gen != generation_) return;
+      if (!steps->error.empty()) return lost(steps->error);
+      replid_ = steps->replid;
+      connected_one();
+    });
+  };
+  const std::string where = "redis at " + address();
+  for (const Script* script : options_.scripts) {
+    const std::vector<std::string> argv = {"SCRIPT", "LOAD", script->text()};
+    const bool sent = cmd_->command(argv, [step, where](const redisReply* r) {
+      if (r == nullptr) return step("connection lost while loading the scripts");
+      if (r->type == REDIS_REPLY_ERROR) return step(where + " refused SCRIPT LOAD: " + r->str);
+      step({});
+    });
+    if (!sent) return lost("cannot send SCRIPT LOAD to " + address());
+  }
+  const std::vector<std::string> info = {"INFO", "replication"};
+  const bool sent = cmd_->command(info, [step, steps, where](const redisReply* r) {
+    if (r == nullptr) return step("connection lost while reading INFO replication");
+    if (r->type != REDIS_REPLY_STRING)
+      return step(where + " answered INFO replication with " + from_hiredis(r).describe());
+    const std::string_view text(r->str, r->len);
+    const std::string role = info_field(text, "role");
+    if (role != "master") {
+      return step(where + " is not a master (role:" + role + ", its master " +
+                  info_field(text, "master_host") + ":" + info_field(text, "master_port") +
+                  "): writes need the master; point the address at it, or use topology "
+                  "\"sentinel\" to follow failovers");
+    }
+    steps->replid = info_field(text, "master_replid");
+    step({});
+  });
+  if (!sent) lost("cannot send INFO to " + address());
 }
 
 void Client::connect_step(std::uint64_t gen, const std::optional<Connection::ConnectError>& err) {
@@ -247,15 +337,6 @@ void Client::schedule_reconnect() {
   });
 }
 
-namespace {
-
-bool is_noscript(const Command& cmd, const Reply& reply) {
-  return reply.is_error() && reply.str.starts_with("NOSCRIPT") && cmd.size() >= 2 &&
-         cmd[0] == "EVALSHA";
-}
-
-}  // namespace
-
 void Client::execute(std::vector<Command> pipeline, Done done) {
   if (!ready_ || !cmd_) {
     Result r;
@@ -263,48 +344,38 @@ void Client::execute(std::vector<Command> pipeline, Done done) {
     boost::asio::post(io_, [done = std::move(done), r = std::move(r)]() mutable { done(r); });
     return;
   }
-  // Kept until the replies are in, for the NOSCRIPT retry.
-  auto kept = std::make_shared<const std::vector<Command>>(std::move(pipeline));
-  send(*cmd_, *kept, [this, kept, done = std::move(done)](Result r) mutable {
-    if (r.ok()) {
-      for (std::size_t i = 0; i < r.replies.size(); ++i) {
-        if (is_noscript((*kept)[i], r.replies[i]))
-          return retry_noscript(kept, std::move(r), std::move(done));
+  send(*cmd_, pipeline, [this, gen = generation_, done = std::move(done)](Result r) mutable {
+    bool noscript = false;
+    bool readonly = false;
+    for (Reply& reply : r.replies) {
+      if (!reply.is_error()) continue;
+      if (reply.str.starts_with("NOSCRIPT")) {
+        noscript = true;
+        reply.str = "NOSCRIPT: the script cache of " + address() +
+                    " was emptied while connected (SCRIPT FLUSH); the command did not run and "
+                    "the scripts are being loaded again: try again";
+      } else if (reply.str.starts_with("READONLY")) {
+        readonly = true;
       }
     }
+    if (noscript && gen == generation_) reload_scripts();
     done(std::move(r));
+    if (readonly && gen == generation_) {
+      lost("redis at " + address() +
+           " answered READONLY: it is a replica now (a failover); reconnecting");
+    }
   });
 }
 
-void Client::retry_noscript(const std::shared_ptr<const std::vector<Command>>& pipeline, Result r,
-                            Done done) {
-  std::vector<Command> again;
-  // Index in `pipeline` of each command of `again`; kSkip for an ASKING.
-  constexpr std::size_t kSkip = SIZE_MAX;
-  std::vector<std::size_t> at;
-  for (std::size_t i = 0; i < r.replies.size(); ++i) {
-    if (!is_noscript((*pipeline)[i], r.replies[i])) continue;
-    std::optional<std::string> text = Script::find((*pipeline)[i][1]);
-    if (!text) continue;  // not ours: the NOSCRIPT reply stands
-    // Redis Cluster: ASKING holds for the next command only, so the EVAL
-    // of a command sent after ASKING goes after ASKING again.
-    if (i > 0 && (*pipeline)[i - 1].size() == 1 && (*pipeline)[i - 1][0] == "ASKING") {
-      again.push_back({"ASKING"});
-      at.push_back(kSkip);
-    }
-    Command eval = (*pipeline)[i];
-    eval[0] = "EVAL";
-    eval[1] = std::move(*text);
-    again.push_back(std::move(eval));
-    at.push_back(i);
-  }
-  if (again.empty() || !ready_ || !cmd_) return done(std::move(r));
-  auto first = std::make_shared<Result>(std::move(r));
-  send(*cmd_, again, [first, at = std::move(at), done = std::move(done)](Result second) mutable {
-    if (!second.ok()) return done(std::move(second));
-    for (std::size_t k = 0; k < at.size(); ++k)
-      if (at[k] != kSkip) first->replies[at[k]] = std::move(second.replies[k]);
-    done(std::move(*first));
+void Client::reload_scripts() {
+  if (reloading_scripts_ || options_.scripts.empty() || !ready_ || !cmd_) return;
+  reloading_scripts_ = true;
+  std::vector<Command> loads;
+  for (const Script* script : options_.scripts) loads.push_back({"SCRIPT", "LOAD", script->text()});
+  log::warn("redis: script cache emptied while connected; loading the scripts again",
+            {{"addr", address()}});
+  send(*cmd_, loads, [this, gen = generation_](const Result&) {
+    if (gen == generation_) reloading_scripts_ = false;
   });
 }
 

@@ -12,14 +12,31 @@
 // PING) is part of connecting (connection.hpp), sent on both connections
 // at every (re)connect, and not counted.
 //
-// Scripts: an EVALSHA of a registered Script (script.hpp) answered NOSCRIPT
-// (this server's script cache is empty: a restart, SCRIPT FLUSH) is sent
-// again as EVAL with the script's text, in one more round trip for all such
-// commands of the pipeline, before the handler runs; its reply replaces the
-// NOSCRIPT one. The EVAL loads the script, so later EVALSHAs hit. A retried
-// command runs after the rest of its pipeline (pipelines of independent
-// commands only; an ASKING right before it goes again with it). Only
-// top-level commands are retried (not an EVALSHA inside MULTI/EXEC).
+// Connecting: after AUTH (connection.hpp) the command connection loads
+// every script of options.scripts (SCRIPT LOAD) and reads INFO replication,
+// and only then is the client ready. So an EVALSHA of those scripts never
+// meets an empty script cache on a fresh, restarted or newly promoted
+// server, and the client knows the server's replication ID (replid()) and
+// that it is a master: a replica (a Redis Sentinel failover's demoted
+// master, a wrong address) is a failed connect, retried, and with
+// options.locate the next attempt asks again where the master is. None of
+// this is counted as a round trip; it belongs to the connect, like AUTH.
+//
+// Why load first instead of answering NOSCRIPT with an EVAL of the text:
+// Redis runs one connection's commands in the order they arrive, and a
+// command sent after the NOSCRIPT one but before its EVAL runs between the
+// two (it hits as soon as any EVAL, this client's or another node's, has
+// loaded the script). A client's second publication to a room then took
+// the first one's offset. A NOSCRIPT can now only follow a SCRIPT FLUSH
+// on a live connection: the command did not run, its reply stays the
+// error (with a message saying so), the scripts are loaded again at once,
+// and the caller decides (the broker answers 114, try again). Nothing is
+// ever re-sent behind later commands.
+//
+// A READONLY reply means the server became a replica while connected (a
+// failover): the replies go to the handler as they are, then the
+// connection is dropped and re-established, so the next connect finds the
+// master.
 //
 // Threading: the client belongs to one io_context run by one thread; call
 // every member except round_trips() and ready() on that thread. Handlers
@@ -101,6 +118,11 @@ class Client {
   }
   [[nodiscard]] bool ready() const { return ready_.load(std::memory_order_relaxed); }
   [[nodiscard]] std::string address() const;
+  // The master_replid of the server, read at the last connect (empty
+  // before): it names the server's replication history, which a failover
+  // or a restart replaces (redis_schema.hpp says what the broker makes of
+  // it). Io thread.
+  [[nodiscard]] const std::string& replid() const { return replid_; }
   // Why the client is not ready (the last connection error), for messages.
   [[nodiscard]] const std::string& last_error() const { return last_error_; }
   // Set while Redis refuses this client's credentials (AUTH answered with
@@ -121,6 +143,13 @@ class Client {
     std::uint64_t attempt = 0;  // SUBSCRIBEs sent; a confirmation names its own
   };
   void connect();
+  // connect() at the address options_.locate gave (or the configured one).
+  void connect_now();
+  // The command connection is up: load the scripts and read INFO
+  // replication, then one step nearer ready (or lost()).
+  void prepare(std::uint64_t gen);
+  // SCRIPT LOAD of every script again after a NOSCRIPT (counted); one at a time.
+  void reload_scripts();
   // SUBSCRIBE for one channel on the live subscriber connection; `gen` is
   // the connect attempt it belongs to.
   void send_subscribe(const std::string& channel, std::uint64_t gen, bool counts_for_ready);
@@ -139,10 +168,6 @@ class Client {
   // into its output buffer).
   void send(Connection& conn, const std::vector<Command>& pipeline, Done done,
             const std::function<void(const redisReply*)>& on_channel = nullptr);
-  // The commands of `pipeline` that were EVALSHAs answered NOSCRIPT in `r`,
-  // sent again as EVAL; their replies replace the NOSCRIPT ones, then `done`.
-  void retry_noscript(const std::shared_ptr<const std::vector<Command>>& pipeline, Result r,
-                      Done done);
 
   boost::asio::io_context& io_;
   Options options_;
@@ -154,6 +179,8 @@ class Client {
   Backoff backoff_;               // options_.reconnect_min..reconnect_max
   std::uint64_t generation_ = 0;  // bumped per connect attempt; stale callbacks compare it
   int pending_ = 0;               // connect steps left in this attempt
+  std::string replid_;            // INFO replication's master_replid, at the last connect
+  bool reloading_scripts_ = false;
   bool running_ = false;
   std::string last_error_ = "not connected yet";
   std::atomic<bool> ready_{false};

@@ -5,10 +5,23 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 namespace herald::redis {
+
+class Script;
+
+// Where the server is now, as a locator answers it: host and port, or why
+// it cannot tell.
+struct Located {
+  std::string host;
+  std::uint16_t port = 0;
+  std::string error;  // non-empty: not located
+};
+// Asked before every connect; answers once, on the client's io thread.
+using Locate = std::function<void(std::function<void(Located)>)>;
 
 // Who the client is to Redis: AUTH is sent on every connection (commands,
 // pub/sub, every Redis Cluster node, every reconnect) before anything else,
@@ -52,6 +65,13 @@ struct Options {
   // doubles the wait, up to reconnect_max.
   std::chrono::milliseconds reconnect_min{50};
   std::chrono::milliseconds reconnect_max{2000};
+  // Loaded (SCRIPT LOAD) on every connect before the client is ready
+  // (client.hpp says why); constants that outlive the client.
+  std::vector<const Script*> scripts;
+  // Set: where to connect is asked before every connect (Redis Sentinel:
+  // sentinel.hpp), and host/port only name the server in messages until
+  // then. Empty: host and port.
+  Locate locate;
 };
 
 }  // namespace herald::redis

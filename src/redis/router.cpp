@@ -66,6 +66,8 @@ Router::Server Router::add_server(const config::Endpoint& address) {
   addresses_.push_back(address);
   clients_.push_back(std::move(client));
   waiting_.emplace_back();
+  sent_.push_back(0);
+  completed_.push_back(0);
   return k;
 }
 
@@ -138,10 +140,22 @@ std::vector<Router::Unit> Router::units_of(const std::vector<Command>& pipeline)
   return units;
 }
 
+void Router::execute(std::string_view key, std::vector<Command> pipeline, Client::Done done) {
+  if (!slot_owner_.empty() && !fences_.empty()) {
+    auto fence = fences_.find(key_slot(key));
+    if (fence != fences_.end()) {
+      fence->second.held.emplace_back(std::move(pipeline), std::move(done));
+      return;
+    }
+  }
+  execute_on(server_of(key), std::move(pipeline), std::move(done));
+}
+
 void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Done done) {
   // Plain servers never redirect: no copy of the pipeline is kept.
   if (slot_owner_.empty()) return clients_[server]->execute(std::move(pipeline), std::move(done));
   auto kept = std::make_shared<const std::vector<Command>>(pipeline);
+  ++sent_[server];
   clients_[server]->execute(std::move(pipeline), [this, server, kept,
                                                   done = std::move(done)](Result r) mutable {
     std::vector<Unit> redirected;
@@ -155,7 +169,11 @@ void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Do
         }
       }
     }
-    if (redirected.empty()) return done(std::move(r));
+    if (redirected.empty()) {
+      ++completed_[server];
+      lift_fences(server);
+      return done(std::move(r));
+    }
     // The other replies stand; each redirected unit completes on its
     // own, and the last one to complete hands the whole result over.
     struct Pending {
@@ -180,7 +198,43 @@ void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Do
                  if (--pending->left == 0) pending->done(std::move(pending->result));
                });
     }
+    // The redirections are sent on (or wait, in order, for their master's
+    // connection): commands held behind this one may go.
+    ++completed_[server];
+    lift_fences(server);
   });
+}
+
+void Router::move_slot(std::size_t slot, Server to) {
+  const Server from = slot_owner_[slot];
+  if (from == to) return;
+  // Safety: a server is added only as a slot's owner, so there are at most
+  // kClusterSlots (16384) of them; the index fits 16 bits.
+  slot_owner_[slot] = static_cast<std::uint16_t>(to);
+  if (completed_[from] == sent_[from]) return;  // nothing in flight to the old owner
+  Fence& fence = fences_[slot];
+  fence.from = from;
+  fence.until = sent_[from];
+}
+
+void Router::lift_fences(Server server) {
+  if (fences_.empty()) return;
+  std::vector<std::size_t> lifted;
+  for (const auto& [slot, fence] : fences_)
+    if (fence.from == server && completed_[server] >= fence.until) lifted.push_back(slot);
+  for (std::size_t slot : lifted) {
+    auto node = fences_.extract(slot);
+    // In order; a command that finds its slot fenced again (moved once
+    // more meanwhile) waits behind the new fence, still in order.
+    for (auto& [pipeline, done] : node.mapped().held) {
+      auto again = fences_.find(slot);
+      if (again != fences_.end()) {
+        again->second.held.emplace_back(std::move(pipeline), std::move(done));
+      } else {
+        execute_on(slot_owner_[slot], std::move(pipeline), std::move(done));
+      }
+    }
+  }
 }
 
 void Router::redirect(std::vector<Command> unit, Server from, std::vector<Reply> answers,
@@ -223,9 +277,7 @@ void Router::redirect(std::vector<Command> unit, Server from, std::vector<Reply>
     if (moved) {
       // Moved once the new owner can take commands, so that no other
       // command of the slot goes to a master not yet connected.
-      // Safety: a server is added only as a slot's owner, so there are at
-      // most kClusterSlots (16384) of them; the index fits 16 bits.
-      slot_owner_[slot] = static_cast<std::uint16_t>(target);
+      move_slot(slot, target);
       refresh_slots(target);
     } else {
       // One ASKING covers a whole MULTI/EXEC: Redis keeps the flag for
@@ -298,8 +350,7 @@ void Router::refresh_slots(Server server) {
     for (std::size_t slot = 0; slot < kClusterSlots; ++slot) {
       const auto& k = index[map->owner[slot]];
       if (k && slot_owner_[slot] != *k) {
-        // Safety: at most kClusterSlots servers (see redirect()).
-        slot_owner_[slot] = static_cast<std::uint16_t>(*k);
+        move_slot(slot, *k);
         ++moved;
       }
     }

@@ -34,12 +34,14 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "redis/client.hpp"
@@ -82,10 +84,9 @@ class Router {
   // The server holding `key` (in a Redis Cluster: as far as this Router
   // knows; a redirection corrects it).
   [[nodiscard]] Server server_of(std::string_view key) const;
-  // Sends `pipeline` to the server of `key` (execute_on).
-  void execute(std::string_view key, std::vector<Command> pipeline, Client::Done done) {
-    execute_on(server_of(key), std::move(pipeline), std::move(done));
-  }
+  // Sends `pipeline` to the server of `key` (execute_on), after the
+  // commands of its slot sent before (see Order above).
+  void execute(std::string_view key, std::vector<Command> pipeline, Client::Done done);
   // Sends `pipeline` to `server` as one round trip, and follows the
   // redirections of its replies (see above) before `done` runs. An error
   // reply stands for a redirection that could not be followed (past
@@ -110,6 +111,14 @@ class Router {
 
  private:
   struct ReadyWait;
+  // A slot whose owner changed while commands of it may still be in flight
+  // to the old one (`from`): later commands of the slot wait in `held`
+  // until `from` has completed `until` commands (see Order above).
+  struct Fence {
+    Server from = 0;
+    std::uint64_t until = 0;
+    std::deque<std::pair<std::vector<Command>, Client::Done>> held;
+  };
   // Commands [first, first + count) of a pipeline, redirected together.
   struct Unit {
     std::size_t first;
@@ -134,6 +143,12 @@ class Router {
   // command_timeout without it.
   void when_ready(Server server, std::function<void()> send, std::function<void(std::string)> fail);
   void became_ready(Server server);
+  // slot_owner_[slot] = to, fenced while commands sent to the old owner are
+  // still unanswered.
+  void move_slot(std::size_t slot, Server to);
+  // After a command to `server` completed: the fences it lifts, and their
+  // held commands sent.
+  void lift_fences(Server server);
 
   boost::asio::io_context& io_;
   const Topology topology_;
@@ -148,6 +163,10 @@ class Router {
   std::unique_ptr<HashRing> ring_;         // Kind::servers
   std::vector<std::uint16_t> slot_owner_;  // Kind::cluster: slot -> server
   bool refreshing_slots_ = false;
+  // Kind::cluster, per server: execute_on calls sent, and completed (their
+  // replies in and their redirections sent on).
+  std::vector<std::uint64_t> sent_, completed_;
+  std::unordered_map<std::size_t, Fence> fences_;  // by slot; usually empty
   ServerFn on_ready_;
   ServerFn on_down_;
 };

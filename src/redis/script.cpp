@@ -2,26 +2,7 @@
 
 #include <openssl/sha.h>
 
-#include <algorithm>
-#include <map>
-#include <mutex>
-
 namespace herald::redis {
-namespace {
-
-struct Registry {
-  std::mutex mutex;
-  std::map<std::string, std::string, std::less<>> text_by_sha;
-};
-
-// Function-local: scripts are namespace-scope constants of other
-// translation units, constructed in an unspecified order.
-Registry& registry() {
-  static Registry r;
-  return r;
-}
-
-}  // namespace
 
 std::string sha1_hex(std::string_view data) {
   unsigned char digest[SHA_DIGEST_LENGTH];
@@ -38,22 +19,6 @@ std::string sha1_hex(std::string_view data) {
   return out;
 }
 
-Script::Script(std::string text) : text_(std::move(text)), sha_(sha1_hex(text_)) {
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  r.text_by_sha.emplace(sha_, text_);
-}
-
-std::optional<std::string> Script::find(std::string_view sha) {
-  std::string key(sha);
-  std::transform(key.begin(), key.end(), key.begin(), [](unsigned char c) {
-    return static_cast<char>(c >= 'A' && c <= 'F' ? c + 32 : c);
-  });
-  Registry& r = registry();
-  std::lock_guard lock(r.mutex);
-  auto it = r.text_by_sha.find(key);
-  if (it == r.text_by_sha.end()) return std::nullopt;
-  return it->second;
-}
+Script::Script(std::string text) : text_(std::move(text)), sha_(sha1_hex(text_)) {}
 
 }  // namespace herald::redis

@@ -3,18 +3,15 @@
 // Redis hashes the whole text of every EVAL to find the compiled script in
 // its cache; EVALSHA names the cached script directly and sends 40 bytes
 // instead of the text. The cache belongs to one Redis server and is empty
-// after a restart or SCRIPT FLUSH, when EVALSHA answers NOSCRIPT. The
-// Client (client.hpp) then sends that command again as EVAL with the text,
-// which runs it and loads it, so later EVALSHAs hit: a second round trip
-// only for the first call of a script on a server that lost its cache.
+// after a restart, a failover to a replica that never saw the script, or
+// SCRIPT FLUSH. A Client loads the scripts of its Options on every connect
+// before it is ready (client.hpp says why that, and not an EVAL after each
+// NOSCRIPT, keeps a connection's commands in order).
 //
-// Every Script registers its text under its SHA1 when constructed, so the
-// client can find the text from an EVALSHA command alone. Scripts are
-// meant to be constants (namespace-scope objects): registration takes a
-// lock, lookups (on NOSCRIPT only) too.
+// Scripts are meant to be constants (namespace-scope objects) that outlive
+// every client that loads them.
 #pragma once
 
-#include <optional>
 #include <string>
 #include <string_view>
 
@@ -27,9 +24,6 @@ class Script {
   [[nodiscard]] const std::string& text() const { return text_; }
   // Lowercase hex, as SCRIPT LOAD returns it.
   [[nodiscard]] const std::string& sha() const { return sha_; }
-
-  // The text of a registered script, by SHA1 (any case); nullopt if none.
-  [[nodiscard]] static std::optional<std::string> find(std::string_view sha);
 
  private:
   std::string text_;

@@ -131,6 +131,29 @@ TEST_F(RoomHooks, CommandsOnARoomKeepTheirOrderAcrossTheBackend) {
   EXPECT_TRUE(json_has(*c, "/result/epoch")) << *c;
 }
 
+// The first publication's answer comes last (the backend holds it 300 ms,
+// on another of its connections): it is still published first, and the
+// replies come in the order sent.
+TEST_F(RoomHooks, PublicationsKeepTheirOrderWhenTheBackendAnswersOutOfOrder) {
+  auto alice = connect_as(d->port, "alice");
+  auto bob = connect_as(d->port, "bob");
+  sub(*bob, 2, "chat:order");
+  alice->send(R"({"id":2,"publish":{"room":"chat:order","data":{"text":"/slow 300 first"}}})");
+  alice->send(R"({"id":3,"publish":{"room":"chat:order","data":{"text":"second"}}})");
+  alice->send(R"({"id":4,"publish":{"room":"chat:order","data":{"text":"/slow 50 third"}}})");
+  for (std::uint64_t id = 2; id <= 4; ++id) {
+    auto r = alice->next();
+    ASSERT_TRUE(r);
+    EXPECT_EQ(json_uint(*r, "/id"), id) << *r;
+    EXPECT_EQ(json_uint(*r, "/result/offset"), id - 1) << *r;
+  }
+  for (const char* text : {"first", "second", "third"}) {
+    auto m = next_pub(*bob);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(json_str(*m, "/pub/data/text"), text) << *m;
+  }
+}
+
 TEST_F(RoomHooks, TheBackendsDisconnectOnSubscribeCloses) {
   auto alice = connect_as(d->port, "alice");
   alice->send(R"({"id":2,"subscribe":{"room":"chat:x","data":{"mode":"disconnect"}}})");

@@ -1,7 +1,8 @@
 // The asio adapter over hiredis, against a real redis-server: pipelines,
 // pub/sub, failing fast while Redis is away, reconnecting with backoff,
-// connect and command timeouts, scripts by SHA1 with the NOSCRIPT fallback. Single-threaded: the
-// client runs on the test's own io_context.
+// connect and command timeouts, scripts loaded on connect and sent by SHA1,
+// the role check, a located address. Single-threaded: the client runs on
+// the test's own io_context.
 #include "redis/client.hpp"
 
 #include <gtest/gtest.h>
@@ -395,69 +396,116 @@ TEST(RedisScript, TheShaIsTheOneRedisCliScriptLoadReturns) {
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_EQ(r.output, script.sha() + "\n");
   EXPECT_EQ(redis::sha1_hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");  // FIPS 180 vector
-  EXPECT_EQ(redis::Script::find(script.sha()), script.text());
-  std::string upper = script.sha();
-  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  EXPECT_EQ(redis::Script::find(upper), script.text());
-  EXPECT_FALSE(redis::Script::find(std::string(40, '0')));
 }
 
-// The script cache is empty (a fresh server, SCRIPT FLUSH): the EVALSHA is
-// answered NOSCRIPT and sent again as EVAL, one more round trip, once; from
-// then on one round trip per call. The script runs once per call: the
-// retried EVALSHA had not run.
-TEST(RedisScript, NoscriptIsSentAgainAsEvalOnceThenEvalshaHits) {
+// Calls of `name` (e.g. "eval") the server ran, from INFO commandstats.
+std::int64_t calls(const RedisServer& server, const std::string& name) {
+  const std::string stats = server.command({"INFO", "commandstats"}).str;
+  const std::string key = "cmdstat_" + name + ":calls=";
+  const std::size_t at = stats.find(key);
+  return at == std::string::npos ? 0 : std::stoll(stats.substr(at + key.size()));
+}
+
+// The scripts of Options::scripts are loaded on every connect, before the
+// client is ready: on a fresh server and after a restart the first EVALSHA
+// hits, one round trip, and no EVAL is ever sent (client.hpp says why an
+// EVAL after a NOSCRIPT would reorder a connection's commands).
+TEST(RedisScript, ScriptsAreLoadedOnConnectSoTheFirstEvalshaHits) {
   RedisServer server;
-  Harness h(options(server.port()));
+  const redis::Script incr("return redis.call('INCR', KEYS[1])");
+  redis::Options o = options(server.port());
+  o.scripts = {&incr};
+  Harness h(o);
   h.client.start();
   ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
-  const redis::Script incr("return redis.call('INCR', KEYS[1])");
   auto call = [&] { return h.exec({{"EVALSHA", incr.sha(), "1", "n"}}); };
-  auto rounds = [&](const std::function<void()>& fn) {
-    const std::uint64_t before = h.client.round_trips();
-    fn();
-    return h.client.round_trips() - before;
-  };
-  for (int pass = 0; pass < 2; ++pass) {
-    const std::int64_t base = 3 * pass;
-    EXPECT_EQ(rounds([&] {
-                auto r = call();
-                ASSERT_TRUE(r.ok()) << r.error;
-                EXPECT_EQ(r.replies[0].integer, base + 1) << r.replies[0].describe();
-              }),
-              2u);
-    EXPECT_EQ(rounds([&] {
-                for (std::int64_t i = 2; i <= 3; ++i)
-                  EXPECT_EQ(call().replies.at(0).integer, base + i);
-              }),
-              2u);
-    ASSERT_EQ(server.command({"SCRIPT", "FLUSH"}).str, "OK");
-  }
-  // In a pipeline, only the NOSCRIPT commands go again, in one round trip,
-  // and every reply lands at its command's place. The retried command runs
-  // after the rest of the pipeline: the GET saw n before the increment.
-  const redis::Script other("return 'other'");
-  std::uint64_t before = h.client.round_trips();
-  auto r = h.exec({{"EVALSHA", incr.sha(), "1", "n"},
-                   {"GET", "n"},
-                   {"EVALSHA", other.sha(), "0"},
-                   {"EVALSHA", std::string(40, 'f'), "0"}});
+  const std::uint64_t before = h.client.round_trips();
+  auto r = call();
   ASSERT_TRUE(r.ok()) << r.error;
-  EXPECT_EQ(h.client.round_trips() - before, 2u);
-  ASSERT_EQ(r.replies.size(), 4u);
-  EXPECT_EQ(r.replies[0].integer, 7);
-  EXPECT_EQ(r.replies[1].str, "6");
-  EXPECT_EQ(r.replies[2].str, "other");
-  // Not a registered script: its NOSCRIPT stands.
-  EXPECT_TRUE(r.replies[3].is_error());
-  EXPECT_EQ(r.replies[3].str.rfind("NOSCRIPT", 0), 0u) << r.replies[3].str;
-  // A restarted server has an empty cache too.
-  server.kill();
-  server.start();
-  ASSERT_TRUE(h.run_until([&] { return h.client.ready() && call().ok(); }));
-  before = h.client.round_trips();
-  EXPECT_EQ(call().replies.at(0).integer, 2);
+  EXPECT_EQ(r.replies.at(0).integer, 1) << r.replies.at(0).describe();
   EXPECT_EQ(h.client.round_trips() - before, 1u);
+  // A restarted server has an empty cache: loaded again on the reconnect.
+  server.kill();
+  ASSERT_TRUE(h.run_until([&] { return !h.client.ready(); }));
+  server.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  const std::uint64_t after_restart = h.client.round_trips();
+  r = call();
+  EXPECT_EQ(r.replies.at(0).integer, 1) << r.replies.at(0).describe();  // not persisted
+  EXPECT_EQ(h.client.round_trips() - after_restart, 1u);
+  EXPECT_EQ(calls(server, "eval"), 0);
+}
+
+// SCRIPT FLUSH on a live connection: an EVALSHA that meets the empty cache
+// did not run, and is not run again behind later commands: its reply is
+// the error, saying what happened; the client loads its scripts again (one
+// counted round trip), and the next call hits.
+TEST(RedisScript, AFlushedCacheFailsTheCommandReloadsAndNeverRunsItLater) {
+  RedisServer server;
+  const redis::Script incr("return redis.call('INCR', KEYS[1])");
+  redis::Options o = options(server.port());
+  o.scripts = {&incr};
+  Harness h(o);
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  ASSERT_EQ(h.exec({{"EVALSHA", incr.sha(), "1", "n"}}).replies.at(0).integer, 1);
+  ASSERT_EQ(server.command({"SCRIPT", "FLUSH"}).str, "OK");
+  auto r = h.exec({{"EVALSHA", incr.sha(), "1", "n"}, {"GET", "n"}});
+  ASSERT_TRUE(r.ok()) << r.error;
+  ASSERT_EQ(r.replies.size(), 2u);
+  EXPECT_TRUE(r.replies[0].is_error());
+  EXPECT_NE(r.replies[0].str.find("SCRIPT FLUSH"), std::string::npos) << r.replies[0].str;
+  EXPECT_EQ(r.replies[1].str, "1");  // the failed call did not run
+  ASSERT_TRUE(h.run_until([&] {
+    return server.command({"SCRIPT", "EXISTS", incr.sha()}).elements.at(0).integer == 1;
+  }));
+  EXPECT_EQ(h.exec({{"EVALSHA", incr.sha(), "1", "n"}}).replies.at(0).integer, 2);
+  EXPECT_EQ(h.exec({{"GET", "n"}}).replies.at(0).str, "2");  // nothing ran twice, or late
+  EXPECT_EQ(calls(server, "eval"), 0);
+}
+
+// Writes need a master: a replica is a failed connect, retried, with a
+// message that says what to do.
+TEST(RedisClient, AReplicaIsNotConnectedTo) {
+  RedisServer master;
+  RedisServer replica({"--replicaof", "127.0.0.1", std::to_string(master.port())}, {});
+  Harness h(options(replica.port()));
+  h.client.start();
+  ASSERT_TRUE(
+      h.run_until([&] { return h.client.last_error().find("not a master") != std::string::npos; }));
+  EXPECT_FALSE(h.client.ready());
+  EXPECT_NE(h.client.last_error().find("sentinel"), std::string::npos) << h.client.last_error();
+  // Promoted (as a failover does): the retry connects, and knows its history.
+  ASSERT_EQ(replica.command({"REPLICAOF", "NO", "ONE"}).str, "OK");
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  const std::string info = replica.command({"INFO", "replication"}).str;
+  EXPECT_NE(info.find("master_replid:" + h.client.replid()), std::string::npos) << info;
+  EXPECT_EQ(h.client.replid().size(), 40u);
+}
+
+// With Options::locate the address is asked before every connect: after
+// the server it named goes, the next connect goes where it names now.
+TEST(RedisClient, ALocatedAddressIsAskedAgainOnEveryConnect) {
+  RedisServer first, second;
+  std::uint16_t at = first.port();
+  int asked = 0;
+  redis::Options o = options(0);
+  o.locate = [&](const std::function<void(redis::Located)>& done) {
+    ++asked;
+    done(redis::Located{"127.0.0.1", at, {}});
+  };
+  Harness h(o);
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  ASSERT_TRUE(h.exec({{"SET", "where", "first"}}).ok());
+  at = second.port();
+  first.kill();
+  ASSERT_TRUE(h.run_until([&] { return !h.client.ready(); }));
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  ASSERT_TRUE(h.exec({{"SET", "where", "second"}}).ok());
+  EXPECT_EQ(second.command({"GET", "where"}).str, "second");
+  EXPECT_GE(asked, 2);
+  EXPECT_EQ(h.client.address(), "127.0.0.1:" + std::to_string(second.port()));
 }
 
 }  // namespace

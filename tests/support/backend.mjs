@@ -39,6 +39,7 @@
 //                                                            outside the stream
 //   "/live_bad"     {"result":{"skip_history":"yes"}}        a bad answer
 //   "/big"          {"result":{"data":"<100,000 x's>"}}      over max_publication_bytes
+//   "/slow <ms> <words>"  {"result":{"data":{"text":"<words>"}}} after <ms>
 //   "/bad"          {"result":{"data":1,"extra":}}           not JSON
 //   containing "spam"  {"error":{"code":1409,"message":"no spam"}}
 //   "/kick"         {"disconnect":{"code":4501,"reason":"kicked"}}
@@ -165,6 +166,11 @@ function publish(req, res, body, json) {
   }
   if (text === '/live_bad') return json({ result: { skip_history: 'yes' } });
   if (text === '/big') return json({ result: { data: 'x'.repeat(100000) } });
+  const slow = /^\/slow (\d+) (.*)$/.exec(text);
+  if (slow) {
+    setTimeout(() => json({ result: { data: { text: slow[2] } } }), Number(slow[1]));
+    return;
+  }
   if (text === '/bad') {
     res.setHeader('Content-Type', 'application/json');
     return res.end('{"result":{"data":1,"extra":}}');

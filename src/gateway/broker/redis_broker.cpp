@@ -48,6 +48,13 @@ PublishResult read_stream_publish(const redis::Reply& reply) {
   return result;
 }
 
+// How each Redis server is reached: the configured options, with the
+// broker's scripts loaded on every connect.
+redis::Options connection_options(redis::Options o) {
+  o.scripts = redis_schema::all_scripts();
+  return o;
+}
+
 }  // namespace
 
 // A subscribe waiting for the room's channel or for its read.
@@ -120,7 +127,7 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       io_,
       redis::make_topology(cluster_.redis_topology, cluster_.redis_address, cluster_.redis_shards,
                            cluster_.redis_max_redirects, "cluster.redis"),
-      cluster_.redis);
+      connection_options(cluster_.redis));
   router_->on_ready([this](redis::Router::Server server) { on_ready(server); });
   router_->on_down([this](redis::Router::Server server) { on_down(server); });
   // The registry's hash lives on the server its key hashes to, like a

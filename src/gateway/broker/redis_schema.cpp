@@ -136,6 +136,11 @@ else
 end
 )lua" + kLiveEntriesTail);
 
+std::vector<const redis::Script*> all_scripts() {
+  return {&kPublishScript,  &kReadScript,    &kLeaveScript,
+          &kPresenceScript, &kRefreshScript, &kNodesScript};
+}
+
 FrameParts frame_parts(std::string_view room, std::string_view data_json,
                        std::string_view info_json, std::string_view moderation_json) {
   // Built by the same function as the frames of the embedded broker, then

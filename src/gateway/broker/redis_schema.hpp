@@ -60,6 +60,10 @@ extern const redis::Script kPresenceScript;
 // refreshed (their expiry moved to now + TTL).
 extern const redis::Script kRefreshScript;
 
+// Every script above, which each node's Redis clients load on connect
+// (redis::Options::scripts).
+[[nodiscard]] std::vector<const redis::Script*> all_scripts();
+
 // The push frame split around the offset and the epoch, which only the
 // publish script knows: head + offset + ",\"epoch\":\"" + epoch + "\"" + tail
 // equals protocol::encode_pub_push (a test compares them).

@@ -556,12 +556,18 @@ void WsSession::publish_to_broker(std::uint32_t id, std::string room, std::strin
 
 void WsSession::proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
   std::string body = proxy::client_request_json(client_id_, user_, "room", cmd.room, cmd.data);
+  const proxy::AnswersInOrder::Place place = publish_answers_.enter();
   shard_state_.backends[proxy::HookKind::publish]->post(
-      std::move(body), [weak = weak_from_this(), id, room = std::move(cmd.room),
+      std::move(body), [weak = weak_from_this(), id, place, room = std::move(cmd.room),
                         data = std::move(cmd.data)](proxy::BackendAnswer answer) mutable {
         auto self = weak.lock();
-        if (self && !self->finished_)
-          self->on_publish_answer(id, std::move(room), std::move(data), answer);
+        if (!self) return;
+        auto act = [self, id, room = std::move(room), data = std::move(data),
+                    answer = std::make_shared<proxy::BackendAnswer>(std::move(answer))]() mutable {
+          if (!self->finished_)
+            self->on_publish_answer(id, std::move(room), std::move(data), *answer);
+        };
+        self->publish_answers_.arrive(place, std::move(act));
       });
 }
 

@@ -25,6 +25,7 @@
 #include "gateway/limits/connections_per_ip.hpp"
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/proxy/answers_in_order.hpp"
 #include "gateway/rooms/room_list_feed.hpp"
 #include "gateway/subscriber.hpp"
 #include "gateway/ws/session_expiry.hpp"
@@ -126,7 +127,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void publish_to_broker(std::uint32_t id, std::string room, std::string data,
                          bool skip_history = false);
   // publish_proxy: the backend sees the publication first and may refuse
-  // it or replace its data (proxy/room_hooks.hpp).
+  // it or replace its data (proxy/room_hooks.hpp). Its answers are acted
+  // on in the order the publications came (publish_answers_).
   void proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd);
   void on_publish_answer(std::uint32_t id, std::string room, std::string data,
                          proxy::BackendAnswer& answer);
@@ -178,6 +180,7 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   std::string peer_;
   boost::asio::steady_timer connect_timer_;  // client.connect_timeout
   SessionExpiry expiry_;                     // token exp / expire_at, and the refresh hook
+  proxy::AnswersInOrder publish_answers_;    // publish hook answers, acted on in send order
   WsConnection
       connection_;  // after connect_timer_: takes the stream that timer's executor is read from
 
