@@ -98,8 +98,11 @@ int run_redis() {
   }
   kw::RedisStoreOptions o;
   try {
-    o.topology = redis::make_topology(a.redis_topology, *ep, a.redis_shards,
-                                      redis::kDefaultMaxRedirects, "keywords.redis");
+    redis::TopologySettings t;
+    t.kind = a.redis_topology;
+    t.address = *ep;
+    t.shards = a.redis_shards;
+    o.topology = redis::make_topology(t, "keywords.redis");
   } catch (const std::runtime_error& e) {
     return fail(std::string(e.what()) + " (--redis-shards)");
   }

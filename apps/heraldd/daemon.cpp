@@ -38,7 +38,7 @@ int run(const Settings& settings) {
   }
   log::info("keyword store", {{"store", settings.keywords.store},
                               {"redis", settings.keywords.store == "redis"
-                                            ? settings.keywords.redis_address.to_string()
+                                            ? settings.keywords.redis_topology.address.to_string()
                                             : std::string("-")}});
   {
     // Give Redis one connect timeout before serving, so the first requests
@@ -59,7 +59,7 @@ int run(const Settings& settings) {
     }
     if (!r.ready)
       log::warn("serving without redis for now: keyword writes fail until it is reachable",
-                {{"redis", settings.keywords.redis_address.to_string()}});
+                {{"redis", settings.keywords.redis_topology.address.to_string()}});
   }
   // Declared before `control`, so it is destroyed after it: a reload still
   // queued on `control` at exit holds an HTTP session, which must be

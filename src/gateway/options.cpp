@@ -205,18 +205,19 @@ void register_options(config::Schema& s, Options& o) {
   s.add_choice("cluster.mode", c.mode, {"memory", "redis"},
                "Where rooms live: memory (this process) or redis (shared by every node pointed "
                "at one Redis: cluster mode)");
-  s.add_endpoint("cluster.redis.address", c.redis_address,
-                 "Redis server for cluster.mode = redis (host:port)");
-  s.add_choice("cluster.redis.topology", c.redis_topology, {"servers", "cluster"},
-               "servers: plain Redis servers (address, or those of shards, by consistent hash); "
-               "cluster: address is a Redis Cluster node, rooms routed by its slot map (read at "
-               "start-up, kept current by MOVED redirections)");
-  s.add_int("cluster.redis.max_redirects", c.redis_max_redirects, 0, 100,
-            "Redis Cluster: MOVED/ASK redirections one command may follow; one more fails it "
-            "(error 108)");
-  s.add_string("cluster.redis.shards", c.redis_shards,
-               "Several Redis servers, rooms spread over them by consistent hash "
-               "(\"host:port, host:port\"); empty: cluster.redis.address alone");
+  redis::register_topology_settings(s, "cluster.redis", "cluster.mode = redis", "rooms",
+                                    c.redis_topology);
+  s.add_choice("cluster.redis.new_history", c.new_history, {"new_epoch", "continue"},
+               "A room whose Redis history changed (failover or restart: a new replication ID) "
+               "may have lost its last publications: new_epoch tells its subscribers "
+               "(recovered: false); continue trusts the data");
+  s.add_int("cluster.redis.wait_replicas", c.wait_replicas, 0, 100,
+            "Acknowledge a publish only once this many replicas have it (WAIT in the same "
+            "round trip); fewer within wait_timeout: error 114. 0: when the master has it");
+  s.add_duration("cluster.redis.wait_timeout", c.wait_timeout, milliseconds(1),
+                 milliseconds(60'000),
+                 "How long a publish waits for cluster.redis.wait_replicas (shorter than "
+                 "cluster.redis.command_timeout)");
   s.add_string("cluster.redis.username", c.redis.credentials.username,
                "Redis ACL user for cluster.mode = redis (AUTH username password); empty: the "
                "default user",

@@ -114,19 +114,20 @@ struct WebOptions {
 // pointed at the same Redis.
 struct ClusterOptions {
   std::string mode = "memory";
-  config::Endpoint redis_address{"127.0.0.1", 6379};
-  // Several Redis instances, rooms spread over them by a consistent hash
-  // ("host:port, host:port"); empty: redis_address alone.
-  std::string redis_shards;
-  // "servers": plain Redis servers (redis_address, or redis_shards spread
-  // by consistent hash); "cluster": redis_address is a node of a Redis
-  // Cluster whose slot map (read at start-up, then kept current by MOVED
-  // redirections) routes each room.
-  std::string redis_topology = "servers";
-  // Redis Cluster: redirections (MOVED, ASK) one command may follow; one
-  // more fails it (error 108) naming the last redirection.
-  std::uint32_t redis_max_redirects = redis::kDefaultMaxRedirects;
-  redis::Options redis;  // its host and port come from redis_address
+  // Where the rooms' Redis is: one server, servers by consistent hash, a
+  // Redis Cluster, or a Sentinel-watched master (redis/topology.hpp).
+  redis::TopologySettings redis_topology;
+  redis::Options redis;  // its host and port come from redis_topology
+  // What a room whose Redis history changed (a failover, a restart: a new
+  // master_replid) becomes: "new_epoch" (its subscribers are told, since
+  // its last publications may be lost) or "continue" (trust the data:
+  // right only when nothing can be lost, e.g. appendfsync always and no
+  // replicas). redis_schema.hpp, docs/cluster.md "Failover".
+  std::string new_history = "new_epoch";
+  // Durability: a publish is acknowledged only once this many replicas
+  // have it (WAIT, in the publish's round trip), else refused with 114.
+  std::uint32_t wait_replicas = 0;
+  std::chrono::milliseconds wait_timeout{500};
   std::string key_prefix = "herald:";
   // A room's epoch and top offset outlive its history by this much (renewed
   // by every publish and subscribe); after it the room starts a new epoch.

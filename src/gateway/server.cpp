@@ -403,9 +403,9 @@ void Server::start() {
     }
     if (!ready)
       log::warn("serving without the cluster's redis for now: room commands fail until it is up",
-                {{"redis", c.redis_address.to_string()}});
+                {{"redis", c.redis_topology.address.to_string()}});
     else
-      log::info("cluster mode", {{"redis", c.redis_address.to_string()}});
+      log::info("cluster mode", {{"redis", c.redis_topology.address.to_string()}});
     ClusterNode self;
     self.id = c.node_id;
     if (self.id.empty()) {

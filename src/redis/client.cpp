@@ -44,6 +44,8 @@ Client::~Client() {
 }
 
 std::string Client::address() const {
+  // Port 0: not located yet (options.locate); the host names what is asked for.
+  if (options_.port == 0) return options_.host;
   return options_.host + ":" + std::to_string(options_.port);
 }
 

@@ -32,7 +32,10 @@ struct Router::ReadyWait {
 };
 
 Router::Router(boost::asio::io_context& io, Topology topology, Options connection)
-    : io_(io), topology_(std::move(topology)), connection_(std::move(connection)) {
+    : io_(io),
+      topology_(std::move(topology)),
+      connection_(std::move(connection)),
+      lost_backoff_(connection_.reconnect_min, connection_.reconnect_max) {
   std::vector<config::Endpoint> servers = topology_.servers;
   if (topology_.kind == Topology::Kind::cluster) {
     // The masters come from the cluster itself.
@@ -40,6 +43,13 @@ Router::Router(boost::asio::io_context& io, Topology topology, Options connectio
                                  connection_.connect_timeout, topology_.section);
     servers = std::move(map.masters);
     slot_owner_ = std::move(map.owner);
+    lost_timer_ = std::make_unique<boost::asio::steady_timer>(io_);
+  }
+  if (topology_.kind == Topology::Kind::sentinel) {
+    sentinel_ = std::make_unique<Sentinel>(io_, topology_.sentinels, topology_.master_name,
+                                           connection_.connect_timeout, topology_.section);
+    // Named in messages until located; the Client asks before connecting.
+    servers = {config::Endpoint{"master '" + topology_.master_name + "'", 0}};
   }
   if (servers.empty()) servers.push_back(topology_.address);
   std::vector<std::string> names;
@@ -56,10 +66,14 @@ Router::Server Router::add_server(const config::Endpoint& address) {
   Options o = connection_;
   o.host = address.host;
   o.port = address.port;
+  if (sentinel_) {
+    o.locate = [this](std::function<void(Located)> done) { sentinel_->locate(std::move(done)); };
+  }
   const Server k = clients_.size();
   auto client = std::make_unique<Client>(io_, o);
   client->on_ready([this, k] { became_ready(k); });
   client->on_down([this, k](const std::string&) {
+    if (lost_timer_) watch_lost_masters();
     if (on_down_) on_down_(k);
   });
   std::lock_guard lock(clients_mutex_);
@@ -84,6 +98,7 @@ void Router::start() {
 }
 
 void Router::stop() {
+  if (lost_timer_) lost_timer_->cancel();
   for (auto& c : clients_) c->stop();
 }
 
@@ -134,6 +149,9 @@ std::vector<Router::Unit> Router::units_of(const std::vector<Command>& pipeline)
              !(pipeline[end - 1].size() == 1 && pipeline[end - 1][0] == "EXEC"))
         ++end;
     }
+    // A WAIT waits for the writes of the unit before it, on the server
+    // that ran them: it goes where that unit goes.
+    while (end < pipeline.size() && !pipeline[end].empty() && pipeline[end][0] == "WAIT") ++end;
     units.push_back({i, end - i});
     i = end - 1;
   }
@@ -267,8 +285,8 @@ void Router::redirect(std::vector<Command> unit, Server from, std::vector<Reply>
     log::info("redis: connecting to a master met in a redirection",
               {{"master", to->to.to_string()}, {"redirection", said}});
     target = add_server(to->to);
-    clients_[target]->start();
   }
+  clients_[target]->start();  // a no-op unless new, or stopped as slotless (watch_lost_masters)
   const bool moved = to->kind == Redirect::Kind::moved;
   auto reply_ptr = std::make_shared<std::function<void(std::vector<Reply>)>>(std::move(reply));
   auto send = [this, unit = std::move(unit), target, hop, moved, reply_ptr, fail,
@@ -338,24 +356,62 @@ void Router::refresh_slots(Server server) {
   refreshing_slots_ = true;
   clients_[server]->execute({{"CLUSTER", "SLOTS"}}, [this, server](Result r) {
     refreshing_slots_ = false;
-    // Failed: the MOVED slot is moved already; others move on their own MOVED.
+    // Failed: the MOVED slot is moved already; others move on their own
+    // MOVED, or at the next watch_lost_masters.
     if (!r.ok() || r.replies.empty()) return;
     auto map = parse_cluster_slots(r.replies[0]);
     if (!map) return;
-    for (auto& m : map->masters)
+    std::vector<Server> index;
+    for (auto& m : map->masters) {
       if (m.host.empty()) m.host = addresses_[server].host;
-    std::vector<std::optional<Server>> index;
-    for (const auto& m : map->masters) index.push_back(server_at(m));
+      auto known = server_at(m);
+      if (!known) {
+        // A promoted replica, or a master added: connected now; its slots
+        // fail fast (114) for the moment it takes.
+        log::info("redis: connecting to a master named by the slot map",
+                  {{"master", m.to_string()}});
+        known = add_server(m);
+      }
+      clients_[*known]->start();
+      index.push_back(*known);
+    }
     std::size_t moved = 0;
     for (std::size_t slot = 0; slot < kClusterSlots; ++slot) {
-      const auto& k = index[map->owner[slot]];
-      if (k && slot_owner_[slot] != *k) {
-        move_slot(slot, *k);
+      const Server k = index[map->owner[slot]];
+      if (slot_owner_[slot] != k) {
+        move_slot(slot, k);
         ++moved;
       }
     }
-    log::info("redis: slot map re-read after a MOVED redirection",
+    // A master that lost every slot and is down (dead, or demoted to a
+    // replica) is not retried; a redirection to it starts it again.
+    std::vector<bool> owns(clients_.size(), false);
+    for (const auto k : slot_owner_) owns[k] = true;
+    for (Server k = 0; k < clients_.size(); ++k) {
+      if (!owns[k] && !clients_[k]->ready()) clients_[k]->stop();
+    }
+    log::info("redis: slot map re-read",
               {{"from", addresses_[server].to_string()}, {"slots_moved", moved}});
+  });
+}
+
+void Router::watch_lost_masters() {
+  if (lost_timer_->expiry() > boost::asio::steady_timer::clock_type::now()) return;  // armed
+  std::vector<bool> owns(clients_.size(), false);
+  for (const auto k : slot_owner_) owns[k] = true;
+  std::optional<Server> live;
+  bool lost = false;
+  for (Server k = 0; k < clients_.size(); ++k) {
+    if (owns[k] && !clients_[k]->ready()) lost = true;
+    if (clients_[k]->ready() && !live) live = k;
+  }
+  if (!lost) return lost_backoff_.reset();
+  if (live) refresh_slots(*live);
+  lost_timer_->expires_after(lost_backoff_.next());
+  lost_timer_->async_wait([this](boost::system::error_code ec) {
+    if (ec) return;
+    // Expired: the guard above lets this call through.
+    watch_lost_masters();
   });
 }
 

@@ -18,7 +18,8 @@
 // Redirections: each unit of a pipeline answered MOVED or ASK is sent
 // again on its own (after ASKING for an ASK) while the pipeline's other
 // replies wait; the caller gets every reply, in order, once the last one
-// is final. A unit is one command, or a whole MULTI ... EXEC: Redis
+// is final. A unit is one command (with the WAIT right after it, which
+// must run where it ran), or a whole MULTI ... EXEC: Redis
 // Cluster redirects a transaction's queued commands one by one and then
 // aborts its EXEC, so the transaction is sent again whole (after one
 // ASKING, which Redis keeps for the whole transaction). A MOVED moves the
@@ -26,11 +27,24 @@
 // migration usually moves many slots. Each unit's keys must be in one
 // slot, as Redis Cluster requires anyway.
 //
+// A master lost (Redis Cluster): its slots' commands fail at once (114)
+// while its client reconnects, and no MOVED can come from a master that is
+// gone; so while any master the map uses is down, the Router re-reads
+// CLUSTER SLOTS from a live one (with the reconnect backoff), and moves the
+// slots to whichever master the cluster promoted, connecting to it first
+// if it is new. A master that owns no slot any more and is down is stopped
+// (a dead or demoted node is not retried forever); a redirection to it
+// starts it again.
+//
+// Sentinel: one server, whose address its Client asks of the Sentinels
+// before every connect (sentinel.hpp).
+//
 // Threading: like Client, the Router belongs to one io_context run by one
 // thread, and every member except the "any thread" ones runs there.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 
 #include <chrono>
 #include <cstdint>
@@ -44,9 +58,11 @@
 #include <unordered_map>
 #include <vector>
 
+#include "core/time/backoff.hpp"
 #include "redis/client.hpp"
 #include "redis/hash_ring.hpp"
 #include "redis/options.hpp"
+#include "redis/sentinel.hpp"
 #include "redis/topology.hpp"
 
 namespace herald::redis {
@@ -96,6 +112,9 @@ class Router {
   // leave). The reference stays valid for the Router's life.
   [[nodiscard]] Client& client(Server server) { return *clients_[server]; }
   [[nodiscard]] std::size_t size() const { return clients_.size(); }
+  // A Redis Cluster: slots route keys, and a master that goes down may be
+  // replaced by another (a failover) rather than come back.
+  [[nodiscard]] bool slotted() const { return !slot_owner_.empty(); }
 
   // Any thread.
   [[nodiscard]] bool ready(Server server) const;
@@ -133,8 +152,11 @@ class Router {
   void redirect(std::vector<Command> unit, Server from, std::vector<Reply> answers,
                 std::uint32_t hop, std::function<void(std::vector<Reply>)> reply);
   // Re-reads CLUSTER SLOTS from `server` (one read at a time) and moves
-  // every slot whose master this Router is connected to.
+  // every slot to its master, connecting to masters not met before.
   void refresh_slots(Server server);
+  // While a master that owns slots is down: refresh_slots from a live one,
+  // again after the backoff until none is (see "A master lost" above).
+  void watch_lost_masters();
   // The server at `address`; nullopt if the Router has no client for it.
   [[nodiscard]] std::optional<Server> server_at(const config::Endpoint& address) const;
   // A client for `address`, appended (not started).
@@ -166,7 +188,10 @@ class Router {
   // Kind::cluster, per server: execute_on calls sent, and completed (their
   // replies in and their redirections sent on).
   std::vector<std::uint64_t> sent_, completed_;
-  std::unordered_map<std::size_t, Fence> fences_;  // by slot; usually empty
+  std::unordered_map<std::size_t, Fence> fences_;          // by slot; usually empty
+  std::unique_ptr<boost::asio::steady_timer> lost_timer_;  // Kind::cluster: watch_lost_masters
+  Backoff lost_backoff_;
+  std::unique_ptr<Sentinel> sentinel_;  // Kind::sentinel
   ServerFn on_ready_;
   ServerFn on_down_;
 };

@@ -512,9 +512,15 @@ TEST(Cluster, PublicationsPilingUpBehindAGapPastMaxPendingResetTheRoomNothingIsL
   EXPECT_EQ(json_uint(*live, "/pub/offset"), kLast + 1) << *live;
 }
 
+// A restart starts a new replication history (a new master_replid), so by
+// default every room on it takes a new epoch (next test). An operator whose
+// Redis cannot lose an acknowledged write (appendfsync always, as here, and
+// no replicas) may say so with new_history = continue: then the stream
+// goes on where it was.
 TEST(Cluster, RedisRestartedWithItsDataNodesReconnectAndDeliveryResumes) {
   RedisServer redis(/*persist=*/true);
-  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  const std::vector<std::string> trust = {"--cluster.redis.new_history", "continue"};
+  Daemon a(cluster_flags(redis.port(), trust)), b(cluster_flags(redis.port(), trust));
   auto sub = connect_as(a.port, "s");
   ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:k"), "/result"));
   auto p = connect_as(b.port, "p");
@@ -540,6 +546,45 @@ TEST(Cluster, RedisRestartedWithItsDataNodesReconnectAndDeliveryResumes) {
   ASSERT_TRUE(m);
   EXPECT_EQ(json_uint(*m, "/pub/offset"), 2u) << *m;
   EXPECT_EQ(pub_data(*m), "2");
+}
+
+// By default (new_history = new_epoch) the restarted Redis's new history
+// gives the room a new epoch: the node resets its subscribers (3005), and a
+// resubscribe from the old position is told recovered: false, never
+// continued as if nothing could have been lost.
+TEST(Cluster, RedisRestartedWithItsDataStartsANewEpochByDefault) {
+  RedisServer redis(/*persist=*/true);
+  Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));
+  auto sub = connect_as(a.port, "s");
+  ASSERT_TRUE(json_has(subscribe(*sub, 2, "chat:ne"), "/result"));
+  auto p = connect_as(b.port, "p");
+  auto first = publish(*p, 3, "chat:ne", "1");
+  ASSERT_TRUE(json_has(first, "/result"));
+  auto m1 = next_pub(*sub);
+  ASSERT_TRUE(m1);
+  redis.kill();
+  redis.start();
+  std::optional<std::string> m;
+  while ((m = sub->next(std::chrono::seconds(10)))) {
+    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across the restart: " << *m;
+    if (json_has(*m, "/disconnect")) break;
+  }
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u) << *m;
+  auto again = connect_as(a.port, "s");
+  std::string r;
+  ASSERT_TRUE(eventually([&] {
+    r = subscribe(*again, 2, "chat:ne", since_of(*m1));
+    return json_has(r, "/result");
+  }));
+  EXPECT_EQ(json_bool(r, "/result/recovered"), false) << r;
+  EXPECT_NE(json_str(r, "/result/epoch"), json_str(first, "/result/epoch")) << r;
+  // The stream goes on in the new epoch, live.
+  auto next = publish(*p, 4, "chat:ne", "2");
+  EXPECT_EQ(json_str(next, "/result/epoch"), json_str(r, "/result/epoch")) << next;
+  auto live = next_pub(*again);
+  ASSERT_TRUE(live);
+  EXPECT_EQ(pub_data(*live), "2");
 }
 
 TEST(Cluster, RedisRestartedWithoutItsDataClientsAreToldNotShownAHole) {

@@ -123,10 +123,15 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
                                "not be filled from the history")),
       bad_messages_(registry.counter("herald_cluster_bad_messages_total",
                                      "Messages on room channels not in Herald's format")) {
+  if (cluster_.wait_replicas > 0 && cluster_.wait_timeout >= cluster_.redis.command_timeout) {
+    throw std::runtime_error("cluster.redis.wait_timeout (" + ms(cluster_.wait_timeout) +
+                             " ms) must be shorter than cluster.redis.command_timeout (" +
+                             ms(cluster_.redis.command_timeout) +
+                             " ms): a publish waiting for its replicas would "
+                             "time out its connection");
+  }
   router_ = std::make_unique<redis::Router>(
-      io_,
-      redis::make_topology(cluster_.redis_topology, cluster_.redis_address, cluster_.redis_shards,
-                           cluster_.redis_max_redirects, "cluster.redis"),
+      io_, redis::make_topology(cluster_.redis_topology, "cluster.redis"),
       connection_options(cluster_.redis));
   router_->on_ready([this](redis::Router::Server server) { on_ready(server); });
   router_->on_down([this](redis::Router::Server server) { on_down(server); });
@@ -215,6 +220,7 @@ redis::Command RedisBroker::read_command(const std::string& room, Create create,
                                          std::string field, std::string body, std::string join) {
   const RoomOptions& o = options_.room_options(room);
   const auto keys = redis_schema::room_keys(cluster_.key_prefix, room);
+  Lineage lineage = lineage_of(room);
   return redis::Command{"EVALSHA",
                         redis_schema::kReadScript.sha(),
                         "3",
@@ -230,7 +236,26 @@ redis::Command RedisBroker::read_command(const std::string& room, Create create,
                         std::move(body),
                         ms(cluster_.presence_ttl),
                         keys.channel,
-                        std::move(join)};
+                        std::move(join),
+                        lineage.mine,
+                        std::move(lineage.live)};
+}
+
+RedisBroker::Lineage RedisBroker::lineage_of(const std::string& room) const {
+  if (cluster_.new_history != "new_epoch") return {};
+  const redis::Router::Server server = server_of(room);
+  Lineage out{router_->client(server).replid(), {}};
+  // Redis Cluster: a room's keys may come from another live master by a
+  // slot migration, which is no loss (redis_schema.hpp).
+  if (router_->slotted()) {
+    for (redis::Router::Server k = 0; k < router_->size(); ++k) {
+      const redis::Client& c = router_->client(k);
+      if (k == server || !c.ready() || c.replid().empty()) continue;
+      if (!out.live.empty()) out.live += ' ';
+      out.live += c.replid();
+    }
+  }
+  return out;
 }
 
 std::string RedisBroker::new_epoch() {
@@ -263,6 +288,7 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
     auto parts =
         redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
+    Lineage lineage = lineage_of(req.room);
     redis::Command cmd{"EVALSHA",
                        redis_schema::kPublishScript.sha(),
                        "2",
@@ -274,8 +300,17 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
                        ms(o.history_ttl),
                        ms(std::max(cluster_.stream_ttl, o.history_ttl)),
                        std::move(parts.head),
-                       std::move(parts.tail)};
-    send_publish(from, req.room, std::move(cmd), std::move(done), read_stream_publish);
+                       std::move(parts.tail),
+                       std::move(lineage.mine),
+                       std::move(lineage.live)};
+    std::vector<redis::Command> pipeline{std::move(cmd)};
+    // Durability: WAIT in the same round trip; Redis answers it once that
+    // many replicas have the publish, or at the timeout with how many do.
+    if (cluster_.wait_replicas > 0) {
+      pipeline.push_back(
+          {"WAIT", std::to_string(cluster_.wait_replicas), ms(cluster_.wait_timeout)});
+    }
+    send_publish(from, req.room, std::move(pipeline), std::move(done), read_stream_publish);
   });
 }
 
@@ -288,20 +323,21 @@ void RedisBroker::publish_live(unsigned from, const PublishRequest& req,
       protocol::encode_live_pub_push(req.room, req.data_json, req.info_json, req.moderation_json);
   redis::Command cmd{"PUBLISH", redis_schema::room_keys(cluster_.key_prefix, req.room).channel,
                      redis_schema::event_message(frame)};
-  send_publish(from, req.room, std::move(cmd), std::move(done), [](const redis::Reply&) {
+  send_publish(from, req.room, {std::move(cmd)}, std::move(done), [](const redis::Reply&) {
     PublishResult result;
     result.in_stream = false;
     return result;
   });
 }
 
-void RedisBroker::send_publish(unsigned from, const std::string& room, redis::Command cmd,
+void RedisBroker::send_publish(unsigned from, const std::string& room,
+                               std::vector<redis::Command> pipeline,
                                std::function<void(PublishResult)> done,
                                PublishResult (*read)(const redis::Reply&)) {
   // mutable: `done` holds the publisher's session and is moved into the
   // reply posted to its shard, so this closure, destroyed on the broker
   // thread, releases nothing (a session is released on its shard).
-  execute(room, {std::move(cmd)},
+  execute(room, std::move(pipeline),
           [this, from, read, done = std::move(done)](const redis::Result& r) mutable {
             PublishResult result;
             if (auto why = failure(r)) {
@@ -309,9 +345,27 @@ void RedisBroker::send_publish(unsigned from, const std::string& room, redis::Co
             } else {
               result = read(r.replies[0]);
               if (!result.error) counters_.publications.inc();
+              if (!result.error && r.replies.size() == 2) result.error = not_durable(r, result);
             }
             reply(from, std::move(done), std::move(result));
           });
+}
+
+std::optional<BrokerError> RedisBroker::not_durable(const redis::Result& r,
+                                                    const PublishResult& published) const {
+  const redis::Reply& wait = r.replies[1];
+  if (wait.type == redis::Reply::Type::integer && wait.integer >= cluster_.wait_replicas)
+    return std::nullopt;
+  const std::string confirmed = wait.type == redis::Reply::Type::integer
+                                    ? std::to_string(wait.integer)
+                                    : "no (" + wait.describe() + ")";
+  // In the stream already, and maybe delivered; not acknowledged, since a
+  // failover now could lose it (then its subscribers are told: lineage).
+  return unavailable("published at offset " + std::to_string(published.offset) + " of epoch " +
+                     published.epoch + ", but " + confirmed + " of the " +
+                     std::to_string(cluster_.wait_replicas) +
+                     " replicas cluster.redis.wait_replicas asks for confirmed it within " +
+                     ms(cluster_.wait_timeout) + " ms; it may not survive a failover");
 }
 
 // ---- subscribe -----------------------------------------------------------
@@ -646,6 +700,20 @@ void RedisBroker::on_down(redis::Router::Server server) {
     room.waiting.clear();
     for (auto& op : waiting) fail_subscribe(room, std::move(op), "redis connection lost");
     names.push_back(name);
+  }
+  // A Redis Cluster master that went down may never come back as one (its
+  // replica is promoted): the channels joined on it are gone for good, and
+  // their live traffic with them. The rooms' local subscribers are reset
+  // (3005); they resubscribe, which joins the channel on the slot's master
+  // of the moment and recovers what they missed from the history.
+  if (router_->slotted()) {
+    for (auto& [name, room] : rooms_) {
+      if (room.channel != Room::Channel::joined || room.channel_server != server) continue;
+      reset(name, room, "its Redis Cluster master went down");
+      room.channel = Room::Channel::none;
+      room.synced = false;
+      router_->client(server).leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
+    }
   }
   for (const auto& n : names) release_if_unused(n);
 }

@@ -114,11 +114,23 @@ class RedisBroker final : public Broker {
   // outside the stream (redis_schema.hpp).
   void publish_live(unsigned from, const PublishRequest& req,
                     std::function<void(PublishResult)> done);
-  // Sends a publish's one command to the room's server; `read` turns its
-  // reply into the result (a transport or Redis error is read here).
-  void send_publish(unsigned from, const std::string& room, redis::Command cmd,
+  // Sends a publish's command (and its WAIT, with cluster.redis.wait_replicas)
+  // to the room's server; `read` turns the first reply into the result (a
+  // transport or Redis error is read here).
+  void send_publish(unsigned from, const std::string& room, std::vector<redis::Command> pipeline,
                     std::function<void(PublishResult)> done,
                     PublishResult (*read)(const redis::Reply&));
+  // The error for a publish whose WAIT (the second reply of `r`) counted
+  // fewer replicas than cluster.redis.wait_replicas; nullopt when enough.
+  [[nodiscard]] std::optional<BrokerError> not_durable(const redis::Result& r,
+                                                       const PublishResult& published) const;
+  // The lineage arguments of the stream scripts for `room`
+  // (redis_schema.hpp): its server's replid and the other live masters'.
+  struct Lineage {
+    std::string mine;
+    std::string live;
+  };
+  [[nodiscard]] Lineage lineage_of(const std::string& room) const;
   void join_channel(const std::string& name, Room& room);
   void on_joined(const std::string& name, std::uint64_t id, const redis::Result& r);
   void run_subscribe(const std::string& name, Room& room, PendingSubscribe op);

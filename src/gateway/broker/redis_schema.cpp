@@ -16,13 +16,37 @@ RoomKeys room_keys(std::string_view prefix, std::string_view room) {
 
 // Redis runs scripts atomically; TIME is allowed in scripts since Redis 5
 // (effects replication). Numbers: offsets stay below 2^53, exact in Lua.
-const redis::Script kPublishScript(R"lua(
+// The lineage check both stream scripts start with (redis_schema.hpp says
+// why). `mine` is the master_replid of the server the node sent the script
+// to ('' : not checked); `live` the replids of the other masters the node
+// is connected to, space-separated (both may be absent: no check). A room last written under
+// another history that is not a live master's (a slot migration brings the keys of one) may have
+// lost its tail: it takes the candidate epoch, keeping its top and history, so that no position of
+// the old epoch reads as continuous. Returns the epoch to use (nil: the room has none).
+const std::string kLineageHead = R"lua(
+local function stream_epoch(meta, candidate, mine, live)
+  local epoch = redis.call('HGET', meta, 'epoch')
+  if not epoch or not mine or mine == '' then return epoch end
+  live = live or ''
+  local was = redis.call('HGET', meta, 'r')
+  if was == mine then return epoch end
+  redis.call('HSET', meta, 'r', mine)
+  if was and not string.find(' ' .. live .. ' ', ' ' .. was .. ' ', 1, true) then
+    epoch = candidate
+    redis.call('HSET', meta, 'epoch', epoch)
+  end
+  return epoch
+end
+)lua";
+
+const redis::Script kPublishScript(kLineageHead + R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
+local epoch = stream_epoch(KEYS[1], ARGV[2], ARGV[8], ARGV[9])
 if not epoch then
   epoch = ARGV[2]
   redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+  if (ARGV[8] or '') ~= '' then redis.call('HSET', KEYS[1], 'r', ARGV[8]) end
   redis.call('DEL', KEYS[2])
 end
 local top = redis.call('HINCRBY', KEYS[1], 'top', 1)
@@ -48,14 +72,15 @@ redis.call('PUBLISH', ARGV[1], 'p ' .. top .. ' ' .. epoch .. ' ' .. frame)
 return {top, epoch}
 )lua");
 
-const redis::Script kReadScript(R"lua(
+const redis::Script kReadScript(kLineageHead + R"lua(
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local epoch = redis.call('HGET', KEYS[1], 'epoch')
+local epoch = stream_epoch(KEYS[1], ARGV[2], ARGV[11], ARGV[12])
 if not epoch then
   if ARGV[1] ~= '1' then return {'', 0, 1} end
   epoch = ARGV[2]
   redis.call('HSET', KEYS[1], 'epoch', epoch, 'top', 0)
+  if (ARGV[11] or '') ~= '' then redis.call('HSET', KEYS[1], 'r', ARGV[11]) end
   redis.call('DEL', KEYS[2])
 end
 if ARGV[1] == '1' then redis.call('PEXPIRE', KEYS[1], ARGV[5]) end

@@ -40,14 +40,27 @@ struct RoomKeys {
 };
 [[nodiscard]] RoomKeys room_keys(std::string_view prefix, std::string_view room);
 
+// Lineage: the meta hash's field `r` holds the replication ID
+// (master_replid) of the Redis history the room was last written under.
+// Redis replicates asynchronously, so a failover (or a restart, which also
+// starts a new history) can lose a room's last publications; the next
+// ones would then reuse their offsets, and a client holding an old
+// position would read a hole, or another publication, as continuous. So
+// both stream scripts take the node's view of the server (its replid, and
+// the other live masters' for slot migrations) and give a room whose
+// history changed a new epoch: its subscribers are told (3005, then
+// recovered: false), never shown a reused offset. Nodes send '' when
+// cluster.redis.new_history = "continue" (no check).
+//
 // KEYS meta, history. ARGV channel, candidate epoch (used when the room has
-// none), history size, history TTL ms, meta TTL ms, frame head, frame tail.
-// Returns {top, epoch}.
+// none, or its history changed), history size, history TTL ms, meta TTL
+// ms, frame head, frame tail, replid, live replids. Returns {top, epoch}.
 extern const redis::Script kPublishScript;
 // KEYS meta, history, presence. ARGV create (1: give the room an epoch if it
 // has none), candidate epoch, after (-1: none wanted), history TTL ms, meta
 // TTL ms, presence field ("" none), presence body, presence TTL ms,
-// channel, join frame ("" none). Returns {epoch ("" when the room has none
+// channel, join frame ("" none), replid, live replids (lineage, above).
+// Returns {epoch ("" when the room has none
 // and create is 0), top, first, frames...}: the unexpired publications with
 // offsets first.. top that come after `after`.
 extern const redis::Script kReadScript;

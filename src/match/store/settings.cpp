@@ -13,18 +13,8 @@ void register_settings(config::Schema& s, Settings& o) {
             "Dictionaries this process holds at once");
   s.add_int("keywords.max_batch", o.redis.limits.max_batch, 1, 1'000'000,
             "Entries in one add or remove request");
-  s.add_endpoint("keywords.redis.address", o.redis_address,
-                 "Redis server for keywords.store = redis (host:port); with topology = cluster, "
-                 "any node of the Redis Cluster");
-  s.add_choice("keywords.redis.topology", o.redis_topology, {"servers", "cluster"},
-               "servers: plain Redis servers (address, or those of shards, by consistent hash); "
-               "cluster: address is a Redis Cluster node, dictionaries routed by its slot map "
-               "(read at start-up, kept current by MOVED redirections)");
-  s.add_string("keywords.redis.shards", o.redis_shards,
-               "Several Redis servers, dictionaries spread over them by consistent hash "
-               "(\"host:port, host:port\"); empty: keywords.redis.address alone");
-  s.add_int("keywords.redis.max_redirects", o.redis_max_redirects, 0, 100,
-            "Redis Cluster: MOVED/ASK redirections one command may follow; one more fails it");
+  redis::register_topology_settings(s, "keywords.redis", "keywords.store = redis", "dictionaries",
+                                    o.redis_topology);
   s.add_string("keywords.redis.username", o.redis.redis.credentials.username,
                "Redis ACL user for keywords.store = redis (AUTH username password); empty: the "
                "default user",
@@ -58,9 +48,7 @@ void register_settings(config::Schema& s, Settings& o) {
 std::unique_ptr<Store> make_store(const Settings& settings) {
   if (settings.store != "redis") return std::make_unique<MemoryStore>(settings.redis.limits);
   RedisStoreOptions o = settings.redis;
-  o.topology =
-      redis::make_topology(settings.redis_topology, settings.redis_address, settings.redis_shards,
-                           settings.redis_max_redirects, "keywords.redis");
+  o.topology = redis::make_topology(settings.redis_topology, "keywords.redis");
   return std::make_unique<RedisStore>(std::move(o));
 }
 
