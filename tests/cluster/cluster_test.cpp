@@ -324,6 +324,52 @@ TEST(Cluster, APublishIsOneRoundTripToRedis) {
   EXPECT_EQ(after - before, kPublishes);
 }
 
+// Durability (cluster.redis.wait_replicas): a publish is acknowledged once
+// a replica has it, still in one round trip (the WAIT is pipelined behind
+// the script). A replica that stops answering makes the publish wait
+// wait_timeout and answer 114 naming its offset, nothing hangs, and once
+// the replica is back publishes are acknowledged again.
+TEST(Cluster, WaitReplicasAcknowledgesOnlyWhatAReplicaHas) {
+  RedisServer master;
+  RedisServer replica({"--replicaof", "127.0.0.1", std::to_string(master.port())}, {});
+  ASSERT_TRUE(eventually([&] {
+    return replica.command({"INFO", "replication"}).str.find("master_link_status:up") !=
+           std::string::npos;
+  }));
+  Daemon a(cluster_flags(
+      master.port(), {"--cluster.redis.wait_replicas", "1", "--cluster.redis.wait_timeout", "300ms",
+                      "--cluster.presence_ttl", "1h", "--cluster.heartbeat_interval", "10m",
+                      "--cluster.node_ttl", "1h"}));
+  auto p = connect_as(a.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 2, "chat:dur", "1"), "/result/offset"));
+  const double before = node_metric(a.port, "herald_cluster_redis_round_trips_total");
+  auto r = publish(*p, 3, "chat:dur", "2");
+  EXPECT_EQ(json_uint(r, "/result/offset"), 2u) << r;
+  EXPECT_EQ(node_metric(a.port, "herald_cluster_redis_round_trips_total") - before, 1);
+  EXPECT_EQ(replica.command({"HGET", "herald:{chat:dur}:m", "top"}).str, "2");
+
+  replica.signal(SIGSTOP);
+  const auto start = std::chrono::steady_clock::now();
+  auto refused = publish(*p, 4, "chat:dur", "3");
+  EXPECT_EQ(json_uint(refused, "/error/code"), 114u) << refused;
+  EXPECT_NE(refused.find("published at offset 3"), std::string::npos) << refused;
+  EXPECT_NE(refused.find("cluster.redis.wait_replicas"), std::string::npos) << refused;
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  replica.signal(SIGCONT);
+  ASSERT_TRUE(eventually(
+      [&] { return json_uint(publish(*p, 5, "chat:dur", "4"), "/result/offset").has_value(); }));
+}
+
+// heraldd refuses a wait_timeout that would outlast its command timeout.
+TEST(Cluster, AWaitTimeoutPastTheCommandTimeoutStopsStartUp) {
+  RedisServer redis;
+  RunResult r = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--cluster.mode", "redis",
+                     "--cluster.redis.address", "127.0.0.1:" + std::to_string(redis.port()),
+                     "--cluster.redis.wait_replicas", "1", "--cluster.redis.wait_timeout", "5s"});
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("cluster.redis.wait_timeout"), std::string::npos) << r.output;
+}
+
 // A publication outside the stream is one PUBLISH: one round trip, and no
 // key of the room is read or written (docs/cluster.md).
 TEST(Cluster, ASkipHistoryPublishIsOneRoundTripAndWritesNoKey) {

@@ -13,10 +13,6 @@
 #include "redis/argv.hpp"
 
 namespace herald::test {
-namespace {
-
-// A port the kernel just handed out and released; the server binds it a
-// moment later (try_start retries on the rare collision).
 std::uint16_t free_port() {
   int fd = socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in addr{};
@@ -32,8 +28,6 @@ std::uint16_t free_port() {
   close(fd);
   return ntohs(addr.sin_port);
 }
-
-}  // namespace
 
 RedisServer::RedisServer(bool persist) : RedisServer(persist, false) {}
 

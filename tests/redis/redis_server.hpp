@@ -20,6 +20,10 @@ namespace herald::test {
 
 inline constexpr const char* kRedisServerPath = "/usr/bin/redis-server";
 
+// A loopback port the kernel just handed out and released; a server binds
+// it a moment later (callers retry on the rare collision).
+[[nodiscard]] std::uint16_t free_port();
+
 class RedisServer {
  public:
   // persist: append-only file fsynced on every write, so data survives

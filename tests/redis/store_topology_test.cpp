@@ -4,7 +4,8 @@
 // reaches another process's engine by pub/sub whichever server holds the
 // dictionary, and a dictionary whose slot migrates to another master while
 // it is written and read loses nothing (ASK during the migration, MOVED
-// after it). The single-server round-trip claims are pinned by
+// after it); and over a master that Redis Sentinel watches, through its
+// failover (keywords.redis.topology = sentinel). The single-server round-trip claims are pinned by
 // round_trip_claims_test.cpp, unchanged by the Router.
 #include <gtest/gtest.h>
 
@@ -13,6 +14,7 @@
 #include "match/store/redis_schema.hpp"
 #include "redis/cluster_slots.hpp"
 #include "redis_cluster.hpp"
+#include "redis_sentinel.hpp"
 #include "redis_server.hpp"
 #include "store_support.hpp"
 #include "support/eventually.hpp"
@@ -100,6 +102,33 @@ TEST(KeywordStoreOnShardedServers, DictionariesSpreadAndEveryServersWritesAreHea
   EXPECT_GT(b.command({"DBSIZE"}).integer, 0);
   EXPECT_EQ(a.command({"DBSIZE"}).integer + b.command({"DBSIZE"}).integer, kDicts * 3);
   each_write_reaches_the_other_process(p.writer, p.reader, kDicts);
+}
+
+// topology = sentinel: the store asks the Sentinel where the master is;
+// when it dies and the replica is promoted, writes fail plainly until the
+// store reconnects there by itself, and then work again, with what was
+// replicated before still read back.
+TEST(KeywordStoreOverSentinel, FollowsAFailoverWithoutARestart) {
+  RedisSentinel rs;
+  redis::Topology t;
+  t.kind = redis::Topology::Kind::sentinel;
+  t.sentinels = {{"127.0.0.1", rs.port}};
+  t.master_name = RedisSentinel::kName;
+  TwoProcesses p(t);
+  ASSERT_TRUE(kw::add_many(p.writer, "d", numbered("w", 5)).ok());
+  EXPECT_EQ(keywords_of(p.reader, "d"), numbered_set("w", 5));
+  // Replicated before the master dies (asynchronous replication could
+  // lose it otherwise, which is not what this test is about).
+  ASSERT_TRUE(eventually([&] { return rs.replica_in_step(); }));
+  rs.fail_over();
+  ASSERT_TRUE(eventually([&] { return kw::add_many(p.writer, "d", {{"after"}}).ok(); },
+                         std::chrono::seconds(20)))
+      << "writes did not resume on the promoted replica";
+  std::set<std::string> want = numbered_set("w", 5);
+  want.insert("after");
+  EXPECT_TRUE(
+      eventually([&] { return keywords_of(p.reader, "d") == want; }, std::chrono::seconds(20)));
+  EXPECT_GT(rs.replica.command({"DBSIZE"}).integer, 0);
 }
 
 TEST(KeywordStoreOnARedisCluster, DictionariesSpreadOverTheMastersAndWritesAreHeard) {
