@@ -64,8 +64,12 @@ void Conn::read() {
   std::visit(
       [this](auto& ws) {
         ws.async_read(buffer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-          if (ec)
-            return self->fail(ec == websocket::error::closed ? "closed by server" : ec.message());
+          if (ec) {
+            if (ec != websocket::error::closed) return self->fail(ec.message());
+            // The close code says why (3005: a cluster stream reset).
+            const auto code = std::visit([](auto& w) { return w.reason().code; }, self->ws_);
+            return self->fail("closed by server (" + std::to_string(code) + ")");
+          }
           auto data = self->buffer_.cdata();
           // Safety: a flat_buffer's readable bytes are one contiguous char range.
           std::string_view frame(static_cast<const char*>(data.data()), data.size());

@@ -34,7 +34,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
     std::function<void()> on_open;
     std::function<void(std::string_view line)> on_message;
     // Called once when the connection ends for any reason after open() or
-    // when open() fails; `error` says why (empty when close() was asked).
+    // when open() fails; `error` says why (empty when drop() was asked;
+    // "closed by server (CODE)" for a WebSocket close, with its code).
     std::function<void(const std::string& error)> on_closed;
   };
 

@@ -7,6 +7,9 @@
 //                   [--reference uws|ws|both]                 (uWebSockets.js, Node.js ws)
 //                   [--tls]                                   heraldd over wss:// too
 //   herald-bench g3 [--nodes 3] [--subscribers N] ...         G1 over a cluster, a node killed
+//                   [--kill node|redis-master|none]           or the Redis master (Sentinel
+//                   failover)
+//                   [--redis single|sentinel] [--wait-replicas N]
 //
 // Progress goes to stderr every second; the result goes to stdout as JSON
 // (one object per server) and to stderr as a table. Exit 0 when every
@@ -19,7 +22,9 @@
 
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <memory>
+#include <thread>
 
 #include "core/config/values.hpp"
 #include "scenarios.hpp"
@@ -80,7 +85,7 @@ std::chrono::milliseconds duration_arg(const std::string& text, const char* flag
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"herald-bench: load generator for Herald's gateway benchmarks (G1, G2)",
+  CLI::App app{"herald-bench: load generator for Herald's gateway benchmarks (G1, G2, G3)",
                "herald-bench"};
   app.require_subcommand(1);
   std::string heraldd = sibling_heraldd();
@@ -156,7 +161,9 @@ int main(int argc, char** argv) {
   std::string g3_duration = "60s", g3_reconnect = "10s";
   std::string redis_server = "/usr/bin/redis-server";
   auto* g3cmd = app.add_subcommand(
-      "g3", "G1 across heraldd nodes sharing one Redis, the last node SIGKILLed halfway");
+      "g3",
+      "G1 across heraldd nodes sharing one Redis, the last node (or the Redis master) SIGKILLed "
+      "halfway");
   g3cmd->add_option("--nodes", g3_nodes, "heraldd nodes (2 or more)")
       ->capture_default_str()
       ->check(CLI::Range(2u, 16u));
@@ -169,6 +176,32 @@ int main(int argc, char** argv) {
   g3cmd->add_option("--reconnect-every", g3_reconnect)->capture_default_str();
   g3cmd->add_option("--redis-server", redis_server, "redis-server binary to start")
       ->capture_default_str();
+  std::string g3_kill = "node", g3_redis = "single";
+  unsigned g3_wait_replicas = 0;
+  g3cmd
+      ->add_option("--kill", g3_kill,
+                   "What is SIGKILLed halfway: node (the last heraldd), redis-master (the Redis "
+                   "master, which a Sentinel fails over to its replica; implies --redis "
+                   "sentinel), or none")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"node", "redis-master", "none"}));
+  auto* redis_opt =
+      g3cmd
+          ->add_option("--redis", g3_redis,
+                       "single: one redis-server; sentinel: a master, one replica (--replicaof) "
+                       "and one Redis Sentinel, the nodes finding the master through it")
+          ->capture_default_str()
+          ->check(CLI::IsMember({"single", "sentinel"}));
+  bool g3_cut_replica = false;
+  g3cmd->add_flag("--cut-replica-link", g3_cut_replica,
+                  "With --kill redis-master: 1 s before the kill, cut the replica's link "
+                  "(REPLICAOF a port nobody listens on), so that what is acknowledged in that "
+                  "second exists only on the master: a failover that loses acknowledged writes "
+                  "unless --wait-replicas holds them back");
+  auto* wait_opt =
+      g3cmd->add_option("--wait-replicas", g3_wait_replicas,
+                        "Passed to heraldd as --cluster.redis.wait_replicas (needs --redis "
+                        "sentinel: the replica)");
 
   try {
     app.parse(argc, argv);
@@ -180,12 +213,33 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
+  if (g3cmd->parsed()) {
+    if (g3_kill == "redis-master") {
+      if (redis_opt->count() > 0 && g3_redis != "sentinel") {
+        fmt::print(stderr, "herald-bench: --kill redis-master needs --redis sentinel\n");
+        return 2;
+      }
+      g3_redis = "sentinel";
+    }
+    if (g3_cut_replica && g3_kill != "redis-master") {
+      fmt::print(stderr, "herald-bench: --cut-replica-link needs --kill redis-master\n");
+      return 2;
+    }
+    if (wait_opt->count() > 0 && g3_wait_replicas > 0 && g3_redis != "sentinel") {
+      fmt::print(stderr,
+                 "herald-bench: --wait-replicas needs --redis sentinel (a replica to wait for)\n");
+      return 2;
+    }
+  }
   if (smoke) {
     g3.subscribers = std::min(g3.subscribers, 150u);
     g3.rooms = std::min(g3.rooms, 15u);
     g3.publishers = std::min(g3.publishers, 4u);
     g3.rate = std::min(g3.rate, 150.0);
-    g3.duration = std::chrono::milliseconds(4000);
+    // A Redis failover takes seconds (Sentinel's down-after 1 s, the
+    // promotion, the nodes' reconnect backoff): the master is killed at 6 s
+    // and publishing goes on 6 s after it.
+    g3.duration = std::chrono::milliseconds(g3_kill == "redis-master" ? 12000 : 4000);
     g3.reconnect_every = std::chrono::milliseconds(1000);
     g1.subscribers = std::min(g1.subscribers, 200u);
     g1.rooms = std::min(g1.rooms, 20u);
@@ -237,36 +291,111 @@ int main(int argc, char** argv) {
   bool all_ok = true;
   try {
     if (g3cmd->parsed()) {
-      // One Redis, nothing persisted (the history lives in it while it runs),
-      // and the nodes in cluster mode on it.
-      const std::uint16_t redis_port = free_port();
-      Target redis("redis-server",
-                   {redis_server, "--port", std::to_string(redis_port), "--bind", "127.0.0.1",
-                    "--save", "", "--appendonly", "no"},
-                   "Ready to accept connections", redis_port);
+      // Redis with nothing persisted (the history lives in it while it
+      // runs): one server, or a master, its replica and a Sentinel, each in
+      // a directory of its own (a replica writes the RDB it receives, and
+      // Sentinel rewrites its configuration file).
+      G3Setup setup;
+      setup.redis_topology = g3_redis;
+      setup.wait_replicas = g3_wait_replicas;
+      const auto dir = std::filesystem::temp_directory_path() /
+                       ("herald-bench-g3-" + std::to_string(::getpid()));
+      struct RemoveDir {
+        std::filesystem::path path;
+        ~RemoveDir() {
+          std::error_code ec;
+          std::filesystem::remove_all(path, ec);
+        }
+      } remove_dir{dir};
+      std::vector<std::unique_ptr<Target>> redis;
+      auto redis_server_at = [&](const std::string& name, std::vector<std::string> extra) {
+        const std::uint16_t port = free_port();
+        const auto d = dir / std::to_string(port);
+        std::filesystem::create_directories(d);
+        std::vector<std::string> args{redis_server, "--port",       std::to_string(port),
+                                      "--bind",     "127.0.0.1",    "--save",
+                                      "",           "--appendonly", "no",
+                                      "--dir",      d.string()};
+        if (g3_redis == "sentinel") {
+          // A replica's first sync starts at once, not 5 s later.
+          args.insert(args.end(), {"--repl-diskless-sync-delay", "0"});
+        }
+        args.insert(args.end(), extra.begin(), extra.end());
+        redis.push_back(std::make_unique<Target>(name, args, "Ready to accept connections", port));
+        return redis.back().get();
+      };
+      std::vector<std::string> redis_flags;
+      Target* master =
+          redis_server_at(g3_redis == "sentinel" ? "redis-server (master)" : "redis-server", {});
+      if (g3_redis == "single") {
+        redis_flags = {"--cluster.redis.address", "127.0.0.1:" + std::to_string(master->port())};
+      } else {
+        Target* replica = redis_server_at(
+            "redis-server (replica)", {"--replicaof", "127.0.0.1", std::to_string(master->port())});
+        auto wait_until = [](const std::string& what, const std::function<bool()>& done) {
+          const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+          while (!done()) {
+            if (std::chrono::steady_clock::now() > deadline)
+              throw std::runtime_error(what + " did not happen within 30 s");
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+          }
+        };
+        wait_until("the replica's sync (master_link_status:up)", [&] {
+          return redis_ask(replica->port(), {"INFO", "replication"}, std::chrono::seconds(1))
+                     .find("master_link_status:up") != std::string::npos;
+        });
+        const std::uint16_t sentinel_port = free_port();
+        const auto sdir = dir / "sentinel";
+        std::filesystem::create_directories(sdir);
+        const std::string conf = (sdir / "sentinel.conf").string();
+        std::ofstream(conf) << "port " << sentinel_port << "\nbind 127.0.0.1\ndir " << sdir.string()
+                            << "\nsentinel monitor herald 127.0.0.1 " << master->port()
+                            << " 1\nsentinel down-after-milliseconds herald 1000\n"
+                               "sentinel failover-timeout herald 5000\n";
+        redis.push_back(std::make_unique<Target>(
+            "redis-sentinel", std::vector<std::string>{redis_server, conf, "--sentinel"},
+            R"(\+monitor master herald)", sentinel_port));
+        // A Sentinel that does not know the replica cannot promote it.
+        wait_until("the Sentinel's discovery of the replica", [&] {
+          return redis_ask(sentinel_port, {"SENTINEL", "replicas", "herald"},
+                           std::chrono::seconds(1))
+                     .find(std::to_string(replica->port())) != std::string::npos;
+        });
+        redis_flags = {"--cluster.redis.topology",    "sentinel",
+                       "--cluster.redis.sentinels",   "127.0.0.1:" + std::to_string(sentinel_port),
+                       "--cluster.redis.master_name", "herald"};
+        setup.replica = replica;
+      }
+      if (wait_opt->count() > 0) {
+        redis_flags.insert(redis_flags.end(),
+                           {"--cluster.redis.wait_replicas", std::to_string(g3_wait_replicas)});
+      }
+      for (const auto& t : redis) setup.redis.push_back(t.get());
+      if (g3_kill == "redis-master") setup.kill_redis = master;
+      if (g3_cut_replica) setup.cut_replica_before = std::chrono::milliseconds(1000);
+      if (g3_kill == "node") setup.kill_node = static_cast<int>(g3_nodes - 1);
+
       std::vector<std::unique_ptr<Target>> nodes;
-      std::vector<Target*> raw;
       for (unsigned n = 0; n < g3_nodes; ++n) {
         std::vector<std::string> node_argv = heraldd_argv;
-        for (const std::string& f :
-             {std::string("--cluster.mode"), std::string("redis"),
-              std::string("--cluster.redis.address"), "127.0.0.1:" + std::to_string(redis_port),
-              std::string("--cluster.node_id"), "g3n" + std::to_string(n)})
-          node_argv.push_back(f);
+        node_argv.insert(node_argv.end(), {"--cluster.mode", "redis"});
+        node_argv.insert(node_argv.end(), redis_flags.begin(), redis_flags.end());
+        node_argv.insert(node_argv.end(), {"--cluster.node_id", "g3n" + std::to_string(n)});
         nodes.push_back(std::make_unique<Target>("heraldd g3n" + std::to_string(n), node_argv));
-        raw.push_back(nodes.back().get());
+        setup.nodes.push_back(nodes.back().get());
       }
       bool ok = false;
-      reports.push_back(run_g3(g3, raw, g3_nodes - 1, ok));
+      reports.push_back(run_g3(g3, setup, ok));
       all_ok = all_ok && ok;
       if (!ok) {
         for (const auto& t : nodes)
           if (t->running()) fmt::print(stderr, "{} output (tail):\n{}\n", t->name(), t->tail());
+        for (const auto& t : redis)
+          if (t->running()) fmt::print(stderr, "{} output (tail):\n{}\n", t->name(), t->tail());
       }
-      // The killed node is not checked again; the others and Redis must end
-      // well.
+      // The killed process is not checked again; the others must end well.
       for (const auto& t : nodes) all_ok = t->finish() && all_ok;
-      all_ok = redis.finish() && all_ok;
+      for (auto it = redis.rbegin(); it != redis.rend(); ++it) all_ok = (*it)->finish() && all_ok;
     } else if (g1cmd->parsed()) {
       Target t("heraldd", heraldd_argv);
       bool ok = false;

@@ -26,13 +26,17 @@ inline std::optional<std::uint64_t> uint_after(std::string_view s, std::string_v
   return v;
 }
 
-// The string value after `key` (e.g. "\"epoch\":\""), up to the next quote.
-inline std::optional<std::string_view> string_after(std::string_view s, std::string_view key) {
-  auto p = s.find(key);
+// The string value after the first `key` (e.g. "\"epoch\":\"") at or after
+// `from`, up to the next quote; sets `end` to that quote.
+inline std::optional<std::string_view> string_after(std::string_view s, std::string_view key,
+                                                    std::size_t from = 0,
+                                                    std::size_t* end = nullptr) {
+  auto p = s.find(key, from);
   if (p == std::string_view::npos) return std::nullopt;
   p += key.size();
   auto q = s.find('"', p);
   if (q == std::string_view::npos) return std::nullopt;
+  if (end) *end = q;
   return s.substr(p, q - p);
 }
 

@@ -64,10 +64,32 @@ Report run_g1(const G1Options& options, Target& target, bool& ok);
 // G3: G1 across several heraldd nodes sharing one Redis (cluster mode).
 // Subscribers and publishers are spread over the nodes; each churn
 // reconnects a subscriber to the next node (recovering there from its
-// offset); halfway through, `kill` (an index into nodes) is SIGKILLed and
-// its clients reconnect to the others. Publishes in flight on the killed
-// node have an unknown outcome and are counted apart, never as loss.
-Report run_g3(const G1Options& options, std::vector<Target*> nodes, unsigned kill, bool& ok);
+// offset); halfway through, one thing is SIGKILLed:
+//  - a node (`kill_node`, an index into nodes): its clients reconnect to the
+//    others. Publishes in flight on it have an unknown outcome and are
+//    counted apart, never as loss.
+//  - the Redis master (`kill_redis`), with a replica and a Sentinel beside
+//    it: the nodes follow the failover; publishes meanwhile are refused
+//    with 114 (counted, not expected), and a subscriber reset (3005) whose
+//    resubscribe answers recovered:false is *told*: what it had not received
+//    of the publications acknowledged before it was told is counted apart
+//    ("told"), not as loss. Duplicates, disorder and silent gaps count as
+//    strictly as ever.
+struct G3Setup {
+  std::vector<Target*> nodes;
+  int kill_node = -1;            // index into nodes; -1: no node is killed
+  Target* kill_redis = nullptr;  // the Redis master to kill instead; null: none
+  Target* replica = nullptr;     // its replica (how far behind it was at the kill)
+  std::vector<Target*> redis;    // every redis-server and Sentinel (their CPU)
+  std::string redis_topology;    // "single" or "sentinel" (reported)
+  unsigned wait_replicas = 0;    // what the nodes were given (reported)
+  // With kill_redis: this long before the kill, the replica's link is cut
+  // (REPLICAOF a port nobody listens on), so the publications acknowledged
+  // meanwhile exist only on the master, as asynchronous replication can
+  // leave them; 0: not cut.
+  std::chrono::milliseconds cut_replica_before{0};
+};
+Report run_g3(const G1Options& options, const G3Setup& setup, bool& ok);
 Report run_g2(const G2Options& options, Target& target, bool& ok);
 
 }  // namespace herald::bench

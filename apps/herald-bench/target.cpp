@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <regex>
 #include <stdexcept>
 
@@ -104,6 +105,82 @@ double scrape_metric(std::uint16_t port, const std::string& series) {
     return std::stod(body.substr(at + series.size() + 2));
   } catch (const std::exception&) {
     return std::nan("");
+  }
+}
+
+namespace {
+
+// Where the RESP value starting at `at` ends, or npos if `text` does not
+// hold all of it yet.
+std::size_t resp_end(const std::string& text, std::size_t at) {
+  if (at >= text.size()) return std::string::npos;
+  const std::size_t eol = text.find("\r\n", at);
+  if (eol == std::string::npos) return std::string::npos;
+  const char type = text[at];
+  if (type == '+' || type == '-' || type == ':') return eol + 2;
+  long long n = 0;
+  try {
+    n = std::stoll(text.substr(at + 1, eol - at - 1));
+  } catch (const std::exception&) {
+    return eol + 2;  // not RESP: take the line as it is
+  }
+  if (type == '$') {
+    if (n < 0) return eol + 2;
+    const std::size_t end = eol + 2 + static_cast<std::size_t>(n) + 2;
+    return end <= text.size() ? end : std::string::npos;
+  }
+  if (type == '*' || type == '%' || type == '~') {
+    std::size_t pos = eol + 2;
+    const long long items = type == '%' ? 2 * n : n;
+    for (long long i = 0; i < items; ++i) {
+      pos = resp_end(text, pos);
+      if (pos == std::string::npos) return pos;
+    }
+    return pos;
+  }
+  return eol + 2;
+}
+
+}  // namespace
+
+std::string redis_ask(std::uint16_t port, const std::vector<std::string>& argv,
+                      std::chrono::milliseconds timeout) {
+  std::string req = "*" + std::to_string(argv.size()) + "\r\n";
+  for (const auto& a : argv) req += "$" + std::to_string(a.size()) + "\r\n" + a + "\r\n";
+  boost::asio::io_context io;
+  boost::asio::ip::tcp::socket s(io);
+  std::string reply;
+  bool done = false;
+  char buf[8192];
+  std::function<void()> read = [&] {
+    s.async_read_some(boost::asio::buffer(buf), [&](boost::system::error_code ec, std::size_t n) {
+      reply.append(buf, n);
+      if (resp_end(reply, 0) != std::string::npos) {
+        done = true;
+        return;
+      }
+      if (!ec) read();
+    });
+  };
+  s.async_connect({boost::asio::ip::make_address("127.0.0.1"), port},
+                  [&](boost::system::error_code ec) {
+                    if (ec) return;
+                    boost::asio::async_write(s, boost::asio::buffer(req),
+                                             [&](boost::system::error_code e, std::size_t) {
+                                               if (!e) read();
+                                             });
+                  });
+  io.run_for(timeout);
+  return done ? reply : std::string();
+}
+
+long long info_field(const std::string& info, const std::string& key) {
+  const std::size_t at = info.find(key);
+  if (at == std::string::npos) return -1;
+  try {
+    return std::stoll(info.substr(at + key.size()));
+  } catch (const std::exception&) {
+    return -1;
   }
 }
 

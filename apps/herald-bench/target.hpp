@@ -9,6 +9,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -61,6 +62,16 @@ class Target {
 // One value of a heraldd's /metrics (a series name with its labels as
 // printed); NaN if it cannot be read.
 [[nodiscard]] double scrape_metric(std::uint16_t port, const std::string& series);
+
+// One command to the Redis (or Sentinel) on 127.0.0.1:`port`, waiting up to
+// `timeout`: its reply as RESP text (bulk strings and nested arrays read
+// whole), or "" when it cannot be had. The bench only looks for text in it
+// ("master_link_status:up", a port), so it is not parsed further.
+[[nodiscard]] std::string redis_ask(std::uint16_t port, const std::vector<std::string>& argv,
+                                    std::chrono::milliseconds timeout);
+// The integer after `key` ("master_repl_offset:") in an INFO reply; -1 if
+// absent.
+[[nodiscard]] long long info_field(const std::string& info, const std::string& key);
 
 // CPU seconds of this process (the load generator).
 [[nodiscard]] double self_cpu_seconds();

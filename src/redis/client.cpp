@@ -339,7 +339,7 @@ void Client::schedule_reconnect() {
   });
 }
 
-void Client::execute(std::vector<Command> pipeline, Done done) {
+void Client::execute(const std::vector<Command>& pipeline, Done done) {
   if (!ready_ || !cmd_) {
     Result r;
     r.error = "redis unavailable at " + address() + ": " + last_error_;

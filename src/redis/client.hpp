@@ -111,7 +111,7 @@ class Client {
   // Sends the pipeline as one round trip. When the client is not ready the
   // handler gets an error at once (posted): writes fail fast while Redis is
   // down instead of queueing without bound.
-  void execute(std::vector<Command> pipeline, Done done);
+  void execute(const std::vector<Command>& pipeline, Done done);
 
   [[nodiscard]] std::uint64_t round_trips() const {
     return round_trips_.load(std::memory_order_relaxed);

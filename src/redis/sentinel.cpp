@@ -40,7 +40,7 @@ namespace {
 
 // Closed from a posted handler: never inside the hiredis callback that
 // carries its reply.
-void close_later(boost::asio::io_context& io, std::shared_ptr<Connection> conn) {
+void close_later(boost::asio::io_context& io, const std::shared_ptr<Connection>& conn) {
   if (conn) boost::asio::post(io, [conn] { conn->close(); });
 }
 
@@ -48,7 +48,7 @@ void close_later(boost::asio::io_context& io, std::shared_ptr<Connection> conn) 
 
 void Sentinel::skip(const std::shared_ptr<Ask>& ask, std::size_t k, const std::string& why) {
   ask->reasons += (ask->reasons.empty() ? "" : "; ") + sentinels_[k].to_string() + " " + why;
-  close_later(io_, std::move(ask->conn));
+  close_later(io_, ask->conn);
   ask->conn.reset();
   boost::asio::post(io_, [this, ask] { ask_next(ask); });
 }
@@ -95,7 +95,7 @@ void Sentinel::ask_next(const std::shared_ptr<Ask>& ask) {
           preferred_ = k;
           ++ask->attempt;  // the timer's wait is stale now
           ask->timer.cancel();
-          close_later(io_, std::move(ask->conn));
+          close_later(io_, ask->conn);
           ask->conn.reset();
           boost::asio::post(
               io_, [ask, found = std::move(found)]() mutable { ask->done(std::move(found)); });

@@ -48,6 +48,23 @@ inline std::optional<std::string> next_pub(WsClient& c,
   return std::nullopt;
 }
 
+// Reads `c` until a disconnect push, failing the test on any publication
+// before it (`across`: what it would have been delivered across); true
+// when the push came and its code is 3005 (stream reset).
+inline bool expect_reset(WsClient& c, const std::string& across,
+                         std::chrono::milliseconds t = std::chrono::seconds(10)) {
+  while (auto m = c.next(t)) {
+    EXPECT_FALSE(json_has(*m, "/pub")) << "delivered across " << across << ": " << *m;
+    if (json_has(*m, "/pub")) return false;
+    if (json_has(*m, "/disconnect")) {
+      EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u) << *m;
+      return json_uint(*m, "/disconnect/code") == 3005u;
+    }
+  }
+  ADD_FAILURE() << "no reset (disconnect push) within " << t.count() << " ms";
+  return false;
+}
+
 // Rooms `prefix`0 .. `prefix`<rooms - 1>: a subscriber on the node at
 // `to` subscribes to all, a publisher on the node at `from` publishes once
 // in each, and every room's publication reaches the subscriber. Returns the

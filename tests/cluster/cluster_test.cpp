@@ -473,13 +473,7 @@ TEST(Cluster, AGapTheHistoryLostResetsTheRoomNeverASilentHole) {
   redis.command({"DEL", "herald:{chat:h}:h"});
   ASSERT_TRUE(json_has(publish(*p, 4, "chat:h", "3"), "/result"));
   // The subscriber is told (3005, reconnect) instead of getting 3 after 1.
-  std::optional<std::string> m;
-  while ((m = sub->next(std::chrono::seconds(5)))) {
-    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across a hole: " << *m;
-    if (json_has(*m, "/disconnect")) break;
-  }
-  ASSERT_TRUE(m);
-  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u);
+  ASSERT_TRUE(expect_reset(*sub, "a hole", std::chrono::seconds(5)));
   // Its resubscribe says recovered=false.
   auto again = connect_as(a.port, "s");
   auto r = subscribe(*again, 2, "chat:h", since_of(*m1));
@@ -533,13 +527,7 @@ TEST(Cluster, PublicationsPilingUpBehindAGapPastMaxPendingResetTheRoomNothingIsL
     EXPECT_EQ(json_uint(r, "/result/offset"), i) << r;
   }
   a.proc->signal(SIGCONT);
-  std::optional<std::string> m;
-  while ((m = sub->next(std::chrono::seconds(10)))) {
-    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across the gap: " << *m;
-    if (json_has(*m, "/disconnect")) break;
-  }
-  ASSERT_TRUE(m) << "no reset";
-  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u) << *m;
+  ASSERT_TRUE(expect_reset(*sub, "the gap", std::chrono::seconds(10)));
   EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
   // a still serves: the resubscribe recovers 2..12 from the history.
   auto again = connect_as(a.port, "s");
@@ -610,13 +598,7 @@ TEST(Cluster, RedisRestartedWithItsDataStartsANewEpochByDefault) {
   ASSERT_TRUE(m1);
   redis.kill();
   redis.start();
-  std::optional<std::string> m;
-  while ((m = sub->next(std::chrono::seconds(10)))) {
-    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across the restart: " << *m;
-    if (json_has(*m, "/disconnect")) break;
-  }
-  ASSERT_TRUE(m);
-  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u) << *m;
+  ASSERT_TRUE(expect_reset(*sub, "the restart", std::chrono::seconds(10)));
   auto again = connect_as(a.port, "s");
   std::string r;
   ASSERT_TRUE(eventually([&] {
@@ -650,13 +632,7 @@ TEST(Cluster, RedisRestartedWithoutItsDataClientsAreToldNotShownAHole) {
   ASSERT_TRUE(eventually([&] { return node_metric(a.port, "herald_cluster_redis_up") == 1; }));
   // Node a reads the room after reconnecting, finds a new epoch, and resets
   // its subscriber; nothing of another epoch reaches it silently.
-  std::optional<std::string> m;
-  while ((m = sub->next(std::chrono::seconds(10)))) {
-    ASSERT_FALSE(json_has(*m, "/pub")) << "delivered across a lost stream: " << *m;
-    if (json_has(*m, "/disconnect")) break;
-  }
-  ASSERT_TRUE(m);
-  EXPECT_EQ(json_uint(*m, "/disconnect/code"), 3005u);
+  ASSERT_TRUE(expect_reset(*sub, "a lost stream", std::chrono::seconds(10)));
   // Node b may learn only now, from this very command, that its
   // connection died with Redis: its subscribe then fails (114) and is tried
   // again.

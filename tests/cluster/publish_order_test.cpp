@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "cluster_support.hpp"
+#include "gateway/broker/redis_schema.hpp"
 #include "redis/cluster_slots.hpp"
 #include "redis_cluster.hpp"
 
@@ -107,15 +108,6 @@ void expect_delivered_in_order(WsClient& sub, const Burst& burst) {
   }
 }
 
-// EVAL calls `server` ran: a publish that took another path than EVALSHA
-// (the text sent after a NOSCRIPT) shows here.
-std::int64_t evals(const RedisServer& server) {
-  const std::string stats = server.command({"INFO", "commandstats"}).str;
-  const std::string key = "cmdstat_eval:calls=";
-  const std::size_t at = stats.find(key);
-  return at == std::string::npos ? 0 : std::stoll(stats.substr(at + key.size()));
-}
-
 std::vector<std::string> names(const std::string& prefix, int count) {
   std::vector<std::string> out;
   for (int i = 0; i < count; ++i) out.push_back(prefix + std::to_string(i));
@@ -169,7 +161,7 @@ TEST(PublishOrder, PipelinedFirstAndWarmPublicationsKeepSendOrderOverOneRedis) {
   fresh_then_warm(a.port, b.port);
   // Every publication, the very first ones too, was one EVALSHA that hit:
   // the scripts were loaded when the nodes connected.
-  EXPECT_EQ(evals(redis), 0);
+  EXPECT_EQ(redis.calls("eval"), 0);
 }
 
 // SCRIPT FLUSH on a live connection: the publications that meet the empty
@@ -201,8 +193,16 @@ TEST(PublishOrder, AScriptFlushRefusesWhatItCaughtAndReordersNothing) {
   expect_send_order(during, tops(before));
   expect_delivered_in_order(*sub, during);
   // Nothing was sent again as EVAL behind later commands.
-  EXPECT_EQ(evals(redis), 0);
+  EXPECT_EQ(redis.calls("eval"), 0);
 
+  // A flush that came after the burst's last publish has not been met
+  // yet: a probe in a room of its own meets it, and the node loads its
+  // scripts again.
+  ASSERT_TRUE(eventually([&] {
+    (void)publish(*pub, id++, "ord:probe", "0");
+    auto exists = redis.command({"SCRIPT", "EXISTS", gateway::redis_schema::kPublishScript.sha()});
+    return exists.elements.size() == 1 && exists.elements[0].integer == 1;
+  }));
   Burst after = publish_burst(*pub, rooms, 5, id);
   EXPECT_TRUE(after.errors.empty()) << after.errors.front();
   auto top = tops(before);
@@ -232,16 +232,24 @@ TEST(PublishOrder, PipelinedPublicationsKeepSendOrderOverARedisCluster) {
   Daemon a(cluster_flags(rc.nodes[0]->port(), flags)), b(cluster_flags(rc.nodes[1]->port(), flags));
   fresh_then_warm(a.port, b.port);
   EXPECT_EQ(rc.masters_holding_keys(), 3);
-  for (const auto& node : rc.nodes) EXPECT_EQ(evals(*node), 0) << node->port();
+  for (const auto& node : rc.nodes) EXPECT_EQ(node->calls("eval"), 0) << node->port();
 }
 
 // The room's slot moves to another master while bursts are in flight:
 // publications already sent to the old owner come back MOVED (or ASK) and
 // go again to the new one, and those sent after the node learnt the move
 // must not overtake them.
+//
+// The node's channel stays on the master that joined it, so around a move
+// the live messages come partly straight from it and partly over the
+// cluster bus from the other, and may cross: the node reads the gap from
+// the history, which must hold a whole burst (else it resets the room,
+// which is telling, not a failure of order; docs/cluster.md).
 TEST(PublishOrder, PublicationsInFlightWhenTheirSlotMovesKeepSendOrder) {
   RedisCluster rc;
-  const auto flags = flags_with(kClusterFlags);
+  std::vector<std::string> extra = kClusterFlags;
+  extra.insert(extra.end(), {"--rooms.history_size", "10000"});
+  const auto flags = flags_with(extra);
   Daemon a(cluster_flags(rc.nodes[0]->port(), flags)), b(cluster_flags(rc.nodes[1]->port(), flags));
   const std::string room = "ord:moving";
   const std::uint16_t slot = redis::key_slot("herald:{" + room + "}:m");
@@ -250,9 +258,11 @@ TEST(PublishOrder, PublicationsInFlightWhenTheirSlotMovesKeepSendOrder) {
   ASSERT_TRUE(json_has(subscribe(*sub, id++, room), "/result"));
   auto pub = connect_as(a.port, "p");
   std::map<std::string, std::uint64_t> top;
+  // Tracked here rather than read back from a node, whose view of the map
+  // may lag a SETSLOT on a loaded machine.
+  RedisServer* source = rc.owner(slot);
+  ASSERT_TRUE(source != nullptr);
   for (int move = 0; move < 4; ++move) {
-    RedisServer* source = rc.owner(slot);
-    ASSERT_TRUE(source != nullptr);
     RedisServer* target = rc.other(source);
     std::thread mover([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(3));
@@ -261,11 +271,14 @@ TEST(PublishOrder, PublicationsInFlightWhenTheirSlotMovesKeepSendOrder) {
     });
     Burst burst = publish_burst(*pub, {room}, 300, id);
     mover.join();
-    EXPECT_TRUE(burst.errors.empty()) << burst.errors.front();
+    // Redis answers TRYAGAIN to a command of a slot whose keys are half
+    // migrated; such a publish did not run and is refused (114).
+    for (const auto& e : burst.errors) EXPECT_NE(e.find("TRYAGAIN"), std::string::npos) << e;
     expect_send_order(burst, top);
     expect_delivered_in_order(*sub, burst);
+    if (HasFailure()) return;
     top = tops(burst);
-    EXPECT_EQ(rc.owner(slot), target);
+    source = target;
   }
   EXPECT_EQ(node_metric(b.port, "herald_cluster_stream_resets_total"), 0);
 }

@@ -398,12 +398,13 @@ TEST(RedisScript, TheShaIsTheOneRedisCliScriptLoadReturns) {
   EXPECT_EQ(redis::sha1_hex("abc"), "a9993e364706816aba3e25717850c26c9cd0d89d");  // FIPS 180 vector
 }
 
-// Calls of `name` (e.g. "eval") the server ran, from INFO commandstats.
-std::int64_t calls(const RedisServer& server, const std::string& name) {
-  const std::string stats = server.command({"INFO", "commandstats"}).str;
-  const std::string key = "cmdstat_" + name + ":calls=";
-  const std::size_t at = stats.find(key);
-  return at == std::string::npos ? 0 : std::stoll(stats.substr(at + key.size()));
+// A script of the tests', and a client that loads it on connect.
+const redis::Script kIncr("return redis.call('INCR', KEYS[1])");
+
+redis::Options loading_incr(std::uint16_t port) {
+  redis::Options o = options(port);
+  o.scripts = {&kIncr};
+  return o;
 }
 
 // The scripts of Options::scripts are loaded on every connect, before the
@@ -412,13 +413,10 @@ std::int64_t calls(const RedisServer& server, const std::string& name) {
 // EVAL after a NOSCRIPT would reorder a connection's commands).
 TEST(RedisScript, ScriptsAreLoadedOnConnectSoTheFirstEvalshaHits) {
   RedisServer server;
-  const redis::Script incr("return redis.call('INCR', KEYS[1])");
-  redis::Options o = options(server.port());
-  o.scripts = {&incr};
-  Harness h(o);
+  Harness h(loading_incr(server.port()));
   h.client.start();
   ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
-  auto call = [&] { return h.exec({{"EVALSHA", incr.sha(), "1", "n"}}); };
+  auto call = [&] { return h.exec({{"EVALSHA", kIncr.sha(), "1", "n"}}); };
   const std::uint64_t before = h.client.round_trips();
   auto r = call();
   ASSERT_TRUE(r.ok()) << r.error;
@@ -433,7 +431,7 @@ TEST(RedisScript, ScriptsAreLoadedOnConnectSoTheFirstEvalshaHits) {
   r = call();
   EXPECT_EQ(r.replies.at(0).integer, 1) << r.replies.at(0).describe();  // not persisted
   EXPECT_EQ(h.client.round_trips() - after_restart, 1u);
-  EXPECT_EQ(calls(server, "eval"), 0);
+  EXPECT_EQ(server.calls("eval"), 0);
 }
 
 // SCRIPT FLUSH on a live connection: an EVALSHA that meets the empty cache
@@ -442,26 +440,23 @@ TEST(RedisScript, ScriptsAreLoadedOnConnectSoTheFirstEvalshaHits) {
 // counted round trip), and the next call hits.
 TEST(RedisScript, AFlushedCacheFailsTheCommandReloadsAndNeverRunsItLater) {
   RedisServer server;
-  const redis::Script incr("return redis.call('INCR', KEYS[1])");
-  redis::Options o = options(server.port());
-  o.scripts = {&incr};
-  Harness h(o);
+  Harness h(loading_incr(server.port()));
   h.client.start();
   ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
-  ASSERT_EQ(h.exec({{"EVALSHA", incr.sha(), "1", "n"}}).replies.at(0).integer, 1);
+  ASSERT_EQ(h.exec({{"EVALSHA", kIncr.sha(), "1", "n"}}).replies.at(0).integer, 1);
   ASSERT_EQ(server.command({"SCRIPT", "FLUSH"}).str, "OK");
-  auto r = h.exec({{"EVALSHA", incr.sha(), "1", "n"}, {"GET", "n"}});
+  auto r = h.exec({{"EVALSHA", kIncr.sha(), "1", "n"}, {"GET", "n"}});
   ASSERT_TRUE(r.ok()) << r.error;
   ASSERT_EQ(r.replies.size(), 2u);
   EXPECT_TRUE(r.replies[0].is_error());
   EXPECT_NE(r.replies[0].str.find("SCRIPT FLUSH"), std::string::npos) << r.replies[0].str;
   EXPECT_EQ(r.replies[1].str, "1");  // the failed call did not run
   ASSERT_TRUE(h.run_until([&] {
-    return server.command({"SCRIPT", "EXISTS", incr.sha()}).elements.at(0).integer == 1;
+    return server.command({"SCRIPT", "EXISTS", kIncr.sha()}).elements.at(0).integer == 1;
   }));
-  EXPECT_EQ(h.exec({{"EVALSHA", incr.sha(), "1", "n"}}).replies.at(0).integer, 2);
+  EXPECT_EQ(h.exec({{"EVALSHA", kIncr.sha(), "1", "n"}}).replies.at(0).integer, 2);
   EXPECT_EQ(h.exec({{"GET", "n"}}).replies.at(0).str, "2");  // nothing ran twice, or late
-  EXPECT_EQ(calls(server, "eval"), 0);
+  EXPECT_EQ(server.calls("eval"), 0);
 }
 
 // Writes need a master: a replica is a failed connect, retried, with a

@@ -138,4 +138,11 @@ redis::Reply RedisServer::command(const std::vector<std::string>& argv) const {
   return out;
 }
 
+std::int64_t RedisServer::calls(const std::string& name) const {
+  const std::string stats = command({"INFO", "commandstats"}).str;
+  const std::string key = "cmdstat_" + name + ":calls=";
+  const std::size_t at = stats.find(key);
+  return at == std::string::npos ? 0 : std::stoll(stats.substr(at + key.size()));
+}
+
 }  // namespace herald::test

@@ -51,6 +51,8 @@ class RedisServer {
   // One command over a fresh blocking hiredis connection (test set-up and
   // inspection; never the code under test). Throws if Redis is unreachable.
   redis::Reply command(const std::vector<std::string>& argv) const;
+  // How many times the server ran `name` ("eval"), from INFO commandstats.
+  [[nodiscard]] std::int64_t calls(const std::string& name) const;
 
  private:
   void start_fresh();  // a free port, a temporary directory, started
