@@ -16,9 +16,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ctime>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
+#include <regex>
 #include <vector>
 
 #include "conn.hpp"
@@ -43,6 +46,32 @@ void grow(std::vector<T>& v, std::size_t i) {
 
 // An error message with its numbers blanked, so that errors of one kind
 // count together.
+// Milliseconds since local midnight (Redis stamps its log lines in local
+// time, to the millisecond).
+std::int64_t ms_of_day(std::chrono::system_clock::time_point t) {
+  const std::time_t secs = std::chrono::system_clock::to_time_t(t);
+  std::tm tm{};
+  localtime_r(&secs, &tm);
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()) %
+                  std::chrono::seconds(1);
+  return ((tm.tm_hour * 60 + tm.tm_min) * 60 + tm.tm_sec) * 1000LL + ms.count();
+}
+
+// When (ms after the kill, given as ms of the day) the Sentinel's log first
+// says `event` ("+switch-master"), or nullopt.
+std::optional<double> sentinel_event_ms(const std::string& log, const std::string& event,
+                                        std::int64_t kill_ms_of_day) {
+  const std::regex line(R"((\d\d):(\d\d):(\d\d)\.(\d\d\d) . \)" + event + " ");
+  std::smatch m;
+  if (!std::regex_search(log, m, line)) return std::nullopt;
+  const std::int64_t at =
+      ((std::stoll(m[1]) * 60 + std::stoll(m[2])) * 60 + std::stoll(m[3])) * 1000 +
+      std::stoll(m[4]);
+  std::int64_t d = at - kill_ms_of_day;
+  if (d < -12 * 3600 * 1000LL) d += 24 * 3600 * 1000LL;  // past midnight
+  return static_cast<double>(d);
+}
+
 std::string kind_of(std::string_view line) {
   auto m = string_after(line, R"("message":")");
   std::string k;
@@ -261,6 +290,7 @@ class G1 {
   double killed_redis_cpu_ = 0;
   long long replica_behind_bytes_ = -1;                      // at the kill, read just before it
   std::int64_t kill_ns_ = 0;                                 // when the kill happened (0: not yet)
+  std::int64_t kill_ms_of_day_ = 0;                          // the same, by the wall clock
   std::int64_t first_ack_after_kill_ns_ = 0;                 // of a publish sent after the kill
   std::int64_t first_refused_ns_ = 0, last_refused_ns_ = 0;  // 114s after the kill
   std::int64_t first_reset_ns_ = 0, last_reset_ns_ = 0;      // 3005s after the kill
@@ -705,6 +735,7 @@ void G1::kill_now() {
   master.kill();
   redis_killed_ = true;
   kill_ns_ = now_ns();
+  kill_ms_of_day_ = ms_of_day(std::chrono::system_clock::now());
   if (!o_.quiet) {
     fmt::print(stderr,
                "[g3] Redis master ({}) SIGKILLed; the replica was at most {} bytes behind\n",
@@ -997,7 +1028,16 @@ Report G1::run(bool& ok) {
     }
     if (last_told_ns_ != 0) r.add("last_told_ms", since_kill_ms(last_told_ns_));
     if (redis_kill())
-      r.add("replica_behind_bytes_at_kill_at_most", static_cast<double>(replica_behind_bytes_));
+      if (redis_kill() && setup_.sentinel != nullptr) {
+        // The Sentinel's side of the outage: it marked the master down
+        // (+odown), and named the replica the master (+switch-master).
+        const std::string log = setup_.sentinel->output();
+        for (const char* event : {"+odown", "+switch-master"}) {
+          if (auto at = sentinel_event_ms(log, event, kill_ms_of_day_))
+            r.add(std::string("sentinel_") + (event + 1) + "_ms", *at);
+        }
+      }
+    r.add("replica_behind_bytes_at_kill_at_most", static_cast<double>(replica_behind_bytes_));
   }
   if (histories) {
     // Redis's own loss: acknowledged publications its histories no longer

@@ -365,6 +365,7 @@ int main(int argc, char** argv) {
                        "--cluster.redis.sentinels",   "127.0.0.1:" + std::to_string(sentinel_port),
                        "--cluster.redis.master_name", "herald"};
         setup.replica = replica;
+        setup.sentinel = redis.back().get();
       }
       if (wait_opt->count() > 0) {
         redis_flags.insert(redis_flags.end(),

@@ -80,6 +80,7 @@ struct G3Setup {
   int kill_node = -1;            // index into nodes; -1: no node is killed
   Target* kill_redis = nullptr;  // the Redis master to kill instead; null: none
   Target* replica = nullptr;     // its replica (how far behind it was at the kill)
+  Target* sentinel = nullptr;    // the Sentinel (when it switched the master)
   std::vector<Target*> redis;    // every redis-server and Sentinel (their CPU)
   std::string redis_topology;    // "single" or "sentinel" (reported)
   unsigned wait_replicas = 0;    // what the nodes were given (reported)

@@ -40,6 +40,8 @@ class Target {
   [[nodiscard]] double cpu_seconds() const;
   // The last lines it printed (for diagnostics).
   [[nodiscard]] std::string tail() const;
+  // Everything it printed that is still kept (the last MiB).
+  [[nodiscard]] std::string output() const { return child_.output(); }
   // SIGTERM, up to 15 s for the exit (SIGKILL after); true if it exited 0
   // without a sanitizer report, else false with the reason and its output's
   // tail on stderr. One killed on purpose (kill()) is not checked again.

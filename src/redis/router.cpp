@@ -171,11 +171,10 @@ void Router::execute(std::string_view key, std::vector<Command> pipeline, Client
 
 void Router::execute_on(Server server, std::vector<Command> pipeline, Client::Done done) {
   // Plain servers never redirect: no copy of the pipeline is kept.
-  if (slot_owner_.empty()) return clients_[server]->execute(std::move(pipeline), std::move(done));
-  auto kept = std::make_shared<const std::vector<Command>>(pipeline);
+  if (slot_owner_.empty()) return clients_[server]->execute(pipeline, std::move(done));
+  auto kept = std::make_shared<const std::vector<Command>>(std::move(pipeline));
   ++sent_[server];
-  clients_[server]->execute(std::move(pipeline), [this, server, kept,
-                                                  done = std::move(done)](Result r) mutable {
+  clients_[server]->execute(*kept, [this, server, kept, done = std::move(done)](Result r) mutable {
     std::vector<Unit> redirected;
     if (r.ok()) {
       for (const Unit& u : units_of(*kept)) {
@@ -304,8 +303,8 @@ void Router::redirect(std::vector<Command> unit, Server from, std::vector<Reply>
     }
     const std::size_t skip = pipeline.size();
     pipeline.insert(pipeline.end(), unit.begin(), unit.end());
-    clients_[target]->execute(std::move(pipeline), [this, unit = std::move(unit), target, hop, skip,
-                                                    reply_ptr, fail](Result r) mutable {
+    clients_[target]->execute(pipeline, [this, unit = std::move(unit), target, hop, skip, reply_ptr,
+                                         fail](Result r) mutable {
       if (!r.ok()) return (*reply_ptr)(fail(r.error));
       // Safety: skip is 0 or 1 (the ASKING in front).
       r.replies.erase(r.replies.begin(), r.replies.begin() + static_cast<std::ptrdiff_t>(skip));
