@@ -384,8 +384,7 @@ void Router::refresh_slots(Server server) {
     }
     // A master that lost every slot and is down (dead, or demoted to a
     // replica) is not retried; a redirection to it starts it again.
-    std::vector<bool> owns(clients_.size(), false);
-    for (const auto k : slot_owner_) owns[k] = true;
+    const std::vector<bool> owns = owners();
     for (Server k = 0; k < clients_.size(); ++k) {
       if (!owns[k] && !clients_[k]->ready()) clients_[k]->stop();
     }
@@ -394,10 +393,15 @@ void Router::refresh_slots(Server server) {
   });
 }
 
-void Router::watch_lost_masters() {
-  if (lost_timer_->expiry() > boost::asio::steady_timer::clock_type::now()) return;  // armed
+std::vector<bool> Router::owners() const {
   std::vector<bool> owns(clients_.size(), false);
   for (const auto k : slot_owner_) owns[k] = true;
+  return owns;
+}
+
+void Router::watch_lost_masters() {
+  if (lost_timer_->expiry() > boost::asio::steady_timer::clock_type::now()) return;  // armed
+  const std::vector<bool> owns = owners();
   std::optional<Server> live;
   bool lost = false;
   for (Server k = 0; k < clients_.size(); ++k) {

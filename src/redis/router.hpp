@@ -157,6 +157,8 @@ class Router {
   // While a master that owns slots is down: refresh_slots from a live one,
   // again after the backoff until none is (see "A master lost" above).
   void watch_lost_masters();
+  // Per server: whether the slot map gives it any slot.
+  [[nodiscard]] std::vector<bool> owners() const;
   // The server at `address`; nullopt if the Router has no client for it.
   [[nodiscard]] std::optional<Server> server_at(const config::Endpoint& address) const;
   // A client for `address`, appended (not started).

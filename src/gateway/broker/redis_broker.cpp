@@ -243,19 +243,21 @@ redis::Command RedisBroker::read_command(const std::string& room, Create create,
 
 RedisBroker::Lineage RedisBroker::lineage_of(const std::string& room) const {
   if (cluster_.new_history != "new_epoch") return {};
-  const redis::Router::Server server = server_of(room);
-  Lineage out{router_->client(server).replid(), {}};
+  return Lineage{router_->client(server_of(room)).replid(), live_replids_};
+}
+
+void RedisBroker::note_live_replids() {
   // Redis Cluster: a room's keys may come from another live master by a
-  // slot migration, which is no loss (redis_schema.hpp).
-  if (router_->slotted()) {
-    for (redis::Router::Server k = 0; k < router_->size(); ++k) {
-      const redis::Client& c = router_->client(k);
-      if (k == server || !c.ready() || c.replid().empty()) continue;
-      if (!out.live.empty()) out.live += ' ';
-      out.live += c.replid();
-    }
+  // slot migration, which is no loss (redis_schema.hpp). The list holds
+  // the room's own server too, which the script matches first anyway.
+  live_replids_.clear();
+  if (!router_->slotted()) return;
+  for (redis::Router::Server k = 0; k < router_->size(); ++k) {
+    const redis::Client& c = router_->client(k);
+    if (!c.ready() || c.replid().empty()) continue;
+    if (!live_replids_.empty()) live_replids_ += ' ';
+    live_replids_ += c.replid();
   }
-  return out;
 }
 
 std::string RedisBroker::new_epoch() {
@@ -680,6 +682,7 @@ void RedisBroker::reset(const std::string& name, Room& room, const char* why) {
 }
 
 void RedisBroker::on_ready(redis::Router::Server server) {
+  note_live_replids();
   if (server == router_->server_of(nodes_key_)) registry_->beat();
   // After a reconnect (channels are resubscribed by now): publications may
   // have been missed while disconnected; read each stream's tail.
@@ -690,6 +693,7 @@ void RedisBroker::on_ready(redis::Router::Server server) {
 }
 
 void RedisBroker::on_down(redis::Router::Server server) {
+  note_live_replids();
   // Subscribes waiting for a channel fail now rather than when Redis is back.
   std::vector<std::string> names;
   for (auto& [name, room] : rooms_) {

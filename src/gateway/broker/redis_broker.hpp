@@ -131,6 +131,8 @@ class RedisBroker final : public Broker {
     std::string live;
   };
   [[nodiscard]] Lineage lineage_of(const std::string& room) const;
+  // Rebuilds live_replids_ when a server comes or goes, not per publish.
+  void note_live_replids();
   void join_channel(const std::string& name, Room& room);
   void on_joined(const std::string& name, std::uint64_t id, const redis::Result& r);
   void run_subscribe(const std::string& name, Room& room, PendingSubscribe op);
@@ -183,6 +185,9 @@ class RedisBroker final : public Broker {
   std::unique_ptr<redis::Router> router_;
   std::unique_ptr<NodeRegistry> registry_;
   std::string nodes_key_;  // the node registry's hash
+  // Redis Cluster: the replids of the masters connected now, space-separated
+  // (the stream scripts' `live` argument); empty for other topologies.
+  std::string live_replids_;
   boost::asio::steady_timer presence_timer_;
   std::unordered_map<std::string, Room> rooms_;
   std::uint64_t next_room_id_ = 0;
