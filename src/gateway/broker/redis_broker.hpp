@@ -125,7 +125,7 @@ class RedisBroker final : public Broker {
   [[nodiscard]] std::optional<BrokerError> not_durable(const redis::Result& r,
                                                        const PublishResult& published) const;
   // The lineage arguments of the stream scripts for `room`
-  // (redis_schema.hpp): its server's replid and the other live masters'.
+  // (redis_schema.hpp): its server's replid and the live masters' (live_replids_).
   struct Lineage {
     std::string mine;
     std::string live;

@@ -18,7 +18,7 @@ RoomKeys room_keys(std::string_view prefix, std::string_view room) {
 // (effects replication). Numbers: offsets stay below 2^53, exact in Lua.
 // The lineage check both stream scripts start with (redis_schema.hpp says
 // why). `mine` is the master_replid of the server the node sent the script
-// to ('' : not checked); `live` the replids of the other masters the node
+// to ('' : not checked); `live` the replids of the masters the node
 // is connected to, space-separated (both may be absent: no check). A room last written under
 // another history that is not a live master's (a slot migration brings the keys of one) may have
 // lost its tail: it takes the candidate epoch, keeping its top and history, so that no position of

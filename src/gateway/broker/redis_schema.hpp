@@ -47,7 +47,7 @@ struct RoomKeys {
 // ones would then reuse their offsets, and a client holding an old
 // position would read a hole, or another publication, as continuous. So
 // both stream scripts take the node's view of the server (its replid, and
-// the other live masters' for slot migrations) and give a room whose
+// the live masters', for slot migrations) and give a room whose
 // history changed a new epoch: its subscribers are told (3005, then
 // recovered: false), never shown a reused offset. Nodes send '' when
 // cluster.redis.new_history = "continue" (no check).
