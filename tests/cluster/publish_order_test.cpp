@@ -267,7 +267,9 @@ TEST(PublishOrder, PublicationsInFlightWhenTheirSlotMovesKeepSendOrder) {
     std::thread mover([&] {
       std::this_thread::sleep_for(std::chrono::milliseconds(3));
       rc.start_migration(slot, *source, *target);
-      rc.end_migration(slot, *target);
+      // A migration that failed half-way must not hand the slot over
+      // without its keys.
+      if (!::testing::Test::HasFatalFailure()) rc.end_migration(slot, *target);
     });
     Burst burst = publish_burst(*pub, {room}, 300, id);
     mover.join();

@@ -110,11 +110,27 @@ struct RedisCluster {
     ASSERT_EQ(source.command(migrate).str, "OK");
   }
   // Step 2: the slot is the target's on every master; the source answers MOVED.
+  // The target is told first, as CLUSTER SETSLOT's documentation requires:
+  // it bumps its config epoch when it takes the slot, so no node's gossip
+  // can later hand the slot back to the source. Returns once every master
+  // says the target owns the slot, so the next step starts from one map.
   void end_migration(std::uint16_t slot, RedisServer& target) const {
     const std::string target_id = target.command({"CLUSTER", "MYID"}).str;
-    for (const auto& n : nodes) {
+    std::vector<RedisServer*> order = {&target};
+    for (const auto& n : nodes)
+      if (n.get() != &target) order.push_back(n.get());
+    for (RedisServer* n : order) {
       ASSERT_EQ(n->command({"CLUSTER", "SETSLOT", std::to_string(slot), "NODE", target_id}).str,
                 "OK");
+    }
+    for (const auto& n : nodes) {
+      EXPECT_TRUE(eventually(
+          [&] {
+            auto map = redis::parse_cluster_slots(n->command({"CLUSTER", "SLOTS"}));
+            return map && map->masters[map->owner[slot]].port == target.port();
+          },
+          std::chrono::seconds(30)))
+          << "node " << n->port() << " does not see slot " << slot << " on " << target.port();
     }
   }
   std::vector<std::string> args;
