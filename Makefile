@@ -3,7 +3,7 @@
 #   make test   set up, build and run every test: release, ASan+UBSan, TSan,
 #               and every fuzz target for FUZZ_SECONDS
 # Everything else here is for developers.
-.PHONY: run test setup build test-release test-asan test-tsan test-fuzz format format-check tidy fuzz clean example-backend run-with-backend
+.PHONY: run test setup build build-server test-release test-asan test-tsan test-fuzz format format-check tidy fuzz clean example-backend run-with-backend
 
 ARGS ?=
 # ccache keys on paths relative to the checkout, so a fresh clone elsewhere
@@ -21,7 +21,14 @@ build: setup
 	@cmake --preset release >/dev/null
 	@cmake --build --preset release
 
-run: build
+# Only what the server needs (heraldd and the web app it embeds): 168 of the
+# release build's 389 steps, none of them tests or benchmarks. `make test`
+# builds everything.
+build-server: setup
+	@cmake --preset release >/dev/null
+	@cmake --build --preset release --target heraldd
+
+run: build-server
 	./build/release/apps/heraldd/heraldd $(ARGS)
 
 # The example application backend (examples/backend, docs/backend.md) on
@@ -31,7 +38,7 @@ BACKEND_ARGS ?=
 example-backend:
 	node examples/backend/server.mjs $(BACKEND_ARGS)
 
-run-with-backend: build
+run-with-backend: build-server
 	./build/release/apps/heraldd/heraldd --proxy.connect_url http://127.0.0.1:8001/connect \
 		--proxy.rpc_url http://127.0.0.1:8001/rpc \
 		--proxy.subscribe_url http://127.0.0.1:8001/subscribe --rooms.subscribe_proxy true \

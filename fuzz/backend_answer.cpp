@@ -15,11 +15,11 @@
 #include <cstdlib>
 #include <string_view>
 
+#include "gateway/protocol/room_name.hpp"
 #include "gateway/proxy/backend_url.hpp"
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
 #include "gateway/proxy/room_hooks.hpp"
-#include "gateway/rooms/room_name.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace herald::gateway::proxy;

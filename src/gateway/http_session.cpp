@@ -14,8 +14,8 @@ namespace herald::gateway {
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-HttpSession::HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease,
-                         detail::ServerState& state, unsigned shard)
+HttpSession::HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
+                         unsigned shard)
     : stream_(std::move(stream)), state_(state), shard_(shard), lease_(std::move(lease)) {
   state_.shards[shard_]->http_sessions.insert(this);
 }
@@ -116,7 +116,11 @@ void HttpSession::on_read(beast::error_code ec) {
   }
   if (beast::websocket::is_upgrade(request)) {
     std::string_view path = request.target().substr(0, request.target().find('?'));
-    if (path != "/ws") {
+    std::size_t endpoint = 0;
+    while (endpoint < state_.ws_endpoints.size() && state_.ws_endpoints[endpoint].path != path) {
+      ++endpoint;
+    }
+    if (endpoint == state_.ws_endpoints.size()) {
       send(make_error_response(http::status::not_found, "not_found",
                                "WebSocket clients connect to /ws", request.version()),
            false);
@@ -132,7 +136,8 @@ void HttpSession::on_read(beast::error_code ec) {
     // session ends when the last reference to it goes (now).
     upgraded_ = true;
     tcp_layer(stream_).expires_never();
-    auto ws = std::make_shared<WsSession>(std::move(stream_), std::move(lease_), state_, shard_);
+    auto ws = std::make_shared<WsSession>(std::move(stream_), std::move(lease_), state_, shard_,
+                                          endpoint);
     ws->start(request);
     return;
   }

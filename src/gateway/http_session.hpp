@@ -13,9 +13,9 @@
 #include <optional>
 
 #include "gateway/client_stream.hpp"
-#include "gateway/detail/server_state.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
 #include "gateway/limits/connections_per_ip.hpp"
+#include "gateway/server_state.hpp"
 
 namespace herald::gateway {
 
@@ -25,7 +25,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // until it closes (or handed to its WsSession on upgrade, or its SSE
   // stream). `stream` holds the accepted socket, alone or under a TLS
   // stream.
-  HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, detail::ServerState& state,
+  HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
               unsigned shard);
   ~HttpSession();
   HttpSession(const HttpSession&) = delete;
@@ -56,7 +56,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   std::optional<HttpResponse> response_;  // alive until its write completes
-  detail::ServerState& state_;
+  ServerState& state_;
   unsigned shard_;
   boost::beast::flat_buffer discard_;  // lingering close reads into it
   bool reading_ = false;

@@ -2,7 +2,7 @@
 
 #include <thread>
 
-#include "gateway/origin_policy.hpp"
+#include "gateway/http/origin_policy.hpp"
 
 namespace herald::gateway {
 namespace {

@@ -179,7 +179,7 @@ struct Options {
   unsigned threads = 0;  // 0: one shard per core
   std::uint32_t max_connections = 100'000;
   // Web origins whose pages may connect and call the API, besides the
-  // server's own (gateway/origin_policy.hpp); "*" allows any.
+  // server's own (gateway/http/origin_policy.hpp); "*" allows any.
   std::string allowed_origins;
   // Connections per client address (IPv6: per /64); loopback is exempt
   // while per_ip_exempt_loopback (limits/connections_per_ip.hpp says why).

@@ -19,13 +19,14 @@
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
 #include "gateway/broker/redis_broker.hpp"
-#include "gateway/detail/server_state.hpp"
+#include "gateway/client/client.hpp"
+#include "gateway/codec/herald_json.hpp"
 #include "gateway/http_session.hpp"
 #include "gateway/moderation/moderating_broker.hpp"
 #include "gateway/moderation/moderator.hpp"
+#include "gateway/server_state.hpp"
 #include "gateway/shard_pool.hpp"
 #include "gateway/sse/client_publish.hpp"
-#include "gateway/ws/ws_session.hpp"
 #include "web/assets.hpp"
 
 namespace herald::gateway {
@@ -52,7 +53,7 @@ struct Server::Impl {
   // Declaration order is destruction order reversed: the pool (and with it
   // any session still referenced by a pending handler) goes before state.
   Options options;
-  detail::ServerState state;
+  ServerState state;
   ShardPool pool;
   std::unique_ptr<Broker> broker;
   // The same object as `broker` when it is the cluster's (cluster.mode =
@@ -83,6 +84,13 @@ struct Server::Impl {
   void register_metrics(metrics::Registry& registry);
   void make_broker(metrics::Registry& registry);
   void register_routes(metrics::Registry& registry);
+  // Server::start's steps, in order: refuse a moderation config with no
+  // keyword store; bind the listener; make every shard's codecs; in
+  // cluster mode wait for Redis and register this node.
+  void refuse_unmoderated() const;
+  void listen();
+  void make_codecs();
+  void join_cluster(const config::Endpoint& bound);
   void accept();
   void admit(tcp::socket socket, ShardPool::Shard& target);
   // Writes `response` (a whole HTTP response) and closes the socket.
@@ -130,10 +138,13 @@ Server::Server(Options options, metrics::Registry& registry)
     : impl_(std::make_unique<Impl>(std::move(options), registry)) {
   auto& st = impl_->state;
   for (unsigned i = 0; i < impl_->pool.size(); ++i) {
-    st.shards.push_back(std::make_unique<detail::ShardState>(
-        impl_->options.client.max_message_bytes, impl_->pool[i].ctx,
-        impl_->options.client.write_delay));
+    st.shards.push_back(
+        std::make_unique<ShardState>(impl_->pool[i].ctx, impl_->options.client.write_delay));
   }
+  // Herald's own protocol on /ws: its codec slot 0 is the canonical form.
+  add_websocket_endpoint("/ws", [max = impl_->options.client.max_message_bytes] {
+    return std::make_unique<codec::HeraldJson>(max);
+  });
   st.dev_mode = impl_->options.dev_mode();
   st.verifier = make_token_verifier(impl_->options.auth);
   if (impl_->options.tls.enabled()) st.tls = std::make_unique<TlsCredentials>(impl_->options.tls);
@@ -194,7 +205,7 @@ void Server::Impl::register_metrics(metrics::Registry& registry) {
 void Server::Impl::make_broker(metrics::Registry& registry) {
   auto& st = state;
   // Deliveries arrive on the subscriber's shard and go to its hub.
-  auto deliver = [&st](unsigned shard, const std::string& room, const FramePtr& frame) {
+  auto deliver = [&st](unsigned shard, const std::string& room, const MessagePtr& frame) {
     st.shards[shard]->hub.deliver(room, frame);
   };
   if (options.cluster.mode == "redis") {
@@ -333,17 +344,53 @@ void Server::on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&
   impl_->on_nodes = std::move(fn);
 }
 
+void Server::add_websocket_endpoint(std::string path, codec::CodecFactory make_codec) {
+  auto& endpoints = impl_->state.ws_endpoints;
+  for (const WsEndpoint& e : endpoints) {
+    if (e.path == path)
+      throw std::runtime_error("WebSocket endpoint " + path + " is served already");
+  }
+  if (endpoints.size() == Message::kCodecSlots) {
+    throw std::runtime_error("WebSocket endpoint " + path + ": at most " +
+                             std::to_string(Message::kCodecSlots) +
+                             " endpoints (codec slots in fanout/message.hpp)");
+  }
+  endpoints.push_back({std::move(path), std::move(make_codec)});
+}
+
 void Server::start() {
   Impl& m = *impl_;
-  if (!m.moderator) {
-    // Moderation configured with no store to read dictionaries from would
-    // publish unmoderated text: refuse to start instead.
-    bool wanted = !m.options.rooms.moderation.dictionaries.empty();
-    for (const auto& [name, room] : m.options.namespaces)
-      wanted = wanted || !room.moderation.dictionaries.empty();
-    if (wanted)
-      throw std::runtime_error("moderation is configured but the server has no keyword store");
+  m.refuse_unmoderated();
+  m.listen();
+  m.make_codecs();
+  m.started = true;
+  if (m.state.dev_mode) {
+    log::warn(
+        "dev mode is on: clients connect as any user they name, with no token, and "
+        "/api/* answers without a key; only this machine (loopback hosts and origins, "
+        "and server.allowed_origins) is served. Set auth.hmac_secret or "
+        "auth.rsa_public_key_file, or auth.dev_mode = off, to turn it off",
+        {{"listen", m.options.listen.to_string()}});
   }
+  m.broker->start();
+  if (m.cluster_broker) m.join_cluster(local_endpoint());
+  asio::post(m.pool[0].ctx, [&m] { m.accept(); });
+  m.pool.start();
+}
+
+void Server::Impl::refuse_unmoderated() const {
+  if (moderator) return;
+  // Moderation configured with no store to read dictionaries from would
+  // publish unmoderated text: refuse to start instead.
+  bool wanted = !options.rooms.moderation.dictionaries.empty();
+  for (const auto& [name, room] : options.namespaces)
+    wanted = wanted || !room.moderation.dictionaries.empty();
+  if (wanted)
+    throw std::runtime_error("moderation is configured but the server has no keyword store");
+}
+
+void Server::Impl::listen() {
+  Impl& m = *this;
   const config::Endpoint& want = m.options.listen;
   auto& ctx = m.pool[0].ctx;
   boost::system::error_code ec;
@@ -377,16 +424,16 @@ void Server::start() {
   m.acceptor->non_blocking(true, ec);  // for the batch accepts in accept()
   if (ec) fail("non_blocking");
   m.accept_retry = std::make_unique<asio::steady_timer>(ctx);
-  m.started = true;
-  if (m.state.dev_mode) {
-    log::warn(
-        "dev mode is on: clients connect as any user they name, with no token, and "
-        "/api/* answers without a key; only this machine (loopback hosts and origins, "
-        "and server.allowed_origins) is served. Set auth.hmac_secret or "
-        "auth.rsa_public_key_file, or auth.dev_mode = off, to turn it off",
-        {{"listen", want.to_string()}});
+}
+
+void Server::Impl::make_codecs() {
+  for (auto& shard : state.shards) {
+    for (const WsEndpoint& e : state.ws_endpoints) shard->codecs.push_back(e.make_codec());
   }
-  m.broker->start();
+}
+
+void Server::Impl::join_cluster(const config::Endpoint& bound) {
+  Impl& m = *this;
   if (RedisBroker* cluster = m.cluster_broker) {
     // One connect timeout for Redis before serving, so the first clients
     // find it; serve anyway (their commands fail with 108 until it is up).
@@ -415,7 +462,6 @@ void Server::start() {
       self.id = "node-";
       for (int i = 0; i < 8; ++i, v >>= 4) self.id += kHex[v & 0xf];
     }
-    const config::Endpoint bound = local_endpoint();
     self.host = c.advertise.empty() ? bound.host : c.advertise;
     self.port = bound.port;
     log::info("cluster node", {{"id", self.id}, {"advertise", self.host}});
@@ -425,8 +471,6 @@ void Server::start() {
           if (m.on_nodes) m.on_nodes(nodes);
         });
   }
-  asio::post(ctx, [&m] { m.accept(); });
-  m.pool.start();
 }
 
 namespace {
@@ -569,10 +613,8 @@ bool Server::shutdown() {
       for (HttpSession* s : shard.http_sessions) s->drain();
       // WebSocket clients are told to reconnect (elsewhere, or here later)
       // and recover from their offsets.
-      std::vector<WsSession*> ws(shard.ws_sessions.begin(), shard.ws_sessions.end());
-      for (WsSession* s : ws) s->disconnect(protocol::DisconnectCode::shutdown);
-      std::vector<Subscriber*> sse(shard.sse_streams.begin(), shard.sse_streams.end());
-      for (Subscriber* s : sse) s->disconnect(protocol::DisconnectCode::shutdown);
+      std::vector<client::Client*> clients(shard.clients.begin(), shard.clients.end());
+      for (client::Client* c : clients) c->disconnect(protocol::DisconnectCode::shutdown);
     });
   }
   const auto deadline = std::chrono::steady_clock::now() + m.options.shutdown_timeout;

@@ -16,7 +16,8 @@
 #include "core/metrics/registry.hpp"
 #include "gateway/api/api_action.hpp"
 #include "gateway/broker/node_registry.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/codec/codec.hpp"
+#include "gateway/http/router.hpp"
 #include "gateway/options.hpp"
 #include "match/store/store.hpp"
 
@@ -42,6 +43,13 @@ class Server {
   // Serves POST `path` (under /api/, key-checked) with an action of the
   // embedding application (api/http_api.hpp); call before start().
   void add_api_action(std::string path, ApiAction action);
+
+  // Serves WebSocket upgrades on `path` in the protocol of the codecs
+  // `make_codec` makes (one per shard; codec/codec.hpp), over the same
+  // client core as /ws, which is Herald's own and always served. Call
+  // before start(); throws std::runtime_error for a path served already
+  // or past fanout::Message::kCodecSlots endpoints.
+  void add_websocket_endpoint(std::string path, codec::CodecFactory make_codec);
 
   // Cluster mode: `fn` gets the live nodes of the cluster (this one
   // included) whenever they change, on a thread of the broker's. Set before

@@ -11,8 +11,14 @@
 // in server allocations, divided by the extra deliveries, is the cost per
 // recipient. Allocations that come with each publication (its frame, the
 // publisher's reply, the history entry) cancel out in the difference.
+//
+// The second test has half of each room's subscribers on another wire
+// protocol (tests/gateway/test_codec.hpp): the same bound holds, and that
+// codec encodes each publication once, whatever the number of its
+// subscribers.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +27,7 @@
 #include "gateway/options.hpp"
 #include "gateway/server.hpp"
 #include "support/alloc_counter.hpp"
+#include "test_codec.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -34,10 +41,13 @@ struct Room {
   std::vector<std::unique_ptr<WsClient>> subscribers;
 };
 
-Room make_room(std::uint16_t port, const std::string& name, int subscribers) {
+// Subscribers alternate between `paths` (the first on paths[0]).
+Room make_room(std::uint16_t port, const std::string& name, int subscribers,
+               const std::vector<std::string>& paths = {"/ws"}) {
   Room r{name, connect_as(port, name + "-pub"), {}};
   for (int i = 0; i < subscribers; ++i) {
-    r.subscribers.push_back(connect_as(port, name + "-sub" + std::to_string(i)));
+    const std::string& path = paths[static_cast<std::size_t>(i) % paths.size()];
+    r.subscribers.push_back(connect_as(port, name + "-sub" + std::to_string(i), path));
     subscribe(*r.subscribers.back(), 2, name);
   }
   return r;
@@ -45,7 +55,9 @@ Room make_room(std::uint16_t port, const std::string& name, int subscribers) {
 
 // Publishes kPublications to the room and has every subscriber read them
 // all. Returns the allocations made by threads other than this one.
-std::uint64_t round_trip(Room& r, std::uint32_t& id) {
+// `last` (when given) gets the last message of the first subscriber on the
+// second path.
+std::uint64_t round_trip(Room& r, std::uint32_t& id, std::string* last = nullptr) {
   const std::uint64_t all_before = allocation_count();
   const std::uint64_t mine_before = thread_allocation_count();
   for (int i = 0; i < kPublications; ++i) {
@@ -54,11 +66,12 @@ std::uint64_t round_trip(Room& r, std::uint32_t& id) {
         publish(*r.publisher, id, r.name, R"({"n":)" + std::to_string(i) + "}");
     EXPECT_TRUE(json_has(reply, "/result")) << reply;
   }
-  for (auto& s : r.subscribers) {
+  for (std::size_t k = 0; k < r.subscribers.size(); ++k) {
     for (int i = 0; i < kPublications; ++i) {
-      const auto m = s->next();
+      const auto m = r.subscribers[k]->next();
       EXPECT_TRUE(m.has_value()) << "a subscriber of " << r.name << " missed publication " << i;
       if (!m) return 0;
+      if (last && k == 1) *last = *m;
     }
   }
   return (allocation_count() - all_before) - (thread_allocation_count() - mine_before);
@@ -93,6 +106,52 @@ TEST(FanoutAllocations, NoHeapAllocationPerRecipient) {
                                  << a_small / kPublications << " with 10 subscribers, "
                                  << a_large / kPublications << " with 60";
   small = Room{};  // clients close before the server stops
+  large = Room{};
+  EXPECT_TRUE(server.shutdown());
+}
+
+TEST(FanoutAllocations, ASecondCodecEncodesEachPublicationOnce) {
+  gateway::Options options;
+  options.listen = config::Endpoint{"127.0.0.1", 0};
+  options.threads = 1;
+  options.client.publish_rate = 1'000'000;
+  metrics::Registry registry;
+  gateway::Server server(options, registry);
+  std::atomic<std::uint64_t> pushes_encoded{0};
+  server.add_websocket_endpoint(
+      "/test-ws", TestCodec::factory(options.client.max_message_bytes, pushes_encoded));
+  server.start();
+  const std::uint16_t port = server.local_endpoint().port;
+
+  const std::vector<std::string> both{"/ws", "/test-ws"};
+  Room small = make_room(port, "two-small", 10, both);
+  Room large = make_room(port, "two-large", 60, both);
+  std::uint32_t id = 10;
+  round_trip(small, id);  // warm-up
+  round_trip(large, id);
+
+  const std::uint64_t encoded_before = pushes_encoded.load();
+  std::string last;
+  const std::uint64_t a_small = round_trip(small, id, &last);
+  const std::uint64_t encoded_small = pushes_encoded.load() - encoded_before;
+  const std::uint64_t a_large = round_trip(large, id);
+  const std::uint64_t encoded_large = pushes_encoded.load() - encoded_before - encoded_small;
+
+  // Five and thirty subscribers on the test codec: one encoding each
+  // publication either way.
+  EXPECT_EQ(encoded_small, static_cast<std::uint64_t>(kPublications));
+  EXPECT_EQ(encoded_large, static_cast<std::uint64_t>(kPublications));
+  // The test codec's subscribers got its form of the publication.
+  EXPECT_EQ(last.rfind(R"({"test":{"pub":)", 0), 0U) << last;
+  EXPECT_TRUE(json_has(last, "/test/pub/data/n")) << last;
+
+  const double extra_deliveries = 50.0 * kPublications;
+  const double per_recipient =
+      (static_cast<double>(a_large) - static_cast<double>(a_small)) / extra_deliveries;
+  EXPECT_LT(per_recipient, 0.02) << "server allocations per publication: "
+                                 << a_small / kPublications << " with 10 subscribers, "
+                                 << a_large / kPublications << " with 60";
+  small = Room{};
   large = Room{};
   EXPECT_TRUE(server.shutdown());
 }

@@ -1,9 +1,9 @@
-// The origin policy (gateway/origin_policy.hpp) rule by rule, with the
+// The origin policy (gateway/http/origin_policy.hpp) rule by rule, with the
 // headers a browser sends: the attacks (another site's page, DNS
 // rebinding), the pages that must keep working (the server's own web app, a
 // local dev server in dev mode, a listed origin), and the configuration
 // errors that stop start-up.
-#include "gateway/origin_policy.hpp"
+#include "gateway/http/origin_policy.hpp"
 
 #include <gtest/gtest.h>
 

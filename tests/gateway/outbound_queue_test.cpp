@@ -27,8 +27,8 @@
 namespace herald::test {
 namespace {
 
-using gateway::FramePtr;
-using gateway::make_frame;
+using gateway::make_message;
+using gateway::MessagePtr;
 using gateway::ws::OutboundQueue;
 
 // Reads a server's byte stream as a client would; returns each data message
@@ -109,7 +109,7 @@ void random_partial_writes(bool deflate) {
         pushed.push_back(text);
         model_backlog += static_cast<std::int64_t>(text.size() + 1);
         unwritten.push_back(static_cast<std::int64_t>(text.size() + 1));
-        q.push(make_frame(std::move(text)));
+        q.push(make_message(std::move(text)));
       };
       for (int step = 0; step < 60; ++step) {
         const unsigned what = rng() % 10;
@@ -186,9 +186,9 @@ std::pair<std::string, bool> payload_of(const std::string& wire) {
 
 TEST(OutboundQueue, ACompressedMessageInflatesToItsPlainTwinAndSharesTheFramesBytes) {
   // Chat-like publications: one message of three shared frames.
-  std::vector<FramePtr> frames;
+  std::vector<MessagePtr> frames;
   for (int i = 0; i < 3; ++i) {
-    frames.push_back(make_frame(
+    frames.push_back(make_message(
         R"({"push":{"room":"chat:lobby","offset":)" + std::to_string(i) +
         R"(,"pub":{"data":{"user":"alice","text":"Is anyone going to the meeting this afternoon? I can share my notes from last week."}}}})"));
   }
@@ -196,7 +196,7 @@ TEST(OutboundQueue, ACompressedMessageInflatesToItsPlainTwinAndSharesTheFramesBy
   OutboundQueue plain(gauge);
   OutboundQueue packed(gauge);
   packed.enable_deflate();
-  for (const FramePtr& f : frames) {
+  for (const MessagePtr& f : frames) {
     plain.push(f);
     packed.push(f);
   }
@@ -223,7 +223,7 @@ TEST(OutboundQueue, AMessageThatCompressionWouldGrowGoesPlain) {
   std::atomic<std::int64_t> gauge{0};
   OutboundQueue q(gauge);
   q.enable_deflate();
-  q.push(make_frame(R"({"id":1,"result":{}})"));
+  q.push(make_message(R"({"id":1,"result":{}})"));
   const std::string wire = drain(q);
   const auto [payload, rsv1] = payload_of(wire);
   EXPECT_FALSE(rsv1);
@@ -234,12 +234,12 @@ TEST(OutboundQueue, AMessageThatCompressionWouldGrowGoesPlain) {
 TEST(OutboundQueue, DropKeepsTheOpenMessageWhole) {
   std::atomic<std::int64_t> gauge{0};
   OutboundQueue q(gauge);
-  q.push(make_frame("first"));
-  q.push(make_frame("second"));
+  q.push(make_message("first"));
+  q.push(make_message("second"));
   std::array<iovec, 8> iov{};
   ASSERT_GT(q.gather(iov), 0u);
   EXPECT_EQ(q.consume(3).frames, 0u);  // part of the header and "f"
-  q.push(make_frame("third"));         // queued behind the open message
+  q.push(make_message("third"));       // queued behind the open message
   q.drop_queued();                     // a slow consumer: "third" goes
   EXPECT_EQ(q.backlog_bytes(), 6 + 7);
   const std::string wire = drain(q);

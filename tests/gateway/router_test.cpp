@@ -1,7 +1,7 @@
 // HttpRouter: exact paths, "{name}" segments, 404/405, path_segment.
-#include <gtest/gtest.h>
+#include "gateway/http/router.hpp"
 
-#include "gateway/http_router.hpp"
+#include <gtest/gtest.h>
 
 namespace herald::gateway {
 namespace {

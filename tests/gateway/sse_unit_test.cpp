@@ -1,10 +1,10 @@
 // The pure pieces of the SSE stream: the event id that carries every room's
-// position (sse/stream_id.hpp), the query string reader (http_query.hpp)
+// position (sse/stream_id.hpp), the query string reader (http/query.hpp)
 // and the stream position read from a push frame (protocol/encode.hpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "gateway/http_query.hpp"
+#include "gateway/http/query.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/sse/stream_id.hpp"
 

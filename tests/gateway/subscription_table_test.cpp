@@ -1,9 +1,9 @@
-// SubscriptionTable (src/gateway/ws/subscription_table.hpp) against a scripted
+// SubscriptionTable (src/gateway/client/subscription_table.hpp) against a scripted
 // broker: named cases for the probes that found the old bugs, and random
 // interleavings of subscribe / unsubscribe / publish / disconnect over three
 // rooms, with the broker's answers (successes and errors) delivered at random
 // later points, checked against a sequential model of what the commands ask.
-#include "gateway/ws/subscription_table.hpp"
+#include "gateway/client/subscription_table.hpp"
 
 #include <gtest/gtest.h>
 

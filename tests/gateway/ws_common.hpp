@@ -15,9 +15,11 @@ namespace herald::test {
 
 using namespace std::chrono_literals;
 
-// A client connected as `user` (dev mode).
-inline std::unique_ptr<WsClient> connect_as(std::uint16_t port, const std::string& user) {
-  auto c = std::make_unique<WsClient>("127.0.0.1", port);
+// A client connected as `user` (dev mode), to the WebSocket endpoint at
+// `path`.
+inline std::unique_ptr<WsClient> connect_as(std::uint16_t port, const std::string& user,
+                                            const std::string& path = "/ws") {
+  auto c = std::make_unique<WsClient>("127.0.0.1", port, path);
   auto r = request(*c, 1, R"({"id":1,"connect":{"user":")" + user + R"("}})");
   EXPECT_TRUE(r && json_has(*r, "/result/client")) << r.value_or("(no reply)");
   return c;

@@ -9,11 +9,11 @@
 
 #include "core/json.hpp"
 #include "gateway/api/json_body.hpp"
+#include "gateway/client/client.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/protocol/room_name.hpp"
 #include "gateway/shard_pool.hpp"
-#include "gateway/ws/ws_session.hpp"
 
 namespace herald::gateway {
 namespace http = boost::beast::http;
@@ -95,7 +95,7 @@ struct Body {
 
 // Wraps a handler with the API key check and body parsing.
 template <class F>
-HttpRouter::AsyncHandler api(detail::ServerState& state, F handler) {
+HttpRouter::AsyncHandler api(ServerState& state, F handler) {
   return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
     if (!admit_api_request(state, req, respond)) return;
     auto body = std::make_shared<Body>();
@@ -104,8 +104,8 @@ HttpRouter::AsyncHandler api(detail::ServerState& state, F handler) {
   };
 }
 
-bool check_data_size(const detail::ServerState& state, const std::string& room,
-                     const std::string& data, Respond& respond) {
+bool check_data_size(const ServerState& state, const std::string& room, const std::string& data,
+                     Respond& respond) {
   const auto limit = state.options.room_options(room).max_publication_bytes;
   if (data.size() <= limit) return true;
   respond(make_error_response(http::status::payload_too_large, "limit_exceeded",
@@ -116,7 +116,7 @@ bool check_data_size(const detail::ServerState& state, const std::string& room,
 
 }  // namespace
 
-bool api_authorized(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+bool api_authorized(const ServerState& state, const HttpRequest& req, Respond& respond) {
   const std::string& key = state.options.api.key;
   if (key.empty()) {
     if (state.dev_mode) return true;
@@ -160,11 +160,11 @@ bool admit_json_body(const HttpRequest& req, Respond& respond) {
   return true;
 }
 
-bool admit_api_request(const detail::ServerState& state, const HttpRequest& req, Respond& respond) {
+bool admit_api_request(const ServerState& state, const HttpRequest& req, Respond& respond) {
   return admit_json_body(req, respond) && api_authorized(state, req, respond);
 }
 
-HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
+HttpRouter::Respond respond_on_shard(ServerState& state, unsigned shard,
                                      HttpRouter::Respond respond) {
   auto held = std::make_shared<HttpRouter::Respond>(std::move(respond));
   return [&state, shard, held](HttpResponse res) {
@@ -175,7 +175,7 @@ HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
   };
 }
 
-void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
+void register_api_action(HttpRouter& router, ServerState& state, std::string path,
                          ApiAction action) {
   router.add_async(http::verb::post, std::move(path),
                    [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
@@ -190,7 +190,7 @@ void register_api_action(HttpRouter& router, detail::ServerState& state, std::st
                    });
 }
 
-void register_api(HttpRouter& router, detail::ServerState& state) {
+void register_api(HttpRouter& router, ServerState& state) {
   router.add_async(
       http::verb::post, "/api/publish",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
@@ -326,10 +326,10 @@ void register_api(HttpRouter& router, detail::ServerState& state) {
         auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(respond)});
         for (unsigned s = 0; s < pool.size(); ++s) {
           boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, u = std::string(user)] {
-            std::vector<WsSession*> hit;
-            for (WsSession* ws : state.shards[s]->ws_sessions)
-              if (ws->user() == u) hit.push_back(ws);
-            for (WsSession* ws : hit) ws->disconnect(protocol::DisconnectCode::forced);
+            std::vector<client::Client*> hit;
+            for (client::Client* c : state.shards[s]->clients)
+              if (c->user() == u) hit.push_back(c);
+            for (client::Client* c : hit) c->disconnect(protocol::DisconnectCode::forced);
             boost::asio::post(pool[shard].ctx, [pending, n = hit.size()] {
               pending->disconnected += n;
               if (--pending->left > 0) return;

@@ -7,23 +7,22 @@
 #include <string>
 
 #include "gateway/api/api_action.hpp"
-#include "gateway/detail/server_state.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
+#include "gateway/server_state.hpp"
 
 namespace herald::gateway {
 
-void register_api(HttpRouter& router, detail::ServerState& state);
+void register_api(HttpRouter& router, ServerState& state);
 
 // The API key check (of /api/* through admit_api_request, and of /metrics
 // with metrics.require_key): true when the request may proceed; otherwise
 // it has answered 401 (wrong key) or 403 (API off).
-bool api_authorized(const detail::ServerState& state, const HttpRequest& req,
-                    HttpRouter::Respond& respond);
+bool api_authorized(const ServerState& state, const HttpRequest& req, HttpRouter::Respond& respond);
 
 // What every /api/* route checks before reading the request: a POST's body
 // is JSON (admit_json_body), then the API key (api_authorized). True when
 // the request may proceed; otherwise it has answered.
-bool admit_api_request(const detail::ServerState& state, const HttpRequest& req,
+bool admit_api_request(const ServerState& state, const HttpRequest& req,
                        HttpRouter::Respond& respond);
 // A POST's body is JSON (Content-Type: application/json, or no body and no
 // type; else it answers 415 and returns false). A plain HTML form cannot
@@ -42,11 +41,11 @@ bool admit_json_body(const HttpRequest& req, HttpRouter::Respond& respond);
 // so the session `respond` holds must never be dropped by the thread that
 // answered (a store's or the application's); copies of the returned function
 // kept by that thread hold only an emptied one. Call it exactly once.
-HttpRouter::Respond respond_on_shard(detail::ServerState& state, unsigned shard,
+HttpRouter::Respond respond_on_shard(ServerState& state, unsigned shard,
                                      HttpRouter::Respond respond);
 
 // Serves POST `path` with `action`. Before the server starts.
-void register_api_action(HttpRouter& router, detail::ServerState& state, std::string path,
+void register_api_action(HttpRouter& router, ServerState& state, std::string path,
                          ApiAction action);
 
 }  // namespace herald::gateway

@@ -57,7 +57,7 @@ std::string_view verdict(const std::vector<kw::Hit>& hits) {
 }
 
 template <class F>
-HttpRouter::AsyncHandler guarded(detail::ServerState& state, F handler) {
+HttpRouter::AsyncHandler guarded(ServerState& state, F handler) {
   return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
     if (!admit_api_request(state, req, respond)) return;
     handler(req, std::string(path_segment(req.target(), kDictSegment)),
@@ -67,7 +67,7 @@ HttpRouter::AsyncHandler guarded(detail::ServerState& state, F handler) {
 
 }  // namespace
 
-void register_keyword_api(HttpRouter& router, detail::ServerState& state, kw::Store& store) {
+void register_keyword_api(HttpRouter& router, ServerState& state, kw::Store& store) {
   router.add_async(
       http::verb::post, "/api/keywords/{dict}/add",
       guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {

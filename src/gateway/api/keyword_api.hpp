@@ -13,14 +13,13 @@
 #pragma once
 
 #include "core/metrics/registry.hpp"
-#include "gateway/detail/server_state.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
+#include "gateway/server_state.hpp"
 #include "match/store/store.hpp"
 
 namespace herald::gateway {
 
-void register_keyword_api(HttpRouter& router, detail::ServerState& state,
-                          match::store::Store& store);
+void register_keyword_api(HttpRouter& router, ServerState& state, match::store::Store& store);
 
 // The store's per-process statistics as metrics (herald_keyword_*).
 void register_keyword_metrics(metrics::Registry& registry, const match::store::Store& store);

@@ -13,7 +13,7 @@
 
 #include "core/json.hpp"
 #include "core/openssl_ptr.hpp"
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/protocol/room_name.hpp"
 
 namespace herald::gateway::auth {
 namespace {

@@ -24,80 +24,15 @@
 #include <string>
 #include <vector>
 
-#include "gateway/frame.hpp"
-#include "gateway/protocol/codes.hpp"
-#include "gateway/protocol/command.hpp"
+#include "gateway/fanout/message.hpp"
+#include "gateway/protocol/requests.hpp"
 
 namespace herald::gateway {
-
-struct BrokerError {
-  protocol::ErrorCode code;
-  std::string message;
-};
-
-struct PublishRequest {
-  std::string room;
-  std::string data_json;  // valid, compact JSON
-  std::string info_json;  // publisher info, or empty (server API)
-  // What moderation found ({"masked":M,"flagged":F,"categories":[...]}), or
-  // empty; moderation (gateway/moderation/) sets it before the broker sees
-  // the request, and the broker stores it with the publication.
-  std::string moderation_json{};
-  // Outside the room's stream (the publish hook's or the server API's
-  // skip_history): no offset, no history, delivered live only to the
-  // subscribers of the moment (protocol::encode_live_pub_push). A room that
-  // does not exist has none, so such a publish opens no room.
-  bool skip_history = false;
-};
-struct PublishResult {
-  std::optional<BrokerError> error;
-  bool in_stream = true;  // false for skip_history: offset and epoch are unset
-  std::uint64_t offset = 0;
-  std::string epoch;
-};
-
-struct SubscribeRequest {
-  std::string room;
-  std::optional<protocol::StreamPosition> since;
-  std::string client;     // connection id, for presence
-  std::string user;       // for presence_stats
-  std::string info_json;  // presence entry and join/leave payload
-};
-struct SubscribeResult {
-  std::optional<BrokerError> error;
-  std::string epoch;
-  std::uint64_t offset = 0;  // the stream's top when the subscription took effect
-  bool recovered = false;    // since given and every later publication is in `publications`
-  std::vector<FramePtr> publications;  // offsets in (since.offset, offset], in order
-};
-
-struct HistoryRequest {
-  std::string room;
-  std::optional<std::uint32_t> limit;
-  std::optional<protocol::StreamPosition> since;
-  bool reverse = false;
-};
-struct HistoryResult {
-  std::optional<BrokerError> error;
-  std::string epoch;
-  std::uint64_t offset = 0;
-  std::vector<FramePtr> publications;
-};
-
-struct PresenceEntry {
-  std::string client;
-  std::string user;
-  std::string info_json;
-};
-struct PresenceResult {
-  std::optional<BrokerError> error;
-  std::vector<PresenceEntry> clients;
-};
 
 class Broker {
  public:
   // Runs on `shard`: give `frame` to the local subscribers of `room`.
-  using Delivery = std::function<void(unsigned shard, const std::string& room, const FramePtr&)>;
+  using Delivery = std::function<void(unsigned shard, const std::string& room, const MessagePtr&)>;
 
   virtual ~Broker() = default;
 

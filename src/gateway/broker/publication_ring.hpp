@@ -17,14 +17,14 @@
 #include <cstdint>
 #include <vector>
 
-#include "gateway/frame.hpp"
+#include "gateway/fanout/message.hpp"
 
 namespace herald::gateway {
 
 struct StoredPublication {
   std::uint64_t offset = 0;
   std::int64_t at_ns = 0;  // steady clock, for the TTL
-  FramePtr frame;          // the {"pub":...} push, as sent live
+  MessagePtr frame;        // the {"pub":...} push, as sent live
 };
 
 class PublicationRing {

@@ -93,7 +93,7 @@ struct RedisBroker::Room {
   // synced, or of another epoch; keyed by offset.
   struct Held {
     std::string epoch;
-    FramePtr frame;
+    MessagePtr frame;
     std::uint64_t seq;  // message_seq_ at arrival
   };
   std::multimap<std::uint64_t, Held> ahead;
@@ -516,7 +516,7 @@ void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, Pendi
     if (ok) {
       for (std::size_t i = 0; i < read->frames.size(); ++i) {
         if (read->first + i > since->offset)
-          result.publications.push_back(make_frame(std::move(read->frames[i])));
+          result.publications.push_back(make_message(std::move(read->frames[i])));
       }
       if (room.delivered > read->top) {
         const std::size_t from = room.recent.first_after(read->top);
@@ -546,20 +546,20 @@ void RedisBroker::on_message(const std::string& name, std::string_view payload) 
   if (!m->publication) {
     // join/leave and skip_history publications: not part of the stream,
     // delivered as they come.
-    fan_out(name, room, make_frame(std::string(m->frame)));
+    fan_out(name, room, make_message(std::string(m->frame)));
     return;
   }
   ++message_seq_;
   if (room.synced && m->epoch == room.epoch) {
     if (m->offset <= room.delivered) return;  // already delivered (from a read)
     if (m->offset == room.delivered + 1 && room.ahead.empty() && !room.fetching) {
-      deliver(name, room, m->offset, make_frame(std::string(m->frame), steady_now_ns()));
+      deliver(name, room, m->offset, make_message(std::string(m->frame), steady_now_ns()));
       return;
     }
   }
-  room.ahead.emplace(m->offset,
-                     Room::Held{std::string(m->epoch),
-                                make_frame(std::string(m->frame), steady_now_ns()), message_seq_});
+  room.ahead.emplace(
+      m->offset, Room::Held{std::string(m->epoch),
+                            make_message(std::string(m->frame), steady_now_ns()), message_seq_});
   if (room.ahead.size() > cluster_.max_pending) {
     reset(name, room, "too many publications held behind a gap (cluster.max_pending)");
     room.ahead.clear();
@@ -581,7 +581,7 @@ void RedisBroker::drain(const std::string& name, Room& room) {
       continue;
     }
     if (it->second.epoch == room.epoch && it->first == room.delivered + 1) {
-      FramePtr frame = std::move(it->second.frame);
+      MessagePtr frame = std::move(it->second.frame);
       const std::uint64_t offset = it->first;
       room.ahead.erase(it);
       deliver(name, room, offset, frame);
@@ -634,7 +634,7 @@ void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& 
       for (std::size_t i = 0; i < read.frames.size(); ++i) {
         const std::uint64_t offset = read.first + i;
         if (offset > room.delivered)
-          deliver(name, room, offset, make_frame(read.frames[i], steady_now_ns()));
+          deliver(name, room, offset, make_message(read.frames[i], steady_now_ns()));
       }
     }
   }
@@ -656,13 +656,13 @@ void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& 
 }
 
 void RedisBroker::deliver(const std::string& name, Room& room, std::uint64_t offset,
-                          const FramePtr& frame) {
+                          const MessagePtr& frame) {
   room.delivered = offset;
   room.recent.push(StoredPublication{offset, steady_now_ns(), frame});
   fan_out(name, room, frame);
 }
 
-void RedisBroker::fan_out(const std::string& name, const Room& room, const FramePtr& frame) {
+void RedisBroker::fan_out(const std::string& name, const Room& room, const MessagePtr& frame) {
   // One post per shard with subscribers; its hub hands the frame to each.
   for (unsigned s = 0; s < room.per_shard.size(); ++s) {
     if (room.per_shard[s] == 0) continue;
@@ -794,7 +794,7 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
                   if (req.limit) n = std::min<std::size_t>(n, *req.limit);
                   for (std::size_t i = 0; i < n; ++i) {
                     const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
-                    result.publications.push_back(make_frame(std::move(read->frames[at])));
+                    result.publications.push_back(make_message(std::move(read->frames[at])));
                   }
                 }
               }

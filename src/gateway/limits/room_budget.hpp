@@ -22,7 +22,7 @@
 #include <string>
 
 #include "core/metrics/registry.hpp"
-#include "gateway/broker/broker.hpp"
+#include "gateway/protocol/requests.hpp"
 
 namespace herald::gateway {
 

@@ -42,7 +42,7 @@ std::optional<StreamPosition> stream_position_in_push(std::string_view push) {
   constexpr std::string_view kOffset = ",\"offset\":";
   constexpr std::string_view kEpoch = ",\"epoch\":\"";
   if (!push.starts_with(kRoom)) return std::nullopt;
-  // Room names never need escaping (rooms/room_name.hpp): the name ends at
+  // Room names never need escaping (protocol/room_name.hpp): the name ends at
   // the next quote.
   std::size_t at = push.find('"', kRoom.size());
   if (at == std::string_view::npos) return std::nullopt;

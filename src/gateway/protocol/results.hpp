@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "gateway/broker/broker.hpp"
+#include "gateway/protocol/requests.hpp"
 
 namespace herald::gateway::protocol {
 

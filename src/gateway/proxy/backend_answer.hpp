@@ -24,6 +24,8 @@
 #include <string_view>
 #include <variant>
 
+#include "gateway/protocol/codes.hpp"
+
 namespace herald::gateway::proxy {
 
 // Why a request got no usable answer. Each is a label of
@@ -52,6 +54,14 @@ struct ResultAnswer {
 struct ErrorAnswer {
   std::uint16_t code = 0;
   std::string message;
+
+  // The code as the client's error reply carries it.
+  [[nodiscard]] protocol::ErrorCode relayed_code() const {
+    // Safety: ErrorCode's underlying type is std::uint16_t; a backend's
+    // code is 1000..65535, outside Herald's own (read_backend_answer
+    // refuses the rest).
+    return static_cast<protocol::ErrorCode>(code);
+  }
 };
 struct DisconnectAnswer {
   std::uint16_t code = 0;

@@ -7,18 +7,12 @@
 
 #include "core/json.hpp"
 #include "core/text.hpp"
+#include "gateway/protocol/room_name.hpp"
+#include "gateway/protocol/user_name.hpp"
 #include "gateway/proxy/result_object.hpp"
-#include "gateway/rooms/room_name.hpp"
 
 namespace herald::gateway::proxy {
 namespace dom = simdjson::dom;
-
-namespace {
-
-// Largest user name a connect result may give: as for a dev-mode name.
-constexpr std::size_t kMaxUserBytes = 64;
-
-}  // namespace
 
 std::vector<std::string> parse_header_list(std::string_view list) {
   std::vector<std::string> names;
@@ -81,7 +75,7 @@ std::variant<ConnectGrant, std::string> read_connect_result(std::string_view res
   if (!parse_result_object(result_json, obj)) return std::string("result is not a JSON object");
   ConnectGrant grant;
   std::string_view user;
-  if (obj["user"].get(user) != simdjson::SUCCESS || user.empty() || user.size() > kMaxUserBytes) {
+  if (obj["user"].get(user) != simdjson::SUCCESS || !protocol::valid_user_name(user)) {
     return std::string("result.user must be a string of 1 to 64 bytes");
   }
   grant.user = user;

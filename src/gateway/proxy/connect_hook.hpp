@@ -20,7 +20,7 @@
 #include <variant>
 #include <vector>
 
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
 
 namespace herald::gateway::proxy {
 

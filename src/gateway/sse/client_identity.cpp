@@ -1,6 +1,6 @@
 #include "gateway/sse/client_identity.hpp"
 
-#include "core/time/unix_clock.hpp"
+#include "gateway/client/identity.hpp"
 
 namespace herald::gateway::sse {
 namespace http = boost::beast::http;
@@ -19,7 +19,7 @@ HttpResponse unauthorized(const HttpRequest& request, std::string_view code,
 
 std::variant<ClientIdentity, HttpResponse> read_client_identity(const HttpRequest& request,
                                                                 const QueryParams& query,
-                                                                const detail::ServerState& state) {
+                                                                const ServerState& state) {
   std::string token;
   const std::string_view header = request[http::field::authorization];
   if (!header.empty()) {
@@ -32,35 +32,26 @@ std::variant<ClientIdentity, HttpResponse> read_client_identity(const HttpReques
   } else {
     token = query_value(query, "token");
   }
-  if (!token.empty()) {
-    if (!state.verifier) {
+  auto decision = client::decide_identity(state, token, query_value(query, "user"), false);
+  if (auto* identity = std::get_if<client::Identity>(&decision)) return std::move(*identity);
+  using Why = client::IdentityRefusal::Why;
+  const auto& refused = std::get<client::IdentityRefusal>(decision);
+  switch (refused.why) {
+    case Why::no_token_key:
+      return unauthorized(request, "unauthorized", client::token_key_missing_message());
+    case Why::token_expired:
+      return unauthorized(request, "token_expired", "token: " + refused.detail);
+    case Why::token_invalid:
+      return unauthorized(request, "unauthorized", "token: " + refused.detail);
+    case Why::hook_needs_data:
       return unauthorized(request, "unauthorized",
-                          "this server has no token key (auth.hmac_secret or "
-                          "auth.rsa_public_key_file); tokens cannot be verified");
-    }
-    auth::VerifyResult r = state.verifier->verify(token, unix_now());
-    if (auto* e = std::get_if<auth::TokenError>(&r)) {
-      return unauthorized(request,
-                          *e == auth::TokenError::expired ? "token_expired" : "unauthorized",
-                          "token: " + std::string(auth::describe(*e)));
-    }
-    ClientIdentity id;
-    id.claims = std::get<auth::Claims>(std::move(r));
-    id.user = id.claims->user;
-    return id;
-  }
-  if (state.hooks[proxy::HookKind::connect]) {
-    return unauthorized(request, "unauthorized",
-                        "a token is required (Authorization: Bearer or token=): the connect "
-                        "hook answers WebSocket connects only");
-  }
-  if (state.dev_mode) {
-    std::string user = query_value(query, "user");
-    if (user.empty() || user.size() > 64) {
+                          "a token is required (Authorization: Bearer or token=): the connect "
+                          "hook answers WebSocket connects only");
+    case Why::bad_user:
       return unauthorized(request, "unauthorized",
                           "dev mode needs user=<name> (1 to 64 bytes) or a token");
-    }
-    return ClientIdentity{std::move(user), std::nullopt};
+    case Why::token_required:
+      break;
   }
   return unauthorized(request, "unauthorized",
                       "a token is required (Authorization: Bearer <token>, or token=<token>)");

@@ -1,7 +1,7 @@
-// Who an HTTP client is (an SSE stream, a publish over HTTP): the same
-// rules as a WebSocket connect, read from the request instead of a connect
-// command, so a client is the same user whichever transport it falls back
-// to.
+// Who an HTTP client is (an SSE stream, a publish over HTTP): the identity
+// rule of every client (client/identity.hpp), read from the request instead
+// of a connect command, so a client is the same user whichever transport it
+// falls back to.
 //
 //  - A token (a JWT, auth/token.hpp) in "Authorization: Bearer <token>", or
 //    in the query as token=<token> for clients that cannot set a header (a
@@ -20,20 +20,20 @@
 #include <variant>
 
 #include "gateway/auth/token.hpp"
-#include "gateway/detail/server_state.hpp"
-#include "gateway/http_query.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/client/identity.hpp"
+#include "gateway/http/query.hpp"
+#include "gateway/http/router.hpp"
+#include "gateway/server_state.hpp"
 
 namespace herald::gateway::sse {
 
-struct ClientIdentity {
-  std::string user;
-  std::optional<auth::Claims> claims;  // with a token; its rooms and expiry apply
-};
+// Decided by the identity rule (client/identity.hpp), with the connect
+// hook never asked.
+using ClientIdentity = client::Identity;
 
 // The client's identity, or the response that refuses it (401, with the
 // JSON error body naming what is missing or wrong).
 [[nodiscard]] std::variant<ClientIdentity, HttpResponse> read_client_identity(
-    const HttpRequest& request, const QueryParams& query, const detail::ServerState& state);
+    const HttpRequest& request, const QueryParams& query, const ServerState& state);
 
 }  // namespace herald::gateway::sse

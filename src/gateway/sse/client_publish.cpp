@@ -4,10 +4,10 @@
 
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/json_body.hpp"
-#include "gateway/client_id.hpp"
+#include "gateway/client/client_id.hpp"
+#include "gateway/client/publish_checks.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
-#include "gateway/publish_checks.hpp"
 #include "gateway/sse/client_identity.hpp"
 
 namespace herald::gateway::sse {
@@ -35,7 +35,7 @@ HttpResponse refusal(const BrokerError& e) {
 
 }  // namespace
 
-void register_client_publish(HttpRouter& router, detail::ServerState& state) {
+void register_client_publish(HttpRouter& router, ServerState& state) {
   router.add_async(
       http::verb::post, "/sse/publish",
       [&state](const HttpRequest& req, unsigned shard, HttpRouter::Respond respond) {

@@ -9,7 +9,7 @@
 //
 // answered {"result":{"offset":N,"epoch":"E"}} (or {} outside the stream)
 // or an error body with the status its code maps to. The publication goes
-// through the same checks as a WebSocket publish (publish_checks.hpp: the
+// through the same checks as a WebSocket publish (client/publish_checks.hpp: the
 // room, the token's rooms, the namespace's publish and
 // max_publication_bytes), the same moderation (the broker is the
 // moderating one) and client.publish_rate, kept per user (an HTTP request
@@ -18,12 +18,12 @@
 // not_available says so.
 #pragma once
 
-#include "gateway/detail/server_state.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
+#include "gateway/server_state.hpp"
 
 namespace herald::gateway::sse {
 
 // Adds the route. Before the server starts.
-void register_client_publish(HttpRouter& router, detail::ServerState& state);
+void register_client_publish(HttpRouter& router, ServerState& state);
 
 }  // namespace herald::gateway::sse

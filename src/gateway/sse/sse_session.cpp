@@ -5,7 +5,7 @@
 #include "core/json.hpp"
 #include "core/log.hpp"
 #include "core/time/unix_clock.hpp"
-#include "gateway/client_id.hpp"
+#include "gateway/client/client_id.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/sse/stream_id.hpp"
@@ -44,20 +44,17 @@ std::int64_t signed_bytes(std::size_t n) {
 
 }  // namespace
 
-SseSession::SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease,
-                       detail::ServerState& state, unsigned shard, StreamRequest request)
+SseSession::SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
+                       unsigned shard, StreamRequest request)
     : state_(state),
       shard_state_(*state.shards[shard]),
-      shard_(shard),
       stream_(std::move(stream)),
       heartbeat_(tcp_layer(stream_).get_executor()),
-      expiry_(tcp_layer(stream_).get_executor()),
       lease_(std::move(lease)),
       max_queue_bytes_(signed_bytes(state.options.client.max_queue_bytes)),
-      user_(std::move(request.identity.user)),
-      client_id_(random_client_id()),
-      info_json_(protocol::encode_client_info(user_, client_id_)),
-      claims_(std::move(request.identity.claims)) {
+      client_(state, shard, tcp_layer(stream_).get_executor(), *this,
+              client::Setup{{}, {}, /*asks_hooks=*/false}),
+      identity_(std::move(request.identity)) {
   for (std::string& name : request.rooms) {
     Room room;
     room.name = std::move(name);
@@ -66,14 +63,11 @@ SseSession::SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease,
     }
     rooms_.push_back(std::move(room));
   }
-  awaiting_ = rooms_.size();
-  shard_state_.sse_streams.insert(this);
   state_.gw.sse_streams->add(1);
 }
 
 SseSession::~SseSession() {
   finish();
-  shard_state_.sse_streams.erase(this);
   state_.gw.sse_streams->sub(1);
   state_.connections.fetch_sub(1, std::memory_order_relaxed);
 }
@@ -83,71 +77,60 @@ void SseSession::start(unsigned http_version) {
   queue(response_head(http_version));
   read_some();
   arm_heartbeat();
-  if (claims_) {
-    if (auto wait = claims_->time_to_expiry(unix_now())) {
-      expiry_.expires_after(*wait);
-      expiry_.async_wait([weak = weak_from_this()](boost::system::error_code ec) {
-        auto self = weak.lock();
-        if (!ec && self) self->disconnect(DisconnectCode::token_expired);
-      });
-    }
-  }
-  for (std::size_t i = 0; i < rooms_.size(); ++i) {
-    if (state_.options.room_options(rooms_[i].name).subscribe_proxy) {
-      // The subscribe hook decides for WebSocket clients only (its request
-      // names a client's subscribe data); refused here rather than let in
-      // unasked. Answered in place: the opening waits for every room.
-      SubscribeResult refused;
-      refused.error = BrokerError{protocol::ErrorCode::not_available,
-                                  "room '" + rooms_[i].name +
-                                      "' needs the subscribe hook (subscribe_proxy), which SSE "
-                                      "streams do not ask"};
-      on_subscribed(i, refused);
+  std::vector<std::string> rooms;
+  protocol::RoomPositions since;
+  for (Room& room : rooms_) {
+    if (state_.options.room_options(room.name).subscribe_proxy) {
+      room.state = RoomState::refused;
+      room.error = BrokerError{protocol::ErrorCode::not_available,
+                               "room '" + room.name +
+                                   "' needs the subscribe hook (subscribe_proxy), which SSE "
+                                   "streams do not ask"};
       continue;
     }
-    SubscribeRequest req{rooms_[i].name, rooms_[i].since, client_id_, user_, info_json_};
-    state_.broker->subscribe(
-        shard_, std::move(req),
-        [self = shared_from_this(), i](const SubscribeResult& r) { self->on_subscribed(i, r); });
+    rooms.push_back(room.name);
+    if (room.since) since.emplace_back(room.name, *room.since);
   }
+  client_.start(weak_from_this());
+  client_.open(std::move(identity_), rooms, since);
 }
 
-void SseSession::on_subscribed(std::size_t index, const SubscribeResult& result) {
-  Room& room = rooms_[index];
-  if (finished_) {
-    // Closed while the broker was deciding: undo a subscription that took.
-    if (!result.error && !state_.stopped.load(std::memory_order_relaxed)) {
-      state_.broker->unsubscribe(shard_, room.name, client_id_);
+void SseSession::reply(std::uint32_t /*id*/, const protocol::Reply& reply) {
+  if (const auto* opening = std::get_if<protocol::ConnectReply>(&reply)) open(*opening);
+}
+
+void SseSession::reply_error(std::uint32_t /*id*/, protocol::ErrorCode /*code*/,
+                             std::string_view /*message*/) {
+  // A stream sends no commands, so nothing is answered with an error.
+}
+
+void SseSession::open(const protocol::ConnectReply& reply) {
+  opened_ = true;
+  // Each room's answer, in the order the request named them.
+  std::vector<const SubscribeResult*> results(rooms_.size(), nullptr);
+  for (const protocol::ServerSubscription& sub : reply.subs) {
+    const std::size_t i = room_index(sub.room);
+    if (i == rooms_.size()) continue;
+    Room& room = rooms_[i];
+    if (!sub.result) {
+      room.state = RoomState::refused;
+      room.error = sub.error;
+      continue;
     }
-    return;
-  }
-  if (result.error) {
-    room.state = RoomState::refused;
-    room.error = result.error;
-  } else {
-    // The ordering contract: joined now, the result's publications are
-    // before anything delivered from here on.
     room.state = RoomState::joined;
-    room.recovered = result.recovered;
-    room.top = result.offset;
-    shard_state_.hub.join(room.name, this);
-    state_.gw.subscriptions->add(1);
+    room.recovered = sub.result->recovered;
+    room.top = sub.result->offset;
     // The position before the result's publications: where the client
     // stood when it recovered, else the stream's top (a fresh subscription
     // or a failed recovery carries none).
-    room.position = result.recovered && room.since
+    room.position = room.recovered && room.since
                         ? *room.since
-                        : protocol::StreamPosition{result.epoch, result.offset};
-    for (const FramePtr& p : result.publications) deliver(room.name, p);
+                        : protocol::StreamPosition{sub.result->epoch, sub.result->offset};
+    results[i] = &*sub.result;
   }
-  if (--awaiting_ == 0) open();
-}
-
-void SseSession::open() {
-  opened_ = true;
   if (closing_) return;  // a disconnect is on its way out: nothing after it
   std::string data;
-  protocol::append_connection_identity(data, client_id_, user_);
+  protocol::append_connection_identity(data, reply.client, reply.user);
   data += '}';
   append_event("connected", data, true);
   for (const Room& room : rooms_) {
@@ -170,34 +153,41 @@ void SseSession::open() {
     data += room.recovered ? ",\"recovered\":true}" : ",\"recovered\":false}";
     append_event("subscribed", data, true);
   }
-  std::vector<std::pair<std::size_t, FramePtr>> held;
+  // The ordering contract: a room's result publications come before
+  // anything delivered to it after its answer (held below).
+  for (std::size_t i = 0; i < rooms_.size(); ++i) {
+    if (!results[i]) continue;
+    for (const MessagePtr& p : results[i]->publications) write_push(i, p);
+  }
+  std::vector<std::pair<std::size_t, MessagePtr>> held;
   held.swap(held_);
   held_bytes_ = 0;
-  for (const auto& [index, frame] : held) write_push(index, frame);
+  for (const auto& [index, message] : held) write_push(index, message);
 }
 
-void SseSession::deliver(const std::string& room, const FramePtr& frame) {
+void SseSession::push(const std::string& room, const MessagePtr& message) {
   if (finished_ || closing_) return;
   const std::size_t index = room_index(room);
   if (index == rooms_.size()) return;
   if (!opened_) {
-    const std::int64_t weight = signed_bytes(frame->text.size());
-    if (backlog_bytes() + weight > max_queue_bytes_)
-      return close_slow_consumer("pushes held before the stream opened");
+    const std::int64_t weight = signed_bytes(message->text.size());
+    if (backlog_bytes() + weight > max_queue_bytes_) {
+      return client_.close_slow_consumer("pushes held before the stream opened", backlog_bytes());
+    }
     held_bytes_ += weight;
-    held_.emplace_back(index, frame);
+    held_.emplace_back(index, message);
     return;
   }
-  write_push(index, frame);
+  write_push(index, message);
 }
 
-void SseSession::write_push(std::size_t index, const FramePtr& frame) {
+void SseSession::write_push(std::size_t index, const MessagePtr& message) {
   bool with_id = false;
-  if (auto position = protocol::stream_position_in_push(frame->text)) {
+  if (auto position = protocol::stream_position_in_push(message->text)) {
     rooms_[index].position = std::move(*position);
     with_id = true;
   }
-  append_event({}, frame->text, with_id);
+  append_event({}, message->text, with_id);
 }
 
 void SseSession::append_event(std::string_view event, std::string_view data, bool with_id) {
@@ -242,7 +232,7 @@ std::int64_t SseSession::backlog_bytes() const {
 void SseSession::queue(std::string_view bytes) {
   if (finished_ || !socket().is_open()) return;  // closed: nothing more is written
   if (backlog_bytes() + signed_bytes(bytes.size()) > max_queue_bytes_) {
-    return close_slow_consumer("events");
+    return client_.close_slow_consumer("events", backlog_bytes());
   }
   pending_ += bytes;
   shard_state_.queued_bytes.fetch_add(signed_bytes(bytes.size()), std::memory_order_relaxed);
@@ -312,7 +302,7 @@ void SseSession::on_heartbeat() {
           .count();
   if (!writing_.empty() && steady_now_ns() - write_started_ns_ > stalled_ns) {
     log::info("sse stream closed: a write made no progress for client.idle_timeout",
-              {{"client", client_id_}, {"user", user_}});
+              {{"client", client_.id()}, {"user", client_.user()}});
     close_socket();
     return finish();
   }
@@ -321,24 +311,18 @@ void SseSession::on_heartbeat() {
   arm_heartbeat();
 }
 
-void SseSession::disconnect(DisconnectCode code) {
+void SseSession::disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
   if (finished_ || closing_) return;
-  append_event({}, protocol::encode_disconnect(code), false);
+  append_event({}, protocol::encode_disconnect(code, reason, reconnect), false);
   closing_ = true;
   if (writing_.empty() && pending_.empty()) close_socket();
 }
 
-void SseSession::close_slow_consumer(std::string_view why) {
-  if (finished_) return;
-  state_.gw.slow_consumers->inc();
-  log::info("slow consumer disconnected", {{"client", client_id_},
-                                           {"user", user_},
-                                           {"transport", "sse"},
-                                           {"owed", why},
-                                           {"backlog_bytes", backlog_bytes()}});
-  // Never leaves the hub here (it may be iterating: subscriber.hpp); the
-  // read fails on the closed socket and finish() runs from there.
-  close_socket();
+void SseSession::close_now(DisconnectCode /*code*/) {
+  // A slow consumer: never leaves the hub here (it may be iterating:
+  // fanout/subscriber.hpp); the read fails on the closed socket and
+  // finish() runs from there.
+  if (!finished_) close_socket();
 }
 
 void SseSession::close_socket() {
@@ -347,26 +331,17 @@ void SseSession::close_socket() {
   socket().shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
   socket().close(ignored);
   heartbeat_.cancel();
-  expiry_.cancel();
 }
 
 void SseSession::finish() {
   if (finished_) return;
   finished_ = true;
   heartbeat_.cancel();
-  expiry_.cancel();
   shard_state_.queued_bytes.fetch_sub(signed_bytes(pending_.size()), std::memory_order_relaxed);
   pending_.clear();
   held_.clear();
   held_bytes_ = 0;
-  const bool stopped = state_.stopped.load(std::memory_order_relaxed);
-  for (const Room& room : rooms_) {
-    if (room.state != RoomState::joined) continue;
-    shard_state_.hub.leave(room.name, this);
-    state_.gw.subscriptions->sub(1);
-    // After the server stopped its shards the broker must not be called.
-    if (!stopped) state_.broker->unsubscribe(shard_, room.name, client_id_);
-  }
+  client_.finish();
 }
 
 }  // namespace herald::gateway::sse

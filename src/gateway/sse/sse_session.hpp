@@ -5,7 +5,7 @@
 // (sse/stream_request.hpp); from then on this session owns it. Lives on
 // one shard; every member runs on its thread.
 //
-// It is a subscriber like a WebSocket session (gateway/subscriber.hpp):
+// It is a subscriber like a WebSocket session (gateway/fanout/subscriber.hpp):
 // the same hub, the same broker calls, the same presence entry, the same
 // moderated frames. And it keeps the same ordering contract
 // (broker/broker.hpp): each room joins the hub when its subscribe callback
@@ -35,8 +35,12 @@
 // progress for client.idle_timeout closes the stream. A token's exp ends
 // the stream with a disconnect push (3003 token expired).
 //
+// The subscribe hook is not asked for an SSE stream (its request carries a
+// client's subscribe data, which a stream has no way to send): a room whose
+// namespace needs it is refused in the opening (not_available).
+//
 // Lifetime: shared; every pending operation (read, write, timers, a broker
-// answer) holds it. The hub holds a raw pointer between join and leave;
+// answer) holds it. The hub holds the core between join and leave;
 // finish() leaves every room and runs before the destructor returns.
 #pragma once
 
@@ -52,21 +56,21 @@
 #include <utility>
 #include <vector>
 
-#include "gateway/broker/broker.hpp"
+#include "gateway/client/client.hpp"
+#include "gateway/client/output.hpp"
 #include "gateway/client_stream.hpp"
-#include "gateway/detail/server_state.hpp"
-#include "gateway/frame.hpp"
+#include "gateway/fanout/message.hpp"
 #include "gateway/limits/connections_per_ip.hpp"
+#include "gateway/server_state.hpp"
 #include "gateway/sse/stream_request.hpp"
-#include "gateway/subscriber.hpp"
 
 namespace herald::gateway::sse {
 
-class SseSession final : public std::enable_shared_from_this<SseSession>, public Subscriber {
+class SseSession final : public std::enable_shared_from_this<SseSession>, private client::Output {
  public:
   // `lease`: the connection's slot of server.max_connections_per_ip.
   // `stream`: the request's connection, plain or TLS (client_stream.hpp).
-  SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, detail::ServerState& state,
+  SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
              unsigned shard, StreamRequest request);
   ~SseSession();
   SseSession(const SseSession&) = delete;
@@ -75,11 +79,6 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, public
   // Writes the response head and subscribes every room. `http_version`:
   // the request's (10 or 11).
   void start(unsigned http_version);
-
-  // Subscriber.
-  void deliver(const std::string& room, const FramePtr& frame) override;
-  // A disconnect push, then the end of the response once it is written.
-  void disconnect(protocol::DisconnectCode code) override;
 
  private:
   enum class RoomState : std::uint8_t { pending, joined, refused };
@@ -93,12 +92,19 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, public
     std::optional<BrokerError> error;
   };
 
-  void on_subscribed(std::size_t index, const SubscribeResult& result);
-  // Every room has answered: the opening events, then the held pushes.
-  void open();
+  // client::Output. The one reply is the opening's: every room answered.
+  void reply(std::uint32_t id, const protocol::Reply& reply) override;
+  void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message) override;
+  void push(const std::string& room, const MessagePtr& message) override;
+  void disconnect(std::uint16_t code, std::string_view reason, bool reconnect) override;
+  void close_now(protocol::DisconnectCode code) override;
+
+  // Every room has answered: the opening events, each room's recovered
+  // publications, then the held pushes.
+  void open(const protocol::ConnectReply& reply);
   // One push as an event; an in-stream publication moves its room's
   // position and carries the id.
-  void write_push(std::size_t room, const FramePtr& frame);
+  void write_push(std::size_t room, const MessagePtr& message);
   // Appends one event; `with_id` adds the current positions.
   void append_event(std::string_view event, std::string_view data, bool with_id);
   // Bytes to write; over client.max_queue_bytes closes the stream.
@@ -111,30 +117,24 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, public
   void read_some();
   void arm_heartbeat();
   void on_heartbeat();
-  void close_slow_consumer(std::string_view why);
   void close_socket();
   void finish();  // leave every room, release shard state; idempotent
 
-  detail::ServerState& state_;
-  detail::ShardState& shard_state_;
-  unsigned shard_;
+  ServerState& state_;
+  ShardState& shard_state_;
   ClientStream stream_;
   // The TCP socket under stream_.
   boost::asio::ip::tcp::socket& socket() { return tcp_layer(stream_).socket(); }
   boost::asio::steady_timer heartbeat_;
-  boost::asio::steady_timer expiry_;
   ConnectionsPerIp::Lease lease_;
   const std::int64_t max_queue_bytes_;  // client.max_queue_bytes
+  client::Client client_;
+  client::Identity identity_;  // until start() hands it to the core
 
-  std::string user_;
-  std::string client_id_;
-  std::string info_json_;
-  std::optional<auth::Claims> claims_;
   std::vector<Room> rooms_;
-  std::size_t awaiting_ = 0;  // rooms whose subscribe has not answered
   bool opened_ = false;
   // Pushes delivered before the opening, in order, with their room's index.
-  std::vector<std::pair<std::size_t, FramePtr>> held_;
+  std::vector<std::pair<std::size_t, MessagePtr>> held_;
   std::int64_t held_bytes_ = 0;
 
   // Output: `pending_` is formatted and not yet handed to the socket;

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/protocol/room_name.hpp"
 
 namespace herald::gateway::sse {
 namespace {

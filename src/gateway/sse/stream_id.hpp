@@ -6,7 +6,7 @@
 //   chat:lobby.5f2c9a1e.7,news.b1e3a07c.0
 // Every byte is one that a URL query and an HTTP header carry unescaped and
 // that an SSE id may hold (no CR, LF or NUL): room names are limited to
-// letters, digits and _ - . : @ / = + ~ ! (rooms/room_name.hpp), epochs to
+// letters, digits and _ - . : @ / = + ~ ! (protocol/room_name.hpp), epochs to
 // letters, digits, '_' and '-', and offsets are decimal. A room name may
 // contain '.' and so an entry is read from its right: the offset after the
 // last '.', the epoch after the one before. Room names hold no ',' so the

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "gateway/publish_checks.hpp"
+#include "gateway/client/publish_checks.hpp"
 #include "gateway/sse/stream_id.hpp"
 
 namespace herald::gateway::sse {
@@ -14,7 +14,7 @@ bool is_stream_request(const HttpRequest& request) {
 }
 
 std::variant<StreamRequest, HttpResponse> read_stream_request(const HttpRequest& request,
-                                                              const detail::ServerState& state) {
+                                                              const ServerState& state) {
   if (request.method() != http::verb::get) {
     HttpResponse res = make_error_response(
         http::status::method_not_allowed, "method_not_allowed",

@@ -18,9 +18,9 @@
 #include <variant>
 #include <vector>
 
-#include "gateway/detail/server_state.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/server_state.hpp"
 #include "gateway/sse/client_identity.hpp"
 
 namespace herald::gateway::sse {
@@ -38,6 +38,6 @@ struct StreamRequest {
 // The checked request, or the error response that refuses it (405 for a
 // method other than GET).
 [[nodiscard]] std::variant<StreamRequest, HttpResponse> read_stream_request(
-    const HttpRequest& request, const detail::ServerState& state);
+    const HttpRequest& request, const ServerState& state);
 
 }  // namespace herald::gateway::sse

@@ -28,7 +28,7 @@ OutboundQueue::~OutboundQueue() {
   gauge_->fetch_sub(backlog_, std::memory_order_relaxed);
 }
 
-void OutboundQueue::push(FramePtr frame) {
+void OutboundQueue::push(MessagePtr frame) {
   const std::int64_t w = weight(*frame);
   backlog_ += w;
   gauge_->fetch_add(w, std::memory_order_relaxed);
@@ -74,7 +74,7 @@ void OutboundQueue::open_message() {
   std::uint64_t payload = plain;
   if (deflate_) {
     // Each frame's compressed bytes are made once, by whichever connection
-    // writes the frame first (frame.hpp), and shared like its text.
+    // writes the frame first (fanout/message.hpp), and shared like its text.
     std::uint64_t packed = separators * deflated_separator().size() - kDeflateTail.size();
     for (std::size_t i = head_; i < message_end_; ++i) packed += frames_[i]->deflated().size();
     // A message of short replies often grows when compressed: it goes
@@ -91,7 +91,7 @@ void OutboundQueue::open_message() {
 std::string_view OutboundQueue::piece(std::size_t p) const {
   if (p == 0) return header_.view();
   if (p % 2 == 0) return compressed_ ? std::string_view(deflated_separator()) : kSeparator;
-  const Frame& f = *frames_[head_ + (p - 1) / 2];
+  const Message& f = *frames_[head_ + (p - 1) / 2];
   if (!compressed_) return f.text;
   std::string_view bytes = f.deflated();
   // The message's last piece: its trailing 00 00 ff ff is not sent
@@ -139,7 +139,7 @@ OutboundQueue::Written OutboundQueue::consume(std::size_t bytes) {
     bytes -= take;
     if (piece_offset_ < size) break;  // the socket took part of this piece
     if (piece_ % 2 == 1) {
-      const Frame& f = *frames_[head_ + (piece_ - 1) / 2];
+      const Message& f = *frames_[head_ + (piece_ - 1) / 2];
       ++w.frames;
       release(weight(f));
       if (f.published_ns != 0 && (w.oldest_published == 0 || f.published_ns < w.oldest_published))

@@ -4,7 +4,7 @@
 // Data frames are sent as WebSocket text messages of one or more lines:
 // everything queued when a message opens becomes that one message, its
 // frames joined by '\n' (docs/protocol.md: split every frame on '\n'), behind
-// a header built for that message. The payload bytes are the shared Frame's
+// a header built for that message. The payload bytes are the shared Message's
 // own (encoded once per publication, never copied per recipient); gather()
 // points iovecs at them and the connection hands those to one sendmsg.
 // Control frames go out between messages, never inside one. With
@@ -34,7 +34,7 @@
 #include <string_view>
 #include <vector>
 
-#include "gateway/frame.hpp"
+#include "gateway/fanout/message.hpp"
 #include "gateway/ws/frame_header.hpp"
 
 namespace herald::gateway::ws {
@@ -48,18 +48,18 @@ class OutboundQueue {
   OutboundQueue& operator=(const OutboundQueue&) = delete;
 
   // A frame's weight in backlog_bytes().
-  [[nodiscard]] static std::int64_t weight(const Frame& f) {
+  [[nodiscard]] static std::int64_t weight(const Message& f) {
     return static_cast<std::int64_t>(f.text.size() + 1);
   }
 
   // From now on messages may be compressed (permessage-deflate was
   // negotiated): each message that is smaller compressed goes compressed,
   // as the concatenation of its frames' shared compressed bytes
-  // (Frame::deflated, ws/deflate_codec.hpp says why that is one valid
+  // (Message::deflated, ws/deflate_codec.hpp says why that is one valid
   // message). backlog_bytes() keeps counting the plain text.
   void enable_deflate() { deflate_ = true; }
 
-  void push(FramePtr frame);
+  void push(MessagePtr frame);
   // A complete control frame (frame_header.hpp), sent at the next message
   // boundary.
   void push_control(std::string_view wire);
@@ -99,7 +99,7 @@ class OutboundQueue {
   std::atomic<std::int64_t>* gauge_;
   // frames_[head_, message_end_) is the open message, [message_end_, size)
   // the queued frames; [0, head_) is spent, awaiting compaction.
-  std::vector<FramePtr> frames_;
+  std::vector<MessagePtr> frames_;
   std::size_t head_ = 0;
   std::size_t message_end_ = 0;
   bool open_ = false;

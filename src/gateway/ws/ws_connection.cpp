@@ -51,8 +51,8 @@ asio::any_io_executor executor_of(Handshake& handshake) {
 
 }  // namespace
 
-WsConnection::WsConnection(ClientStream&& stream, detail::ServerState& state,
-                           detail::ShardState& shard, Owner& owner)
+WsConnection::WsConnection(ClientStream&& stream, ServerState& state, ShardState& shard,
+                           Owner& owner)
     : handshake_(handshake_over<Handshake>(std::move(stream))),
       transport_(executor_of(handshake_), [this](const beast::error_code& ec) { on_writable(ec); }),
       state_(state),
@@ -289,7 +289,7 @@ bool WsConnection::on_frame(const ws::ReadResult& r) {
   return true;
 }
 
-void WsConnection::enqueue(const FramePtr& frame, bool replied) {
+void WsConnection::enqueue(const MessagePtr& frame, bool replied) {
   if (close_frame_ || released_) return;
   out_.push(frame);
   schedule_flush(replied);

@@ -66,9 +66,9 @@
 #include <vector>
 
 #include "gateway/client_stream.hpp"
-#include "gateway/detail/server_state.hpp"
-#include "gateway/frame.hpp"
-#include "gateway/http_router.hpp"
+#include "gateway/fanout/message.hpp"
+#include "gateway/http/router.hpp"
+#include "gateway/server_state.hpp"
 #include "gateway/ws/frame_reader.hpp"
 #include "gateway/ws/handler_memory.hpp"
 #include "gateway/ws/outbound_queue.hpp"
@@ -95,8 +95,7 @@ class WsConnection {
     Owner& operator=(const Owner&) = default;
   };
 
-  WsConnection(ClientStream&& stream, detail::ServerState& state, detail::ShardState& shard,
-               Owner& owner);
+  WsConnection(ClientStream&& stream, ServerState& state, ShardState& shard, Owner& owner);
   ~WsConnection();
   WsConnection(const WsConnection&) = delete;
   WsConnection& operator=(const WsConnection&) = delete;
@@ -108,7 +107,7 @@ class WsConnection {
   // Queues a frame and joins the cork (among the replied-to connections,
   // flushed first, when `replied`: write_cork.hpp says why). Ignored once a
   // close is decided.
-  void enqueue(const FramePtr& frame, bool replied);
+  void enqueue(const MessagePtr& frame, bool replied);
   [[nodiscard]] std::int64_t backlog_bytes() const { return out_.backlog_bytes(); }
 
   // Our close frame, after everything queued so far.
@@ -148,8 +147,8 @@ class WsConnection {
                                  std::unique_ptr<boost::beast::websocket::stream<TlsStream>>>;
   Handshake handshake_;
   ws::Transport transport_;
-  detail::ServerState& state_;
-  detail::ShardState& shard_;
+  ServerState& state_;
+  ShardState& shard_;
   Owner& owner_;
   std::weak_ptr<void> keep_alive_;
 

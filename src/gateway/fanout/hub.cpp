@@ -1,4 +1,4 @@
-#include "gateway/hub.hpp"
+#include "gateway/fanout/hub.hpp"
 
 #include <algorithm>
 
@@ -15,7 +15,7 @@ void Hub::leave(const std::string& room, Subscriber* subscriber) {
   if (it->second.empty()) rooms_.erase(it);
 }
 
-void Hub::deliver(const std::string& room, const FramePtr& frame) {
+void Hub::deliver(const std::string& room, const MessagePtr& frame) {
   auto it = rooms_.find(room);
   if (it == rooms_.end()) return;
   for (Subscriber* s : it->second) s->deliver(room, frame);

@@ -1,4 +1,4 @@
-#include "gateway/rooms/room_list_feed.hpp"
+#include "gateway/client/room_list_feed.hpp"
 
 #include <simdjson.h>
 
@@ -88,8 +88,8 @@ struct PublicationSummary {
   std::string rename;
 };
 
-const PublicationSummary& summarize(const FramePtr& frame) {
-  thread_local FramePtr last;
+const PublicationSummary& summarize(const MessagePtr& frame) {
+  thread_local MessagePtr last;
   thread_local PublicationSummary summary;
   if (last == frame) return summary;
   last = frame;
@@ -128,7 +128,7 @@ const PublicationSummary& summarize(const FramePtr& frame) {
 
 }  // namespace
 
-void RoomListFeed::on_publication(const FramePtr& frame, std::uint64_t now_ms) {
+void RoomListFeed::on_publication(const MessagePtr& frame, std::uint64_t now_ms) {
   const PublicationSummary& p = summarize(frame);
   if (!p.valid) return;
   const auto it = rooms_.find(p.room);

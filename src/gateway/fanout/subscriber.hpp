@@ -1,4 +1,4 @@
-// What the hub (gateway/hub.hpp) knows of a connection that follows rooms:
+// What the hub (gateway/fanout/hub.hpp) knows of a connection that follows rooms:
 // it takes the frames delivered to its rooms, and it can be told to go.
 // A WebSocket session and an SSE stream are both subscribers; the hub, the
 // broker's deliveries and a cluster stream reset treat them alike, so every
@@ -14,7 +14,7 @@
 
 #include <string>
 
-#include "gateway/frame.hpp"
+#include "gateway/fanout/message.hpp"
 #include "gateway/protocol/codes.hpp"
 
 namespace herald::gateway {
@@ -23,7 +23,7 @@ class Subscriber {
  public:
   // A frame the broker delivered to `room` (a publication, a join/leave
   // push): queue it for the client.
-  virtual void deliver(const std::string& room, const FramePtr& frame) = 0;
+  virtual void deliver(const std::string& room, const MessagePtr& frame) = 0;
   // The server ends the connection (a cluster stream reset, a shutdown);
   // the client should reconnect and recover as `code` says.
   virtual void disconnect(protocol::DisconnectCode code) = 0;

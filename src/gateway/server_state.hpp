@@ -19,13 +19,13 @@
 #include "core/metrics/registry.hpp"
 #include "gateway/auth/token.hpp"
 #include "gateway/broker/broker.hpp"
-#include "gateway/http_router.hpp"
-#include "gateway/hub.hpp"
+#include "gateway/codec/codec.hpp"
+#include "gateway/fanout/hub.hpp"
+#include "gateway/http/origin_policy.hpp"
+#include "gateway/http/router.hpp"
 #include "gateway/limits/connections_per_ip.hpp"
 #include "gateway/limits/user_rates.hpp"
 #include "gateway/options.hpp"
-#include "gateway/origin_policy.hpp"
-#include "gateway/protocol/command.hpp"
 #include "gateway/proxy/backend_client.hpp"
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/hook.hpp"
@@ -36,21 +36,32 @@
 namespace herald::gateway {
 
 class HttpSession;
-class WsSession;
 class ShardPool;
+namespace client {
+class Client;
+}
 
-namespace detail {
+// A WebSocket endpoint: the path clients upgrade on and the codec of its
+// protocol (codec/codec.hpp). Its index is the codec's slot in every
+// fanout::Message, so at most Message::kCodecSlots endpoints exist; the
+// first is Herald's own, /ws.
+struct WsEndpoint {
+  std::string path;
+  codec::CodecFactory make_codec;
+};
 
 struct ShardState {
-  ShardState(std::size_t max_line, boost::asio::io_context& ctx,
-             std::chrono::nanoseconds write_delay)
-      : cork(ctx, write_delay), parser(max_line) {}
+  ShardState(boost::asio::io_context& ctx, std::chrono::nanoseconds write_delay)
+      : cork(ctx, write_delay) {}
   std::unordered_set<HttpSession*> http_sessions;  // shard-local
-  std::unordered_set<WsSession*> ws_sessions;      // shard-local
-  std::unordered_set<Subscriber*> sse_streams;     // shard-local: told on shutdown
-  Hub hub;                                         // shard-local: room -> local subscribers
-  WriteCork cork;                                  // shard-local: sessions to flush this turn
-  protocol::CommandParser parser;                  // shard-local, reused per command
+  // shard-local: every client (WebSocket and SSE alike), told on shutdown
+  // and found by a per-user disconnect.
+  std::unordered_set<client::Client*> clients;
+  Hub hub;         // shard-local: room -> local subscribers
+  WriteCork cork;  // shard-local: sessions to flush this turn
+  // shard-local: one codec per WebSocket endpoint (ServerState::ws_endpoints),
+  // its decoder reused per message.
+  std::vector<std::unique_ptr<codec::Codec>> codecs;
   // shard-local: posts to each hook's proxy.<hook>_url; null where it is
   // empty. Stopped (idle connections closed) before the io_context goes.
   proxy::PerHook<std::unique_ptr<proxy::BackendClient>> backends;
@@ -86,7 +97,9 @@ struct ServerState {
 
   const Options& options;
   metrics::Registry& registry;
-  HttpRouter router;           // filled before start(), read-only afterwards
+  HttpRouter router;  // filled before start(), read-only afterwards
+  // Filled before start(), read-only afterwards; [0] is /ws.
+  std::vector<WsEndpoint> ws_endpoints;
   OriginPolicy origin_policy;  // checked on every request before routing
   std::vector<std::unique_ptr<ShardState>> shards;
   Broker* broker = nullptr;
@@ -128,5 +141,4 @@ struct ServerState {
   }
 };
 
-}  // namespace detail
 }  // namespace herald::gateway

@@ -3,7 +3,7 @@
 // to the subscribing sessions, because rooms are flat names (no wildcards).
 //
 // A publication reaches each shard with subscribers once (the broker posts
-// one FramePtr per shard, not per connection); deliver() hands that same
+// one MessagePtr per shard, not per connection); deliver() hands that same
 // frame to every local subscriber, whose queue keeps a reference and whose
 // socket is written by the shard's cork at the end of the turn
 // (ws/write_cork.hpp). Nothing is copied or allocated per recipient.
@@ -13,7 +13,7 @@
 // unsubscribes or closes, so it sees each publication once.
 //
 // Subscribers are WebSocket sessions and SSE streams alike, through the
-// Subscriber interface (gateway/subscriber.hpp): the hub never asks which.
+// Subscriber interface (gateway/fanout/subscriber.hpp): the hub never asks which.
 //
 // Single-threaded: shard-local, no lock. deliver() never re-enters the hub:
 // a slow consumer is closed without leaving its rooms synchronously
@@ -25,8 +25,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gateway/frame.hpp"
-#include "gateway/subscriber.hpp"
+#include "gateway/fanout/message.hpp"
+#include "gateway/fanout/subscriber.hpp"
 
 namespace herald::gateway {
 
@@ -36,7 +36,7 @@ class Hub {
   // No-op if the subscriber is not in the room.
   void leave(const std::string& room, Subscriber* subscriber);
   // Gives `frame` to each local subscriber of `room` (Subscriber::deliver).
-  void deliver(const std::string& room, const FramePtr& frame);
+  void deliver(const std::string& room, const MessagePtr& frame);
   // A copy of the room's subscribers, for callers that act on each one in
   // a way that edits the hub (a stream reset disconnects them).
   [[nodiscard]] std::vector<Subscriber*> subscribers(const std::string& room) const;

@@ -1,4 +1,4 @@
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/protocol/room_name.hpp"
 
 namespace herald::gateway {
 

@@ -1,6 +1,6 @@
-#include "gateway/publish_checks.hpp"
+#include "gateway/client/publish_checks.hpp"
 
-#include "gateway/rooms/room_name.hpp"
+#include "gateway/protocol/room_name.hpp"
 
 namespace herald::gateway {
 using protocol::ErrorCode;

@@ -1,7 +1,13 @@
 // An outbound message, encoded once and shared read-only by every connection
 // it goes to (the "marshal once" lesson: a publication to 10,000 subscribers
-// is one string, not 10,000). Connections hold FramePtrs in their queues and
-// hand the text to the socket as is.
+// is one string, not 10,000). Connections hold MessagePtrs in their queues
+// and hand the text to the socket as is.
+//
+// The broker makes it in the canonical form (Herald's JSON line). A client
+// whose endpoint speaks another protocol gets the message re-encoded by its
+// codec (codec/codec.hpp): once per message and codec, by whichever
+// connection asks first, and kept here for the others, as the compressed
+// form below is. Slot 0 is the canonical form itself.
 //
 // Its permessage-deflate form (ws/deflate_codec.hpp) is made the same way:
 // once, by the first connection that negotiated compression and writes the
@@ -12,26 +18,50 @@
 // compressing connection writes is never compressed.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "gateway/ws/deflate_codec.hpp"
 
 namespace herald::gateway {
 
-struct Frame {
-  Frame(std::string t, std::int64_t published) : text(std::move(t)), published_ns(published) {}
+struct Message {
+  Message(std::string t, std::int64_t published) : text(std::move(t)), published_ns(published) {}
 
   std::string text;
   // steady_clock nanoseconds when the publication was accepted; 0 for
   // replies and other frames that are not publications. Feeds the
   // publish-to-write latency histogram.
   std::int64_t published_ns = 0;
+
+  // Codec slots: 0 (the canonical form) and up to kCodecSlots - 1 others.
+  static constexpr std::size_t kCodecSlots = 4;
+
+  // This message as codec `slot` encodes it (`encode(text)` returns the
+  // bytes), made on the first call on any thread and shared afterwards;
+  // slot 0 is the message itself. `self` is the pointer this message is
+  // held by (a caller always has one).
+  template <class Encode>
+  [[nodiscard]] const std::shared_ptr<const Message>& encoded(
+      const std::shared_ptr<const Message>& self, std::size_t slot, Encode&& encode) const {
+    if (slot == 0) return self;
+    Encoding& e = encodings_[slot - 1];
+    if (!e.ready.load(std::memory_order_acquire)) {
+      std::call_once(e.once, [&] {
+        e.message = std::make_shared<const Message>(encode(std::string_view(text)), published_ns);
+        e.ready.store(true, std::memory_order_release);
+      });
+    }
+    return e.message;
+  }
 
   // `text` compressed on its own and sync-flushed (ends with
   // ws::kDeflateTail), computed on the first call, on any thread.
@@ -48,12 +78,18 @@ struct Frame {
   }
 
  private:
+  struct Encoding {
+    std::once_flag once;
+    std::atomic<bool> ready{false};          // message is written
+    std::shared_ptr<const Message> message;  // written once, under `once`
+  };
+  mutable std::array<Encoding, kCodecSlots - 1> encodings_;
   mutable std::once_flag deflate_once_;
   mutable std::atomic<bool> deflated_ready_{false};  // deflated_ is written
   mutable std::string deflated_;                     // written once, under deflate_once_
 };
 
-using FramePtr = std::shared_ptr<const Frame>;
+using MessagePtr = std::shared_ptr<const Message>;
 
 inline std::int64_t steady_now_ns() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
@@ -61,8 +97,8 @@ inline std::int64_t steady_now_ns() {
       .count();
 }
 
-inline FramePtr make_frame(std::string text, std::int64_t published_ns = 0) {
-  return std::make_shared<const Frame>(std::move(text), published_ns);
+inline MessagePtr make_message(std::string text, std::int64_t published_ns = 0) {
+  return std::make_shared<const Message>(std::move(text), published_ns);
 }
 
 }  // namespace herald::gateway

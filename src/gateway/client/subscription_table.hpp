@@ -1,8 +1,9 @@
 // SubscriptionTable: the subscription states of one connection, room by room,
 // as an explicit state machine. Pure: no asio, no broker, no clock. It decides;
-// WsSession carries its decisions out through the Effects it is handed (ask
-// the broker to subscribe, reply, join the hub, leave it, tell the broker to
-// unsubscribe), and tells it the broker's answers.
+// the client core (client/client.hpp) carries its decisions out through
+// the Effects it is handed (ask the broker to subscribe, reply, join the
+// hub, leave it, tell the broker to unsubscribe), and tells it the broker's
+// answers.
 //
 // Why this shape
 //

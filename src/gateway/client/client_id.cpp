@@ -1,4 +1,4 @@
-#include "gateway/client_id.hpp"
+#include "gateway/client/client_id.hpp"
 
 #include <cstdint>
 #include <random>

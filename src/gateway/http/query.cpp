@@ -1,4 +1,4 @@
-#include "gateway/http_query.hpp"
+#include "gateway/http/query.hpp"
 
 #include <optional>
 

@@ -13,7 +13,8 @@
 //
 // live::RoomListService holds the entries; live::RoomListView sorts, filters
 // and pages them for the watcher. Changes accumulate and are drained once
-// per flush of the connection (WsSession::flush) into one push:
+// per write of the connection (client::Client::before_write, which the
+// transport calls before each write) into one push:
 //
 //   {"rooms":{"diffs":[{"op":"reset","values":[{...},...]},{"op":"set","index":0,"value":{...}}]}}
 //
@@ -30,7 +31,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "gateway/frame.hpp"
+#include "gateway/fanout/message.hpp"
 #include "gateway/protocol/command.hpp"
 #include "live/room_list/service.hpp"
 #include "live/room_list/view.hpp"
@@ -50,7 +51,7 @@ class RoomListFeed {
 
   // A publication the connection received: a {"pub":...} frame, live or
   // recovered. now_ms: wall-clock milliseconds when it arrived.
-  void on_publication(const FramePtr& frame, std::uint64_t now_ms);
+  void on_publication(const MessagePtr& frame, std::uint64_t now_ms);
 
   // Read marker: the watcher has seen everything in `room`. False if the
   // connection is not subscribed to it.

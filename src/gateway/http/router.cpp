@@ -1,4 +1,4 @@
-#include "gateway/http_router.hpp"
+#include "gateway/http/router.hpp"
 
 #include <boost/beast/http/field.hpp>
 

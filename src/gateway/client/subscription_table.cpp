@@ -1,4 +1,4 @@
-#include "gateway/ws/subscription_table.hpp"
+#include "gateway/client/subscription_table.hpp"
 
 #include <utility>
 

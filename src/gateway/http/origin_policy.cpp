@@ -1,4 +1,4 @@
-#include "gateway/origin_policy.hpp"
+#include "gateway/http/origin_policy.hpp"
 
 #include <boost/algorithm/string/case_conv.hpp>
 #include <boost/asio/ip/address.hpp>

@@ -1,4 +1,4 @@
-#include "gateway/ws/session_expiry.hpp"
+#include "gateway/client/session_expiry.hpp"
 
 #include "core/log.hpp"
 #include "core/time/unix_clock.hpp"

@@ -1,0 +1,156 @@
+#include "gateway/client/client.hpp"
+
+#include "core/log.hpp"
+#include "core/time/unix_clock.hpp"
+#include "gateway/client/publish_checks.hpp"
+
+namespace herald::gateway::client {
+using protocol::DisconnectCode;
+using protocol::ErrorCode;
+
+Client::Client(ServerState& state, unsigned shard, const boost::asio::any_io_executor& executor,
+               Output& out, Setup setup)
+    : state_(state),
+      shard_state_(*state.shards[shard]),
+      shard_(shard),
+      out_(out),
+      setup_(std::move(setup)),
+      connect_timer_(executor),
+      expiry_(executor,
+              setup_.asks_hooks ? shard_state_.backends[proxy::HookKind::refresh].get() : nullptr,
+              setup_.asks_hooks ? state.hooks[proxy::HookKind::refresh].get() : nullptr),
+      subscriptions_(state.options.client.max_subscriptions,
+                     state.options.client.max_pending_per_room),
+      publish_rate_(state.options.client.publish_rate, state.options.client.publish_rate,
+                    steady_now_ns()),
+      command_rate_(state.options.client.command_rate, state.options.client.command_burst,
+                    steady_now_ns()) {
+  shard_state_.clients.insert(this);
+}
+
+Client::~Client() {
+  finish();
+  shard_state_.clients.erase(this);
+}
+
+void Client::start(std::weak_ptr<void> owner) {
+  owner_ = std::move(owner);
+  state_kind_ = State::awaiting_connect;
+  connect_timer_.expires_after(state_.options.client.connect_timeout);
+  connect_timer_.async_wait([this, weak = owner_](boost::system::error_code e) {
+    auto alive = weak.lock();
+    if (!e && alive && state_kind_ == State::awaiting_connect)
+      disconnect(DisconnectCode::connect_timeout);
+  });
+}
+
+proxy::BackendClient* Client::backend(proxy::HookKind hook) const {
+  return setup_.asks_hooks ? shard_state_.backends[hook].get() : nullptr;
+}
+
+void Client::refuse(const protocol::CommandError& error) {
+  state_.gw.commands->inc();
+  state_.gw.command_errors->inc();
+  if (error.id == 0) {
+    log::debug("closing client on a malformed command",
+               {{"client", client_id_}, {"error", error.message}});
+    return disconnect(DisconnectCode::bad_request);
+  }
+  reply_error(error.id, error.code, error.message);
+}
+
+void Client::execute(protocol::Command& cmd) {
+  state_.gw.commands->inc();
+  const std::uint32_t id = cmd.id;
+  if (auto* c = std::get_if<protocol::ConnectCmd>(&cmd.body)) return run(id, *c);
+  if (state_kind_ != State::connected) {
+    state_.gw.command_errors->inc();
+    return reply_error(id, ErrorCode::unauthorized, "send connect first");
+  }
+  // publish has a rate of its own (publish.cpp); every other command counts
+  // against client.command_rate.
+  if (!std::holds_alternative<protocol::PublishCmd>(cmd.body) &&
+      !within_rate(id, command_rate_, "client.command_rate")) {
+    return;
+  }
+  std::visit([&](auto& body) { run(id, body); }, cmd.body);
+}
+
+void Client::run(std::uint32_t id, protocol::PingCmd& /*cmd*/) {
+  reply(id, protocol::EmptyReply{});
+}
+
+bool Client::check_room(std::uint32_t id, const std::string& room) {
+  if (auto refused = room_refusal(claims_, room)) {
+    reply_error(id, refused->code, refused->message);
+    return false;
+  }
+  return true;
+}
+
+bool Client::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting) {
+  if (bucket.take(steady_now_ns())) return true;
+  state_.gw.command_errors->inc();
+  std::string message = "over ";
+  message += setting;
+  message +=
+      " (" + std::to_string(bucket.rate()) + "/s, burst " + std::to_string(bucket.burst()) + ")";
+  reply_error(id, ErrorCode::too_many_requests, message);
+  return false;
+}
+
+void Client::reply(std::uint32_t id, const protocol::Reply& reply) {
+  if (!reading()) return;
+  out_.reply(id, reply);
+}
+
+void Client::reply_error(std::uint32_t id, ErrorCode code, std::string_view message) {
+  if (!reading()) return;
+  out_.reply_error(id, code, message);
+}
+
+void Client::before_write() {
+  if (!room_list_ || state_kind_ != State::connected) return;
+  // Everything the room list saw since the last write, as one diff batch
+  // after the publications that caused it.
+  std::string diffs = room_list_->drain();
+  if (!diffs.empty()) out_.push({}, make_message(std::move(diffs)));
+}
+
+void Client::deliver(const std::string& room, const MessagePtr& message) {
+  if (!reading()) return;
+  out_.push(room, message);
+  // published_ns marks publications (join/leave pushes carry 0).
+  if (room_list_ && message->published_ns != 0 && state_kind_ == State::connected) {
+    room_list_->on_publication(message, unix_now_ms());
+  }
+}
+
+void Client::disconnect(DisconnectCode code) {
+  // Safety: DisconnectCode's underlying type is std::uint16_t.
+  disconnect(static_cast<std::uint16_t>(code), protocol::disconnect_reason(code),
+             protocol::should_reconnect(code));
+}
+
+void Client::disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
+  if (!reading()) return;
+  state_kind_ = State::closing;
+  out_.disconnect(code, reason, reconnect);
+}
+
+void Client::close_slow_consumer(std::string_view what, std::int64_t backlog_bytes) {
+  // Drop what it has not taken and close it, telling it to reconnect and
+  // recover from its last offset. Never blocks the publisher or the other
+  // subscribers of this shard, and never leaves the hub here (the hub may
+  // be iterating: fanout/hub.hpp). A disconnect push that overflows the
+  // queue ends here too.
+  if (state_kind_ == State::closed) return;
+  state_.gw.slow_consumers->inc();
+  log::info(
+      "slow consumer disconnected",
+      {{"client", client_id_}, {"user", user_}, {"owed", what}, {"backlog_bytes", backlog_bytes}});
+  state_kind_ = State::closing;
+  out_.close_now(DisconnectCode::slow_consumer);
+}
+
+}  // namespace herald::gateway::client

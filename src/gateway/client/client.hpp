@@ -1,0 +1,232 @@
+// The client core: one connected client's protocol state, and the
+// execution of every command against the broker, the backend hooks,
+// moderation (behind the broker) and the limits. It knows neither how the
+// commands were decoded (a codec did: codec/codec.hpp) nor how the answers
+// leave (its Output does: client/output.hpp), so every wire protocol and
+// every transport drives this one class. Centrifuge has the same shape: its
+// WebSocket and SSE handlers both build one Client over a Transport.
+//
+// The definitions are split by command family, one file each:
+//   client.cpp          lifecycle, dispatch, deliveries, disconnects
+//   connect.cpp         connect: the identity rule, the connect hook,
+//                       server-side subscriptions, expiry and refresh
+//   subscriptions.cpp   subscribe and unsubscribe (client/subscription_table.hpp decides)
+//   publish.cpp         publish, its checks and its hook
+//   history.cpp         history
+//   presence.cpp        presence and presence_stats
+//   rpc.cpp             rpc, and every hook's non-result answer
+//   room_list.cpp       rooms.watch, rooms.page, rooms.read, rooms.tag
+//
+// Lives on one shard; every member runs on that shard's thread. Its owner
+// (the transport's session) holds it; every pending operation (a timer, a
+// broker answer) holds the owner through the pointer start() is given, and
+// a backend request holds it weakly (a stalled backend keeps no closed
+// client alive).
+#pragma once
+
+#include <boost/asio/any_io_executor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "gateway/auth/token.hpp"
+#include "gateway/client/identity.hpp"
+#include "gateway/client/output.hpp"
+#include "gateway/client/room_list_feed.hpp"
+#include "gateway/client/session_expiry.hpp"
+#include "gateway/client/subscription_table.hpp"
+#include "gateway/fanout/subscriber.hpp"
+#include "gateway/limits/token_bucket.hpp"
+#include "gateway/protocol/command.hpp"
+#include "gateway/proxy/answers_in_order.hpp"
+#include "gateway/server_state.hpp"
+
+namespace herald::gateway::client {
+
+// What a transport tells the core of the connection, once.
+struct Setup {
+  std::string peer;               // the client's address, for the hooks' X-Forwarded-For
+  std::string forwarded_headers;  // proxy.forward_headers of the request, as the hooks' JSON
+  // Whether this transport carries the backend hooks' requests (the
+  // connect hook's data, the refresh hook): a WebSocket does, an SSE
+  // stream does not (docs/protocol.md).
+  bool asks_hooks = true;
+};
+
+class Client final : public Subscriber {
+ public:
+  Client(ServerState& state, unsigned shard, const boost::asio::any_io_executor& executor,
+         Output& out, Setup setup);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // The transport is open; `owner` keeps the transport's session alive for
+  // every pending operation. Starts client.connect_timeout.
+  void start(std::weak_ptr<void> owner);
+
+  // A command decoded by the transport's codec, or one it could not read.
+  void execute(protocol::Command& command);
+  void refuse(const protocol::CommandError& error);
+  // Whether commands are still read (false once the connection is ending).
+  [[nodiscard]] bool reading() const {
+    return state_kind_ != State::closing && state_kind_ != State::closed;
+  }
+
+  // An identity the transport established itself (an SSE stream's request:
+  // sse/client_identity.hpp), with rooms it subscribes as server-side
+  // subscriptions, from `since` where given; answered by one ConnectReply
+  // once every room has its broker's answer.
+  void open(Identity identity, const std::vector<std::string>& rooms,
+            const protocol::RoomPositions& since);
+
+  // The transport is about to write: the room list's diffs since the last
+  // write go out as one push, after the publications that caused them.
+  void before_write();
+
+  // Subscriber: a push from the hub, handed to the transport; a
+  // publication also updates the room list.
+  void deliver(const std::string& room, const MessagePtr& message) override;
+  // Subscriber: a disconnect push and the end of the connection.
+  void disconnect(protocol::DisconnectCode code) override;
+  // The same with a code and reason of the application backend's
+  // (4000..4999; docs/backend.md).
+  void disconnect(std::uint16_t code, std::string_view reason, bool reconnect);
+  // Over client.max_queue_bytes: 3002, counted and logged; `what` was owed
+  // and `backlog_bytes` is what the transport held.
+  void close_slow_consumer(std::string_view what, std::int64_t backlog_bytes);
+
+  // The connection is gone: leave every room, stop the timers. Idempotent.
+  void finish();
+
+  // The hooks' "headers" (proxy::forwarded_headers_json of the request),
+  // when a hook that sends them is configured.
+  void set_forwarded_headers(std::string json) { setup_.forwarded_headers = std::move(json); }
+  [[nodiscard]] const std::string& peer() const { return setup_.peer; }
+  [[nodiscard]] const std::string& user() const { return user_; }
+  [[nodiscard]] const std::string& id() const { return client_id_; }
+
+ private:
+  // connecting: the connect hook is deciding (no other command yet).
+  enum class State : std::uint8_t {
+    handshake,
+    awaiting_connect,
+    connecting,
+    connected,
+    closing,
+    closed
+  };
+  // Carries out the SubscriptionTable's decisions (subscriptions.cpp).
+  struct SubscriptionEffects;
+  // A connect reply held until its server-side subscriptions have their
+  // broker answers.
+  struct PendingConnect {
+    std::uint32_t id = 0;
+    std::optional<std::int64_t> expires;
+    std::string data_json;
+    std::vector<protocol::ServerSubscription> subs;
+    std::size_t awaiting = 0;
+  };
+
+  // One handler per command (protocol/command.hpp's list), each defined in
+  // the file of its family.
+  // NOLINTBEGIN(cppcoreguidelines-macro-usage)
+#define HERALD_DECLARE_RUN(T) void run(std::uint32_t id, protocol::T& cmd);
+  HERALD_CLIENT_COMMANDS(HERALD_DECLARE_RUN, )
+#undef HERALD_DECLARE_RUN
+  // NOLINTEND(cppcoreguidelines-macro-usage)
+
+  // connect.cpp
+  void proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
+  void on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
+                         const protocol::RoomPositions& since);
+  // The identity is settled: state connected, the expiry enforced, the
+  // server-side subscriptions (`rooms`) made, from `since` where the client
+  // gave a position, the reply sent once they are.
+  void complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
+                        std::string_view data_json, const std::vector<std::string>& rooms,
+                        const protocol::RoomPositions& since);
+  void arm_expiry(std::int64_t expires_at);
+  // A server-side subscription's answer; the connect reply goes out with
+  // the last.
+  void server_side_subscription_done(protocol::ServerSubscription sub);
+  // One room of the connect's server-side list (command id 0).
+  void subscribe_server_side(const std::string& room, SubscriptionTable::Since from);
+
+  // subscriptions.cpp
+  void subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
+                             std::string_view chan_info_json, std::string backend_data);
+  void proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
+                       const std::string& client_data);
+  void on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
+                           proxy::BackendAnswer& answer);
+  void refuse_subscription(const std::string& room, BrokerError error);
+  // Replies not_subscribed and returns false unless `room` is subscribed.
+  bool is_active_subscription(std::uint32_t id, const std::string& room);
+
+  // publish.cpp
+  void publish_to_broker(std::uint32_t id, std::string room, std::string data,
+                         bool skip_history = false);
+  void proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd);
+  void on_publish_answer(std::uint32_t id, std::string room, std::string data,
+                         proxy::BackendAnswer& answer);
+
+  // presence.cpp: presence and presence_stats ask the same.
+  void ask_presence(std::uint32_t id, std::string& room, bool stats);
+
+  // rpc.cpp
+  void on_backend_answer(std::uint32_t id, std::string_view hook, proxy::BackendAnswer& answer);
+  // An answer other than a result: relays the error, disconnects, or
+  // replies 116 naming the failure. The one place every hook's non-result
+  // answers are handled.
+  void on_backend_refusal(std::uint32_t id, std::string_view hook, proxy::BackendAnswer& answer);
+  // herald_proxy_errors_total{hook,kind="bad_answer"}.
+  void count_bad_answer(proxy::HookKind hook);
+
+  // client.cpp
+  // Checks name and permission; on failure replies and returns false.
+  bool check_room(std::uint32_t id, const std::string& room);
+  // Takes a token from `bucket`; without one, replies 111 naming `setting`.
+  bool within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting);
+  void reply(std::uint32_t id, const protocol::Reply& reply);
+  void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message);
+  [[nodiscard]] std::shared_ptr<void> hold() const {
+    return owner_.lock();
+  }
+  [[nodiscard]] proxy::BackendClient* backend(proxy::HookKind hook) const;
+
+  ServerState& state_;
+  ShardState& shard_state_;
+  unsigned shard_;
+  Output& out_;
+  Setup setup_;
+  std::weak_ptr<void> owner_;
+  State state_kind_ = State::handshake;
+  boost::asio::steady_timer connect_timer_;  // client.connect_timeout
+  SessionExpiry expiry_;                     // token exp / expire_at, and the refresh hook
+  proxy::AnswersInOrder publish_answers_;    // publish hook answers, acted on in send order
+
+  std::string client_id_;
+  std::string user_;
+  std::string info_json_;
+  std::optional<auth::Claims> claims_;
+  std::optional<PendingConnect> pending_connect_;
+  // Per room: none, pending (with the commands waiting for the broker's
+  // answer), active (client/subscription_table.hpp).
+  SubscriptionTable subscriptions_;
+  // The live room list, from the first rooms.watch on (null before: a
+  // client that does not watch pays nothing for it).
+  std::unique_ptr<RoomListFeed> room_list_;
+  // client.publish_rate for publish; client.command_rate for every other
+  // command after connect.
+  TokenBucket publish_rate_;
+  TokenBucket command_rate_;
+  bool finished_ = false;
+};
+
+}  // namespace herald::gateway::client

@@ -1,0 +1,149 @@
+// connect: who the client is (client/identity.hpp), then its server-side
+// subscriptions and its expiry.
+#include "core/time/unix_clock.hpp"
+#include "gateway/client/client.hpp"
+#include "gateway/client/client_id.hpp"
+#include "gateway/protocol/encode.hpp"
+#include "gateway/proxy/connect_hook.hpp"
+#include "gateway/proxy/refresh_hook.hpp"
+
+namespace herald::gateway::client {
+using protocol::DisconnectCode;
+using protocol::ErrorCode;
+
+void Client::run(std::uint32_t id, protocol::ConnectCmd& cmd) {
+  if (state_kind_ == State::connected) {
+    return reply_error(id, ErrorCode::already_connected, "this connection is connected already");
+  }
+  if (state_kind_ == State::connecting) {
+    return reply_error(id, ErrorCode::already_connected,
+                       "a connect is in progress (the backend is deciding)");
+  }
+  auto decision = decide_identity(state_, cmd.token, cmd.user, setup_.asks_hooks);
+  if (std::holds_alternative<AskConnectHook>(decision)) return proxy_connect(id, cmd);
+  if (auto* refused = std::get_if<IdentityRefusal>(&decision)) {
+    using Why = IdentityRefusal::Why;
+    switch (refused->why) {
+      case Why::no_token_key:
+        reply_error(id, ErrorCode::unauthorized, token_key_missing_message());
+        return disconnect(DisconnectCode::unauthorized);
+      case Why::token_expired:
+        reply_error(id, ErrorCode::token_expired, refused->detail);
+        return disconnect(DisconnectCode::token_expired);
+      case Why::token_invalid:
+        reply_error(id, ErrorCode::unauthorized, refused->detail);
+        return disconnect(DisconnectCode::unauthorized);
+      case Why::bad_user:
+        return reply_error(id, ErrorCode::bad_request,
+                           "connect.user: dev mode needs a user name of 1 to 64 bytes");
+      case Why::hook_needs_data:
+      case Why::token_required:
+        reply_error(id, ErrorCode::unauthorized, "connect.token is required");
+        return disconnect(DisconnectCode::unauthorized);
+    }
+  }
+  auto& identity = std::get<Identity>(decision);
+  user_ = std::move(identity.user);
+  claims_ = std::move(identity.claims);
+  client_id_ = random_client_id();
+  info_json_ = protocol::encode_client_info(user_, client_id_);
+  if (claims_) return complete_connect(id, claims_->expires_at, {}, claims_->subs, cmd.subs);
+  complete_connect(id, std::nullopt, {}, {}, {});
+}
+
+void Client::open(Identity identity, const std::vector<std::string>& rooms,
+                  const protocol::RoomPositions& since) {
+  user_ = std::move(identity.user);
+  claims_ = std::move(identity.claims);
+  client_id_ = random_client_id();
+  info_json_ = protocol::encode_client_info(user_, client_id_);
+  complete_connect(0, claims_ ? claims_->expires_at : std::nullopt, {}, rooms, since);
+}
+
+void Client::proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
+  state_kind_ = State::connecting;
+  client_id_ = random_client_id();
+  std::string body = proxy::connect_request_json(client_id_, setup_.forwarded_headers, cmd.data);
+  backend(proxy::HookKind::connect)
+      ->post(std::move(body),
+             [this, weak = owner_, id, since = std::move(cmd.subs)](proxy::BackendAnswer answer) {
+               auto alive = weak.lock();
+               if (alive && !finished_ && state_kind_ == State::connecting) {
+                 on_connect_answer(id, answer, since);
+               }
+             });
+}
+
+void Client::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
+                               const protocol::RoomPositions& since) {
+  auto* result = std::get_if<proxy::ResultAnswer>(&answer);
+  if (!result) {
+    // A refusal ends the attempt; the client may try again (a 116) within
+    // client.connect_timeout, which still runs.
+    state_kind_ = State::awaiting_connect;
+    if (std::holds_alternative<proxy::ErrorAnswer>(answer)) {
+      on_backend_refusal(id, "connect", answer);
+      return disconnect(DisconnectCode::unauthorized);
+    }
+    return on_backend_refusal(id, "connect", answer);
+  }
+  auto read = proxy::read_connect_result(result->json);
+  if (auto* wrong = std::get_if<std::string>(&read)) {
+    state_kind_ = State::awaiting_connect;
+    count_bad_answer(proxy::HookKind::connect);
+    proxy::BackendAnswer bad = proxy::FailureAnswer{proxy::Failure::bad_answer, *wrong};
+    return on_backend_refusal(id, "connect", bad);
+  }
+  auto& grant = std::get<proxy::ConnectGrant>(read);
+  user_ = std::move(grant.user);
+  info_json_ = protocol::encode_client_info(user_, client_id_, grant.info_json);
+  complete_connect(id, grant.expire_at, grant.data_json, grant.rooms, since);
+}
+
+void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
+                              std::string_view data_json, const std::vector<std::string>& rooms,
+                              const protocol::RoomPositions& since) {
+  connect_timer_.cancel();
+  state_kind_ = State::connected;
+  if (expires_at) arm_expiry(*expires_at);
+  // Server-side subscriptions: subscribed as a subscribe command would be
+  // (id 0: answered into this reply, not on their own), the reply held
+  // until every one has its broker's answer. `awaiting` counts one more
+  // than the rooms until the loop ends, as a broker may answer at once.
+  pending_connect_ = PendingConnect{id, expires_at, std::string(data_json), {}, rooms.size() + 1};
+  for (const std::string& room : rooms) {
+    // A reconnecting client recovers where it stopped, as with since.
+    SubscriptionTable::Since from;
+    for (const auto& [r, position] : since) {
+      if (r == room) from = position;
+    }
+    subscribe_server_side(room, std::move(from));
+  }
+  server_side_subscription_done({});
+}
+
+void Client::arm_expiry(std::int64_t expires_at) {
+  std::string refresh_request =
+      backend(proxy::HookKind::refresh)
+          ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
+          : std::string{};
+  expiry_.arm(expires_at, owner_, std::move(refresh_request),
+              [this](std::optional<proxy::DisconnectAnswer> bye) {
+                if (finished_) return;
+                if (!bye) return disconnect(DisconnectCode::token_expired);
+                disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
+              });
+}
+
+void Client::server_side_subscription_done(protocol::ServerSubscription sub) {
+  if (!pending_connect_) return;
+  PendingConnect& p = *pending_connect_;
+  if (!sub.room.empty()) p.subs.push_back(std::move(sub));
+  if (--p.awaiting != 0) return;
+  PendingConnect done = std::move(p);
+  pending_connect_.reset();
+  reply(done.id,
+        protocol::ConnectReply{client_id_, user_, done.expires, done.data_json, done.subs});
+}
+
+}  // namespace herald::gateway::client

@@ -1,0 +1,41 @@
+#include "gateway/client/identity.hpp"
+
+#include "core/time/unix_clock.hpp"
+#include "gateway/protocol/user_name.hpp"
+#include "gateway/server_state.hpp"
+
+namespace herald::gateway::client {
+
+IdentityDecision decide_identity(const ServerState& state, std::string_view token,
+                                 std::string_view user, bool can_ask_hook) {
+  using Why = IdentityRefusal::Why;
+  if (!token.empty()) {
+    if (!state.verifier) return IdentityRefusal{Why::no_token_key, {}};
+    auth::VerifyResult r = state.verifier->verify(token, unix_now());
+    if (auto* e = std::get_if<auth::TokenError>(&r)) {
+      return IdentityRefusal{
+          *e == auth::TokenError::expired ? Why::token_expired : Why::token_invalid,
+          std::string(auth::describe(*e))};
+    }
+    Identity id;
+    id.claims = std::get<auth::Claims>(std::move(r));
+    id.user = id.claims->user;
+    return id;
+  }
+  if (state.hooks[proxy::HookKind::connect]) {
+    if (can_ask_hook) return AskConnectHook{};
+    return IdentityRefusal{Why::hook_needs_data, {}};
+  }
+  if (state.dev_mode) {
+    if (!protocol::valid_user_name(user)) return IdentityRefusal{Why::bad_user, {}};
+    return Identity{std::string(user), std::nullopt};
+  }
+  return IdentityRefusal{Why::token_required, {}};
+}
+
+std::string_view token_key_missing_message() {
+  return "this server has no token key (auth.hmac_secret or auth.rsa_public_key_file); "
+         "tokens cannot be verified";
+}
+
+}  // namespace herald::gateway::client

@@ -1,0 +1,176 @@
+// subscribe and unsubscribe: the SubscriptionTable decides
+// (client/subscription_table.hpp), the effects below carry its decisions
+// out, with the subscribe hook asked first where the namespace says so.
+#include "core/time/unix_clock.hpp"
+#include "gateway/client/client.hpp"
+#include "gateway/protocol/encode.hpp"
+#include "gateway/proxy/room_hooks.hpp"
+
+namespace herald::gateway::client {
+using protocol::ErrorCode;
+
+// The SubscriptionTable decides; this carries its decisions out on the
+// session. `answer` is the broker's answer being handled, when there is one.
+struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
+  explicit SubscriptionEffects(Client& session, const SubscribeResult* broker_answer = nullptr,
+                               std::string_view backend_data = {})
+      : s(session), answer(broker_answer), data(backend_data) {}
+
+  // A namespace with subscribe_proxy asks the backend first; the table sees
+  // the backend's decision and the broker's answer as one subscribe in
+  // flight, so its ordering and limits hold unchanged. Server-side
+  // subscriptions (id 0) were granted by the connect hook or the token.
+  void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
+                        std::string client_data) override {
+    if (id != 0 && s.state_.options.room_options(room).subscribe_proxy) {
+      return s.proxy_subscribe(room, std::move(since), client_data);
+    }
+    s.subscribe_with_broker(room, std::move(since), {}, {});
+  }
+  void broker_unsubscribe(const std::string& room) override {
+    // After the server stopped its shards, the broker must not be called
+    // (its io_contexts are being torn down); nothing remains to undo then.
+    if (s.state_.stopped.load(std::memory_order_relaxed)) return;
+    s.state_.broker->unsubscribe(s.shard_, room, s.client_id_);
+  }
+  void join_hub(const std::string& room) override {
+    s.shard_state_.hub.join(room, &s);
+    s.state_.gw.subscriptions->add(1);
+    if (s.room_list_ && answer) {
+      s.room_list_->add_room(room);
+      const std::uint64_t now = unix_now_ms();
+      for (const MessagePtr& p : answer->publications) s.room_list_->on_publication(p, now);
+    }
+  }
+  void leave_hub(const std::string& room) override {
+    s.shard_state_.hub.leave(room, &s);
+    s.state_.gw.subscriptions->sub(1);
+    if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
+  }
+  // Id 0 is a server-side subscription's (complete_connect): its answer
+  // goes into the connect reply instead of a reply of its own.
+  void reply_subscribed(std::uint32_t id, const std::string& room) override {
+    if (!answer) return;
+    if (id == 0) {
+      return s.server_side_subscription_done({room, *answer, std::string(data), {}});
+    }
+    s.reply(id, protocol::SubscribeReply{*answer, data});
+  }
+  void reply_broker_error(std::uint32_t id, const std::string& room) override {
+    if (answer && answer->error) {
+      reply_error(id, room, answer->error->code, answer->error->message);
+    }
+  }
+  void reply_unsubscribed(std::uint32_t id, const std::string& /*room*/) override {
+    s.reply(id, protocol::EmptyReply{});
+  }
+  void reply_error(std::uint32_t id, const std::string& room, ErrorCode code,
+                   std::string message) override {
+    if (id != 0) return s.reply_error(id, code, message);
+    s.server_side_subscription_done({room, std::nullopt, {}, {code, std::move(message)}});
+  }
+
+  Client& s;
+  const SubscribeResult* answer;
+  std::string_view data;  // the subscribe hook's data for the client, or empty
+};
+
+void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
+                                   std::string_view chan_info_json, std::string backend_data) {
+  std::string info =
+      chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
+  SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
+  state_.broker->subscribe(
+      shard_, std::move(req),
+      [this, hold = hold(), room, data = std::move(backend_data)](const SubscribeResult& r) {
+        SubscriptionEffects fx(*this, &r, data);
+        subscriptions_.answered(room, !r.error, fx);
+      });
+}
+
+void Client::proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
+                             const std::string& client_data) {
+  std::string body = proxy::client_request_json(client_id_, user_, "room", room, client_data);
+  backend(proxy::HookKind::subscribe)
+      ->post(std::move(body), [this, weak = owner_, room,
+                               since = std::move(since)](proxy::BackendAnswer answer) mutable {
+        auto alive = weak.lock();
+        if (!alive) return;
+        on_subscribe_answer(room, std::move(since), answer);
+      });
+}
+
+void Client::on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
+                                 proxy::BackendAnswer& answer) {
+  // The table waits for this room's answer whatever happened meanwhile
+  // (closed: it is orphaned), so every path below answers it once.
+  if (finished_) {
+    return refuse_subscription(room, {ErrorCode::unauthorized, "the connection closed"});
+  }
+  if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) {
+    auto read = proxy::read_subscribe_result(result->json);
+    if (auto* grant = std::get_if<proxy::SubscribeGrant>(&read)) {
+      return subscribe_with_broker(room, std::move(since), grant->info_json,
+                                   std::move(grant->data_json));
+    }
+    count_bad_answer(proxy::HookKind::subscribe);
+    const proxy::FailureAnswer bad{proxy::Failure::bad_answer, std::get<std::string>(read)};
+    return refuse_subscription(
+        room, {ErrorCode::backend_unavailable, proxy::describe_failure("subscribe", bad)});
+  }
+  if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
+    return refuse_subscription(room, {error->relayed_code(), error->message});
+  }
+  if (auto* bye = std::get_if<proxy::DisconnectAnswer>(&answer)) {
+    refuse_subscription(room, {ErrorCode::unauthorized, bye->reason});
+    return disconnect(bye->code, bye->reason, proxy::backend_disconnect_reconnects(bye->code));
+  }
+  const auto& failure = std::get<proxy::FailureAnswer>(answer);
+  refuse_subscription(
+      room, {ErrorCode::backend_unavailable, proxy::describe_failure("subscribe", failure)});
+}
+
+void Client::refuse_subscription(const std::string& room, BrokerError error) {
+  SubscribeResult refused;
+  refused.error = std::move(error);
+  SubscriptionEffects fx(*this, &refused);
+  subscriptions_.answered(room, false, fx);
+}
+
+void Client::run(std::uint32_t id, protocol::SubscribeCmd& cmd) {
+  if (!check_room(id, cmd.room)) return;
+  SubscriptionEffects fx(*this);
+  subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx, std::move(cmd.data));
+}
+
+void Client::subscribe_server_side(const std::string& room, SubscriptionTable::Since from) {
+  SubscriptionEffects fx(*this);
+  subscriptions_.subscribe(0, room, std::move(from), fx);
+}
+
+void Client::run(std::uint32_t id, protocol::UnsubscribeCmd& cmd) {
+  SubscriptionEffects fx(*this);
+  subscriptions_.unsubscribe(id, cmd.room, fx);
+}
+
+bool Client::is_active_subscription(std::uint32_t id, const std::string& room) {
+  if (!subscriptions_.is_active(room)) {
+    reply_error(id, ErrorCode::not_subscribed, "not subscribed to '" + room + "'");
+    return false;
+  }
+  return true;
+}
+
+void Client::finish() {
+  if (finished_) return;
+  finished_ = true;
+  state_kind_ = State::closed;
+  connect_timer_.cancel();
+  expiry_.cancel();
+  // Leave every subscribed room; a subscribe in flight is undone by its
+  // answer (client/subscription_table.hpp).
+  SubscriptionEffects fx(*this);
+  subscriptions_.disconnect(fx);
+}
+
+}  // namespace herald::gateway::client
