@@ -82,6 +82,27 @@ std::chrono::milliseconds duration_arg(const std::string& text, const char* flag
   return *d;
 }
 
+// The churn load's flags, shared by G1 (one node) and G3 (G1 across nodes):
+// the same knobs, the same defaults and the same names on both.
+struct ChurnFlags {
+  std::string duration = "60s";
+  std::string reconnect_every = "10s";
+
+  void add_to(CLI::App& cmd, G1Options& o) {
+    cmd.add_option("--subscribers", o.subscribers)->capture_default_str();
+    cmd.add_option("--rooms", o.rooms)->capture_default_str();
+    cmd.add_option("--publishers", o.publishers)->capture_default_str();
+    cmd.add_option("--rate", o.rate, "Publications per second, all publishers together")
+        ->capture_default_str();
+    cmd.add_option("--duration", duration)->capture_default_str();
+    cmd.add_option("--reconnect-every", reconnect_every)->capture_default_str();
+  }
+  void apply(G1Options& o) const {
+    o.duration = duration_arg(duration, "--duration");
+    o.reconnect_every = duration_arg(reconnect_every, "--reconnect-every");
+  }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -103,15 +124,9 @@ int main(int argc, char** argv) {
                  "Extra heraldd flag, e.g. --heraldd-flag=--client.write_delay=2ms (repeatable)");
 
   G1Options g1;
-  std::string g1_duration = "60s", g1_reconnect = "10s";
+  ChurnFlags g1_flags;
   auto* g1cmd = app.add_subcommand("g1", "Zero loss under reconnect churn (the Karib test)");
-  g1cmd->add_option("--subscribers", g1.subscribers)->capture_default_str();
-  g1cmd->add_option("--rooms", g1.rooms)->capture_default_str();
-  g1cmd->add_option("--publishers", g1.publishers)->capture_default_str();
-  g1cmd->add_option("--rate", g1.rate, "Publications per second, all publishers together")
-      ->capture_default_str();
-  g1cmd->add_option("--duration", g1_duration)->capture_default_str();
-  g1cmd->add_option("--reconnect-every", g1_reconnect)->capture_default_str();
+  g1_flags.add_to(*g1cmd, g1);
 
   G2Options g2;
   std::string g2_duration = "10s";
@@ -158,7 +173,7 @@ int main(int argc, char** argv) {
 
   G1Options g3;
   unsigned g3_nodes = 3;
-  std::string g3_duration = "60s", g3_reconnect = "10s";
+  ChurnFlags g3_flags;
   std::string redis_server = "/usr/bin/redis-server";
   auto* g3cmd = app.add_subcommand(
       "g3",
@@ -167,13 +182,7 @@ int main(int argc, char** argv) {
   g3cmd->add_option("--nodes", g3_nodes, "heraldd nodes (2 or more)")
       ->capture_default_str()
       ->check(CLI::Range(2u, 16u));
-  g3cmd->add_option("--subscribers", g3.subscribers)->capture_default_str();
-  g3cmd->add_option("--rooms", g3.rooms)->capture_default_str();
-  g3cmd->add_option("--publishers", g3.publishers)->capture_default_str();
-  g3cmd->add_option("--rate", g3.rate, "Publications per second, all publishers together")
-      ->capture_default_str();
-  g3cmd->add_option("--duration", g3_duration)->capture_default_str();
-  g3cmd->add_option("--reconnect-every", g3_reconnect)->capture_default_str();
+  g3_flags.add_to(*g3cmd, g3);
   g3cmd->add_option("--redis-server", redis_server, "redis-server binary to start")
       ->capture_default_str();
   std::string g3_kill = "node", g3_redis = "single";
@@ -205,10 +214,8 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-    g3.duration = duration_arg(g3_duration, "--duration");
-    g3.reconnect_every = duration_arg(g3_reconnect, "--reconnect-every");
-    g1.duration = duration_arg(g1_duration, "--duration");
-    g1.reconnect_every = duration_arg(g1_reconnect, "--reconnect-every");
+    g3_flags.apply(g3);
+    g1_flags.apply(g1);
     g2.duration = duration_arg(g2_duration, "--duration");
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;

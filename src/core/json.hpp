@@ -8,13 +8,17 @@
 
 namespace herald::json {
 
-// Appends `s` as a quoted JSON string. Control characters become \u00XX;
-// bytes >= 0x80 are copied as they are (the caller guarantees UTF-8).
-inline void append_string(std::string& out, std::string_view s) {
+// Appends `s` escaped for the inside of a JSON string, without the quotes.
+// The one escaper of the project: JSON output and the log's quoted values
+// (core/log.cpp, both formats) go through it. Control characters and DEL
+// become \u00XX (DEL is valid JSON as it is, but a log line read on a
+// terminal must not carry it); bytes >= 0x80 are copied as they are (the
+// caller guarantees UTF-8).
+inline void append_escaped(std::string& out, std::string_view s) {
   static constexpr char kHex[] = "0123456789abcdef";
-  out += '"';
   for (char c : s) {
-    auto u = static_cast<unsigned char>(c);
+    // Safety: a char's bits read as a byte 0-255, to compare and index kHex.
+    const auto u = static_cast<unsigned char>(c);
     switch (c) {
       case '"':
         out += "\\\"";
@@ -32,7 +36,7 @@ inline void append_string(std::string& out, std::string_view s) {
         out += "\\t";
         break;
       default:
-        if (u < 0x20) {
+        if (u < 0x20 || u == 0x7f) {
           out += "\\u00";
           out += kHex[u >> 4];
           out += kHex[u & 0xf];
@@ -41,6 +45,12 @@ inline void append_string(std::string& out, std::string_view s) {
         }
     }
   }
+}
+
+// Appends `s` as a quoted JSON string.
+inline void append_string(std::string& out, std::string_view s) {
+  out += '"';
+  append_escaped(out, s);
   out += '"';
 }
 

@@ -8,6 +8,8 @@
 #include <atomic>
 #include <memory>
 
+#include "core/json.hpp"
+
 namespace herald::log {
 namespace {
 
@@ -56,34 +58,6 @@ bool needs_quotes(std::string_view v) {
   return false;
 }
 
-void append_escaped(std::string& out, std::string_view v) {
-  for (char c : v) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
-          fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned>(c));
-        } else {
-          out += c;
-        }
-    }
-  }
-}
-
 void append_value(std::string& out, Format format, const Field& f) {
   std::visit(
       [&](const auto& v) {
@@ -91,7 +65,7 @@ void append_value(std::string& out, Format format, const Field& f) {
         if constexpr (std::is_same_v<V, std::string_view>) {
           if (format == Format::json || needs_quotes(v)) {
             out += '"';
-            append_escaped(out, v);
+            json::append_escaped(out, v);
             out += '"';
           } else {
             out += v;
@@ -168,11 +142,11 @@ std::string format_body(Format format, std::string_view msg, Fields fields) {
   out.reserve(64 + 24 * fields.size());
   if (format == Format::json) {
     out += R"("msg":")";
-    append_escaped(out, msg);
+    json::append_escaped(out, msg);
     out += '"';
     for (const Field& f : fields) {
       out += ",\"";
-      append_escaped(out, f.key());
+      json::append_escaped(out, f.key());
       out += "\":";
       append_value(out, format, f);
     }

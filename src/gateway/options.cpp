@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "gateway/http/origin_policy.hpp"
+#include "redis/connection_settings.hpp"
 
 namespace herald::gateway {
 namespace {
@@ -218,28 +219,8 @@ void register_options(config::Schema& s, Options& o) {
                  milliseconds(60'000),
                  "How long a publish waits for cluster.redis.wait_replicas (shorter than "
                  "cluster.redis.command_timeout)");
-  s.add_string("cluster.redis.username", c.redis.credentials.username,
-               "Redis ACL user for cluster.mode = redis (AUTH username password); empty: the "
-               "default user",
-               256);
-  s.add_string("cluster.redis.password", c.redis.credentials.password,
-               "Password sent with AUTH on every connection to the cluster's Redis (every shard "
-               "and Redis Cluster node); empty: no AUTH",
-               1024);
-  s.add_duration(
-      "cluster.redis.connect_timeout", c.redis.connect_timeout, milliseconds(10),
-      milliseconds(60'000),
-      "Abandon a connection attempt to the cluster's Redis after this long (then retry)");
-  s.add_duration(
-      "cluster.redis.command_timeout", c.redis.command_timeout, milliseconds(10),
-      milliseconds(60'000),
-      "A cluster Redis request unanswered this long fails, and the connection is re-made");
-  s.add_duration("cluster.redis.reconnect_min", c.redis.reconnect_min, milliseconds(1),
-                 milliseconds(60'000),
-                 "First wait before reconnecting to the cluster's Redis (then doubled)");
-  s.add_duration("cluster.redis.reconnect_max", c.redis.reconnect_max, milliseconds(1),
-                 milliseconds(600'000),
-                 "Longest wait between reconnections to the cluster's Redis");
+  redis::register_connection_settings(s, "cluster.redis", "the cluster's Redis",
+                                      "cluster.mode = redis", c.redis);
   s.add_string("cluster.key_prefix", c.key_prefix,
                "Prefix of every Redis key and channel of the cluster's rooms", 256);
   s.add_duration("cluster.stream_ttl", c.stream_ttl, milliseconds(1000),

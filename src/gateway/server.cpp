@@ -9,12 +9,12 @@
 #include <fstream>
 #include <future>
 #include <iterator>
-#include <random>
 #include <sstream>
 #include <system_error>
 #include <thread>
 
 #include "core/log.hpp"
+#include "core/random.hpp"
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
@@ -455,13 +455,7 @@ void Server::Impl::join_cluster(const config::Endpoint& bound) {
       log::info("cluster mode", {{"redis", c.redis_topology.address.to_string()}});
     ClusterNode self;
     self.id = c.node_id;
-    if (self.id.empty()) {
-      static constexpr char kHex[] = "0123456789abcdef";
-      std::random_device rd;
-      std::uint64_t v = (std::uint64_t{rd()} << 32) ^ rd();
-      self.id = "node-";
-      for (int i = 0; i < 8; ++i, v >>= 4) self.id += kHex[v & 0xf];
-    }
+    if (self.id.empty()) self.id = "node-" + random::hex_id(8);
     self.host = c.advertise.empty() ? bound.host : c.advertise;
     self.port = bound.port;
     log::info("cluster node", {{"id", self.id}, {"advertise", self.host}});

@@ -165,13 +165,13 @@ TEST(Encode, RepliesAndPushes) {
             R"({"disconnect":{"code":3002,"reason":"slow consumer","reconnect":true}})");
   EXPECT_EQ(encode_disconnect(DisconnectCode::forced),
             R"({"disconnect":{"code":3502,"reason":"forced","reconnect":false}})");
-  EXPECT_EQ(encode_presence_push(true, "r", R"({"user":"u","client":"c"})"),
-            R"({"join":{"room":"r","info":{"user":"u","client":"c"}}})");
+  EXPECT_EQ(encode_presence_push(true, "r", R"({"client":"c","user":"u"})"),
+            R"({"join":{"room":"r","info":{"client":"c","user":"u"}}})");
   // A connection's info, with what the connect and subscribe hooks added.
   const std::string info = encode_client_info("u", "c", R"({"n":1})");
-  EXPECT_EQ(info, R"({"user":"u","client":"c","info":{"n":1}})");
+  EXPECT_EQ(info, R"({"client":"c","user":"u","info":{"n":1}})");
   EXPECT_EQ(with_chan_info(info, R"({"role":"x"})"),
-            R"({"user":"u","client":"c","info":{"n":1},"chan_info":{"role":"x"}})");
+            R"({"client":"c","user":"u","info":{"n":1},"chan_info":{"role":"x"}})");
   EXPECT_EQ(encode_error_object(ErrorCode::limit_exceeded, "full"),
             R"({"error":{"code":106,"message":"full"}})");
 }

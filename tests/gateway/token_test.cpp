@@ -97,6 +97,12 @@ TEST(Token, RefusesWhatItShould) {
   EXPECT_EQ(error(sign_hs256(c, "s3cret")), TokenError::not_yet_valid);
   Claims empty;
   EXPECT_EQ(error(sign_hs256(empty, "s3cret")), TokenError::missing_subject);
+  // sub is a user name: 64 bytes pass, 65 do not (protocol/user_name.hpp).
+  Claims named;
+  named.user = std::string(64, 'u');
+  EXPECT_TRUE(std::holds_alternative<Claims>(v.verify(sign_hs256(named, "s3cret"), 1000)));
+  named.user += 'u';
+  EXPECT_EQ(error(sign_hs256(named, "s3cret")), TokenError::long_subject);
 }
 
 TEST(Token, AudienceAndIssuerAreCheckedWhenConfigured) {

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <limits>
 
+#include "core/text.hpp"
+
 namespace herald::config {
 namespace {
 
@@ -139,10 +141,8 @@ std::vector<std::string_view> split_list(std::string_view text) {
   std::vector<std::string_view> items;
   while (!text.empty()) {
     const std::size_t comma = text.find(',');
-    std::string_view item = text.substr(0, comma);
+    const std::string_view item = trim(text.substr(0, comma));
     text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
-    while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
-    while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
     if (!item.empty()) items.push_back(item);
   }
   return items;

@@ -3,8 +3,8 @@
 #include <boost/asio/ip/address.hpp>
 
 #include <algorithm>
-#include <random>
 
+#include "core/random.hpp"
 #include "dns/detail/text_codecs.hpp"
 
 namespace herald::dns {
@@ -124,9 +124,7 @@ herald::Result<ServerOptions, std::string> server_options(const Settings& s) {
   o.responder.cookies = s.cookies;
   o.responder.require_cookies = s.require_cookies;
   if (s.cookie_secret.empty()) {
-    std::random_device rd;  // the OS's entropy source
-    // Safety: one octet of each draw is kept; truncation is the point.
-    for (auto& b : o.responder.cookie_secret) b = static_cast<std::uint8_t>(rd());
+    random::fill_entropy(o.responder.cookie_secret);
   } else {
     std::vector<std::uint8_t> bytes;
     if (s.cookie_secret.size() != 32 || !detail::hex_decode(s.cookie_secret, bytes) ||

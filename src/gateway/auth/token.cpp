@@ -14,6 +14,7 @@
 #include "core/json.hpp"
 #include "core/openssl_ptr.hpp"
 #include "gateway/protocol/room_name.hpp"
+#include "gateway/protocol/user_name.hpp"
 
 namespace herald::gateway::auth {
 namespace {
@@ -139,6 +140,9 @@ std::string_view describe(TokenError e) {
       return "token signature does not verify";
     case TokenError::missing_subject:
       return "token has no sub claim";
+    case TokenError::long_subject:
+      static_assert(protocol::kMaxUserBytes == 64, "the message below states the bound");
+      return "token sub is longer than a user name may be (64 bytes)";
     case TokenError::bad_claim:
       return "token has a claim of the wrong type";
     case TokenError::expired:
@@ -234,6 +238,8 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
   Claims claims;
   std::string_view sub;
   if (p["sub"].get(sub) != simdjson::SUCCESS || sub.empty()) return TokenError::missing_subject;
+  // sub names the user, and every name of a user keeps one bound.
+  if (!protocol::valid_user_name(sub)) return TokenError::long_subject;
   claims.user.assign(sub);
   simdjson::dom::element e;
   if (p["exp"].get(e) == simdjson::SUCCESS) {

@@ -59,7 +59,8 @@ enum class TokenError : std::uint8_t {
   unsupported_alg,  // header alg is neither HS256 nor RS256, or its key is not configured
   bad_signature,
   missing_subject,
-  bad_claim,  // a claim has the wrong type
+  long_subject,  // sub is over protocol::kMaxUserBytes (user_name.hpp)
+  bad_claim,     // a claim has the wrong type
   expired,
   not_yet_valid,
   wrong_audience,  // auth.audience is set and aud does not name it

@@ -4,10 +4,10 @@
 #include <boost/asio/steady_timer.hpp>
 
 #include <algorithm>
-#include <random>
 #include <unordered_map>
 #include <unordered_set>
 
+#include "core/random.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -74,9 +74,8 @@ MemoryBroker::MemoryBroker(const Options& options, ShardPool& pool, Delivery del
       deliver_(std::move(deliver)),
       counters_(registry),
       budget_(options.max_rooms, registry) {
-  std::random_device rd;
   for (unsigned i = 0; i < pool_.size(); ++i) {
-    homes_.push_back(std::make_unique<Home>(pool_[i].ctx, (std::uint64_t{rd()} << 32) ^ rd() ^ i));
+    homes_.push_back(std::make_unique<Home>(pool_[i].ctx, random::entropy64() ^ i));
   }
 }
 

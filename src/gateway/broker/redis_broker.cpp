@@ -6,6 +6,7 @@
 #include <future>
 
 #include "core/log.hpp"
+#include "core/random.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::gateway {
@@ -113,7 +114,6 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       reset_(std::move(reset)),
       work_(asio::make_work_guard(io_)),
       presence_timer_(io_),
-      rng_(std::random_device{}()),
       counters_(registry),
       budget_(options.max_rooms, registry),
       gap_fetches_(registry.counter("herald_cluster_gap_fetches_total",
@@ -261,11 +261,7 @@ void RedisBroker::note_live_replids() {
 }
 
 std::string RedisBroker::new_epoch() {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::uint64_t v = rng_();
-  std::string e(8, '0');
-  for (char& c : e) c = kHex[(v >>= 4) & 0xf];
-  return e;
+  return random::hex_id(8);
 }
 
 RedisBroker::Room* RedisBroker::open_room(const std::string& name) {

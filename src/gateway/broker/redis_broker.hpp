@@ -46,7 +46,6 @@
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <random>
 #include <string>
 #include <thread>
 #include <unordered_map>
@@ -192,7 +191,6 @@ class RedisBroker final : public Broker {
   std::unordered_map<std::string, Room> rooms_;
   std::uint64_t next_room_id_ = 0;
   std::uint64_t message_seq_ = 0;  // channel messages received, for catch-up bookkeeping
-  std::mt19937_64 rng_;
   bool stopped_ = false;
 
   BrokerCounters counters_;

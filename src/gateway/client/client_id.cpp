@@ -1,20 +1,11 @@
 #include "gateway/client/client_id.hpp"
 
-#include <cstdint>
-#include <random>
+#include "core/random.hpp"
 
 namespace herald::gateway {
 
 std::string random_client_id() {
-  thread_local std::mt19937_64 rng{std::random_device{}()};
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string id(16, '0');
-  std::uint64_t v = rng();
-  for (char& c : id) {
-    c = kHex[v & 0xf];
-    v >>= 4;
-  }
-  return id;
+  return random::hex_id(16);
 }
 
 }  // namespace herald::gateway

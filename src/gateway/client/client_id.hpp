@@ -7,8 +7,8 @@
 
 namespace herald::gateway {
 
-// Random per call (a per-thread generator seeded from std::random_device);
-// not secret, only unlikely to repeat.
+// Random per call (core/random.hpp's hex_id); not secret, only unlikely to
+// repeat.
 [[nodiscard]] std::string random_client_id();
 
 }  // namespace herald::gateway

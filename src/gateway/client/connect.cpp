@@ -4,6 +4,7 @@
 #include "gateway/client/client.hpp"
 #include "gateway/client/client_id.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/user_name.hpp"
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
 
@@ -34,8 +35,9 @@ void Client::run(std::uint32_t id, protocol::ConnectCmd& cmd) {
         reply_error(id, ErrorCode::unauthorized, refused->detail);
         return disconnect(DisconnectCode::unauthorized);
       case Why::bad_user:
-        return reply_error(id, ErrorCode::bad_request,
-                           "connect.user: dev mode needs a user name of 1 to 64 bytes");
+        return reply_error(
+            id, ErrorCode::bad_request,
+            "connect.user: dev mode needs a user name of " + protocol::user_name_rule());
       case Why::hook_needs_data:
       case Why::token_required:
         reply_error(id, ErrorCode::unauthorized, "connect.token is required");

@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "core/json.hpp"
+#include "gateway/protocol/client_object.hpp"
 
 namespace herald::gateway::protocol {
 namespace {
@@ -158,10 +159,8 @@ std::string encode_disconnect(std::uint16_t code, std::string_view reason, bool 
 
 std::string encode_client_info(std::string_view user, std::string_view client,
                                std::string_view info_json) {
-  std::string out = "{\"user\":";
-  json::append_string(out, user);
-  out += ",\"client\":";
-  json::append_string(out, client);
+  std::string out;
+  open_client_object(out, client, user);
   if (!info_json.empty()) {
     out += ",\"info\":";
     out += info_json;

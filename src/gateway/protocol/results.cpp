@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "gateway/protocol/client_object.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::gateway::protocol {
@@ -52,10 +53,7 @@ std::string history_result(const HistoryResult& r) {
 }
 
 void append_connection_identity(std::string& out, std::string_view client, std::string_view user) {
-  out += "{\"client\":";
-  json::append_string(out, client);
-  out += ",\"user\":";
-  json::append_string(out, user);
+  open_client_object(out, client, user);
   out += ",\"version\":";
   json::append_string(out, HERALD_VERSION);
 }

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace herald::gateway::protocol {
@@ -13,6 +14,11 @@ inline constexpr std::size_t kMaxUserBytes = 64;
 
 [[nodiscard]] constexpr bool valid_user_name(std::string_view user) {
   return !user.empty() && user.size() <= kMaxUserBytes;
+}
+
+// The rule as refusals state it: "1 to 64 bytes".
+[[nodiscard]] inline std::string user_name_rule() {
+  return "1 to " + std::to_string(kMaxUserBytes) + " bytes";
 }
 
 }  // namespace herald::gateway::protocol

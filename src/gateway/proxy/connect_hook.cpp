@@ -7,6 +7,7 @@
 
 #include "core/json.hpp"
 #include "core/text.hpp"
+#include "gateway/protocol/client_object.hpp"
 #include "gateway/protocol/room_name.hpp"
 #include "gateway/protocol/user_name.hpp"
 #include "gateway/proxy/result_object.hpp"
@@ -58,8 +59,8 @@ std::string forwarded_headers_json(const HttpRequest& request,
 
 std::string connect_request_json(std::string_view client, std::string_view headers_json,
                                  std::string_view data_json) {
-  std::string out = "{\"client\":";
-  json::append_string(out, client);
+  std::string out;
+  protocol::open_client_object(out, client);
   out += R"(,"transport":"websocket","protocol":"json","headers":)";
   out += headers_json;
   if (!data_json.empty()) {

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "core/json.hpp"
+#include "gateway/protocol/client_object.hpp"
 #include "gateway/proxy/result_object.hpp"
 
 namespace herald::gateway::proxy {
@@ -10,10 +11,8 @@ namespace dom = simdjson::dom;
 
 std::string refresh_request_json(std::string_view client, std::string_view user,
                                  std::string_view headers_json) {
-  std::string out = "{\"client\":";
-  json::append_string(out, client);
-  out += ",\"user\":";
-  json::append_string(out, user);
+  std::string out;
+  protocol::open_client_object(out, client, user);
   out += ",\"headers\":";
   out += headers_json.empty() ? std::string_view("{}") : headers_json;
   out += '}';

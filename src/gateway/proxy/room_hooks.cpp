@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include "core/json.hpp"
+#include "gateway/protocol/client_object.hpp"
 #include "gateway/proxy/result_object.hpp"
 
 namespace herald::gateway::proxy {
@@ -13,10 +14,7 @@ std::string client_request_json(std::string_view client, std::string_view user,
                                 std::string_view data_json) {
   std::string out;
   out.reserve(48 + client.size() + user.size() + field.size() + value.size() + data_json.size());
-  out += "{\"client\":";
-  json::append_string(out, client);
-  out += ",\"user\":";
-  json::append_string(out, user);
+  protocol::open_client_object(out, client, user);
   out += ',';
   json::append_string(out, field);
   out += ':';

@@ -1,6 +1,7 @@
 #include "gateway/sse/client_identity.hpp"
 
 #include "gateway/client/identity.hpp"
+#include "gateway/protocol/user_name.hpp"
 
 namespace herald::gateway::sse {
 namespace http = boost::beast::http;
@@ -48,8 +49,9 @@ std::variant<ClientIdentity, HttpResponse> read_client_identity(const HttpReques
                           "a token is required (Authorization: Bearer or token=): the connect "
                           "hook answers WebSocket connects only");
     case Why::bad_user:
-      return unauthorized(request, "unauthorized",
-                          "dev mode needs user=<name> (1 to 64 bytes) or a token");
+      return unauthorized(
+          request, "unauthorized",
+          "dev mode needs user=<name> (" + protocol::user_name_rule() + ") or a token");
     case Why::token_required:
       break;
   }

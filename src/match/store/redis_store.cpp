@@ -2,9 +2,8 @@
 
 #include <boost/asio/post.hpp>
 
-#include <random>
-
 #include "core/log.hpp"
+#include "core/random.hpp"
 
 namespace herald::match::store {
 namespace {
@@ -15,20 +14,12 @@ std::int64_t unix_ms_now() {
       .count();
 }
 
-std::string random_origin() {
-  std::random_device rd;
-  const std::uint64_t v = (static_cast<std::uint64_t>(rd()) << 32) ^ rd();
-  char buf[17];
-  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
 }  // namespace
 
 RedisStore::RedisStore(RedisStoreOptions options)
     : Store(options.limits),
       options_(std::move(options)),
-      origin_(random_origin()),
+      origin_(random::hex_id(16)),
       work_(io_.get_executor()),
       router_(std::make_unique<redis::Router>(io_, options_.topology, options_.redis)),
       backstop_(io_) {

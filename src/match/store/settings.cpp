@@ -1,6 +1,7 @@
 #include "match/store/settings.hpp"
 
 #include "match/store/memory_store.hpp"
+#include "redis/connection_settings.hpp"
 
 namespace herald::match::store {
 
@@ -15,24 +16,8 @@ void register_settings(config::Schema& s, Settings& o) {
             "Entries in one add or remove request");
   redis::register_topology_settings(s, "keywords.redis", "keywords.store = redis", "dictionaries",
                                     o.redis_topology);
-  s.add_string("keywords.redis.username", o.redis.redis.credentials.username,
-               "Redis ACL user for keywords.store = redis (AUTH username password); empty: the "
-               "default user",
-               256);
-  s.add_string("keywords.redis.password", o.redis.redis.credentials.password,
-               "Password sent with AUTH on every connection to the keyword store's Redis; empty: "
-               "no AUTH",
-               1024);
-  s.add_duration("keywords.redis.connect_timeout", o.redis.redis.connect_timeout, milliseconds(10),
-                 milliseconds(60'000),
-                 "Abandon a connection attempt to Redis after this long (then retry)");
-  s.add_duration("keywords.redis.command_timeout", o.redis.redis.command_timeout, milliseconds(10),
-                 milliseconds(60'000),
-                 "A Redis request unanswered this long fails, and the connection is re-made");
-  s.add_duration("keywords.redis.reconnect_min", o.redis.redis.reconnect_min, milliseconds(1),
-                 milliseconds(60'000), "First wait before reconnecting to Redis (then doubled)");
-  s.add_duration("keywords.redis.reconnect_max", o.redis.redis.reconnect_max, milliseconds(1),
-                 milliseconds(600'000), "Longest wait between reconnection attempts");
+  redis::register_connection_settings(s, "keywords.redis", "the keyword store's Redis",
+                                      "keywords.store = redis", o.redis.redis);
   s.add_duration("keywords.redis.backstop_interval", o.redis.backstop_interval, milliseconds(10),
                  milliseconds(3'600'000),
                  "Poll loaded dictionaries' version keys this often: the staleness bound when "
