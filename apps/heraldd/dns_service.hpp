@@ -1,9 +1,9 @@
-// heraldd's DNS part: the zones its [dns] settings (dns/server/settings.hpp)
-// name (a directory, a list, and the discovery zone listing the gateway
-// nodes, dns/server/discovery_zone.hpp), the dns::Server that answers from
-// them, its metrics, and reload (SIGHUP) by swapping a freshly loaded
-// database in (queries keep flowing; a zone that fails to load is reported
-// with file:line and left out, the rest serve).
+// heraldd's DNS part: the dns::Server, its metrics, and reload (SIGHUP, the
+// API) by swapping in the database dns::ZoneSetLoader builds from the [dns]
+// settings (dns/server/zone_set_loader.hpp holds the rules: which zones,
+// which keys, the discovery zone, what changed). Queries keep flowing
+// through a reload; a zone that fails to load is logged with file:line and
+// left out, the rest serve.
 #pragma once
 
 #include <chrono>
@@ -11,7 +11,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "core/config/schema.hpp"
@@ -21,6 +20,7 @@
 #include "dns/server/notifier.hpp"
 #include "dns/server/server.hpp"
 #include "dns/server/settings.hpp"
+#include "dns/server/zone_set_loader.hpp"
 #include "gateway/broker/node_registry.hpp"
 
 namespace herald::heraldd {
@@ -64,21 +64,16 @@ class DnsService {
 
  private:
   dns::Settings settings_;
-  dns::DiscoveryZone discovery_;
   dns::ZoneStore store_;
   std::unique_ptr<dns::Server> server_;
   std::unique_ptr<dns::Notifier> notifier_;
-  std::unordered_map<std::string, std::uint32_t> serials_;  // by origin, as last loaded
-  std::uint32_t serial_ = 0;
   bool huge_pages_warned_ = false;
-  // Guards what load() and set_nodes() share.
+  // Serializes load() and set_nodes() over the loader.
   std::mutex mu_;
-  std::vector<std::shared_ptr<const dns::Zone>> file_zones_;
-  std::size_t file_failed_ = 0;
-  std::vector<dns::GatewayNode> nodes_;  // empty: this node alone
-  // Adds the discovery zone to the file zones and swaps the database in;
+  dns::ZoneSetLoader loader_;
+  // Logs what the loader did, swaps its database in and sends the NOTIFYs;
   // mu_ held. `files`: after reading the zone files (not a node change).
-  LoadReport publish(std::vector<dns::ZoneError> errors, bool files);
+  LoadReport publish(dns::ZoneSetUpdate update, bool files);
 };
 
 }  // namespace herald::heraldd
