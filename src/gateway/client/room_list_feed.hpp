@@ -14,7 +14,8 @@
 // live::RoomListService holds the entries; live::RoomListView sorts, filters
 // and pages them for the watcher. Changes accumulate and are drained once
 // per write of the connection (client::Client::before_write, which the
-// transport calls before each write) into one push:
+// WebSocket transport calls before each write: WsConnection::flush, through
+// WsSession::before_write) into one push:
 //
 //   {"rooms":{"diffs":[{"op":"reset","values":[{...},...]},{"op":"set","index":0,"value":{...}}]}}
 //

@@ -10,8 +10,8 @@
 // answer either moves the expiry (`expire_at`, Unix seconds, later than
 // now) or ends the connection (`expired: true`, or an `expire_at` already
 // past: both close with 3003). A backend that cannot be asked is asked
-// again later (WsSession backs off): a refresh failing is no reason to drop
-// a client its application never refused.
+// again later (client/session_expiry.hpp backs off): a refresh failing is
+// no reason to drop a client its application never refused.
 #pragma once
 
 #include <cstdint>

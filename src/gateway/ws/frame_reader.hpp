@@ -1,6 +1,6 @@
 // The reading half of RFC 6455 for an established server-side connection:
 // client frames in, whole messages and control frames out. Beast still
-// performs the opening handshake (WsSession::start); from the 101 on the
+// performs the opening handshake (ws_connection.cpp); from the 101 on the
 // connection is ours, because Beast's stream writes one message per composed
 // operation and the fan-out needs a socket it can write many shared frames
 // to in one non-blocking call (see outbound_queue.hpp). Owning the framing
