@@ -1,0 +1,398 @@
+// The client core (gateway/client/) driven with no socket at all: a fake
+// Output that encodes what the core hands it through a codec of its own,
+// and commands decoded by that codec from a plain-text protocol that shares
+// nothing with Herald's JSON. What passes here is what the core promises
+// every transport and every wire protocol: connect, subscribe, recovery
+// from a position, publish with its delivery, and a slow consumer's close.
+//
+// The server's parts under the core are the real ones (ServerState, one
+// shard's ShardState and Hub, MemoryBroker); the shard's io_context is run
+// by the test thread, so every step is deterministic.
+#include <gtest/gtest.h>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/metrics/registry.hpp"
+#include "gateway/broker/memory_broker.hpp"
+#include "gateway/client/client.hpp"
+#include "gateway/codec/codec.hpp"
+#include "gateway/options.hpp"
+#include "gateway/server_state.hpp"
+#include "gateway/shard_pool.hpp"
+
+namespace herald::test {
+namespace {
+
+namespace gw = gateway;
+namespace protocol = gateway::protocol;
+
+// A line protocol unlike Herald's JSON: "<id> <verb> <args>" in, "<id>
+// <what> <fields>" out. Pushes are "push " and the canonical line.
+//   1 connect alice
+//   2 subscribe lobby [<epoch> <offset>]
+//   3 unsubscribe lobby
+//   4 publish lobby {"n":1}
+//   5 ping
+class TextCodec final : public gw::codec::Codec {
+ public:
+  void decode(std::string_view message, gw::codec::CommandSink& sink) override {
+    std::istringstream in{std::string(message)};
+    std::string line;
+    while (std::getline(in, line)) {
+      if (line.empty()) continue;
+      if (!decode_line(line, sink)) return;
+    }
+  }
+
+  [[nodiscard]] std::string encode_reply(std::uint32_t id,
+                                         const protocol::Reply& reply) const override {
+    std::string out = std::to_string(id) + ' ';
+    std::visit(
+        [&](const auto& r) {
+          using R = std::decay_t<decltype(r)>;
+          if constexpr (std::is_same_v<R, protocol::ConnectReply>) {
+            out += "connected " + std::string(r.user);
+          } else if constexpr (std::is_same_v<R, protocol::SubscribeReply>) {
+            out += "subscribed " + r.result.epoch + ' ' + std::to_string(r.result.offset) +
+                   " recovered=" + (r.result.recovered ? "1" : "0") +
+                   " publications=" + std::to_string(r.result.publications.size());
+          } else if constexpr (std::is_same_v<R, protocol::PublishReply>) {
+            out += "published " + std::to_string(r.result.offset);
+          } else {
+            out += "ok";
+          }
+        },
+        reply);
+    return out;
+  }
+  [[nodiscard]] std::string encode_error(std::uint32_t id, protocol::ErrorCode code,
+                                         std::string_view message) const override {
+    // Safety: ErrorCode's underlying type is an unsigned integer.
+    return std::to_string(id) + " error " + std::to_string(static_cast<unsigned>(code)) + ' ' +
+           std::string(message);
+  }
+  [[nodiscard]] std::string encode_disconnect(std::uint16_t code, std::string_view reason,
+                                              bool /*reconnect*/) const override {
+    return "disconnect " + std::to_string(code) + ' ' + std::string(reason);
+  }
+  [[nodiscard]] std::string encode_push(std::string_view canonical) const override {
+    return "push " + std::string(canonical);
+  }
+
+ private:
+  static bool decode_line(const std::string& line, gw::codec::CommandSink& sink) {
+    std::istringstream words(line);
+    std::string id_text, verb, room;
+    words >> id_text >> verb;
+    std::uint32_t id = 0;
+    const auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
+    if (ec != std::errc() || end != id_text.data() + id_text.size() || id == 0) {
+      return sink.on_refused({0, protocol::ErrorCode::bad_request, "no id"});
+    }
+    protocol::Command cmd{id, protocol::PingCmd{}};
+    if (verb == "connect") {
+      protocol::ConnectCmd c;
+      words >> c.user;
+      cmd.body = std::move(c);
+    } else if (verb == "subscribe") {
+      protocol::SubscribeCmd c;
+      words >> c.room;
+      protocol::StreamPosition since;
+      if (words >> since.epoch >> since.offset) c.since = since;
+      cmd.body = std::move(c);
+    } else if (verb == "unsubscribe") {
+      words >> room;
+      cmd.body = protocol::UnsubscribeCmd{room};
+    } else if (verb == "publish") {
+      protocol::PublishCmd c;
+      words >> c.room >> std::ws;
+      std::getline(words, c.data);
+      cmd.body = std::move(c);
+    } else if (verb != "ping") {
+      return sink.on_refused({id, protocol::ErrorCode::bad_request, "unknown verb " + verb});
+    }
+    return sink.on_command(cmd);
+  }
+};
+
+// The transport's part, with no socket: each reply and push is encoded by
+// the codec and kept as a line. A queue bound stands for the socket's
+// backlog: past it the transport asks the core to close the slow consumer,
+// posted, never from inside the call (client/output.hpp).
+// Held by a shared_ptr, as a session is: the core's pending operations
+// hold it through the weak pointer start() is given, so a broker answer
+// that comes late finds the client alive.
+class FakeTransport final : public gw::client::Output,
+                            public gw::codec::CommandSink,
+                            public std::enable_shared_from_this<FakeTransport> {
+ public:
+  FakeTransport(gw::ServerState& state, boost::asio::io_context& ctx, std::size_t queue_bound)
+      : ctx_(ctx), queue_bound_(queue_bound), client_(state, 0, ctx.get_executor(), *this, {}) {}
+  static std::shared_ptr<FakeTransport> open(gw::ServerState& state, boost::asio::io_context& ctx,
+                                             std::size_t queue_bound) {
+    auto t = std::make_shared<FakeTransport>(state, ctx, queue_bound);
+    t->client_.start(t);
+    return t;
+  }
+  ~FakeTransport() { client_.finish(); }
+  FakeTransport(const FakeTransport&) = delete;
+  FakeTransport& operator=(const FakeTransport&) = delete;
+
+  // A message as the transport read it.
+  void receive(std::string_view message) { codec_.decode(message, *this); }
+
+  // CommandSink
+  bool on_command(protocol::Command& command) override {
+    client_.execute(command);
+    return client_.reading();
+  }
+  bool on_refused(const protocol::CommandError& error) override {
+    client_.refuse(error);
+    return client_.reading();
+  }
+
+  // Output
+  void reply(std::uint32_t id, const protocol::Reply& reply) override {
+    queue(codec_.encode_reply(id, reply));
+  }
+  void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message) override {
+    queue(codec_.encode_error(id, code, message));
+  }
+  void push(const std::string& /*room*/, const gw::MessagePtr& message) override {
+    queue(codec_.encode_push(message->text));
+  }
+  void disconnect(std::uint16_t code, std::string_view reason, bool reconnect) override {
+    queue(codec_.encode_disconnect(code, reason, reconnect));
+    closed_ = true;
+  }
+  void close_now(protocol::DisconnectCode code) override {
+    // Safety: DisconnectCode's underlying type is std::uint16_t.
+    closed_now_ = static_cast<std::uint16_t>(code);
+    closed_ = true;
+  }
+
+  // The lines written since the last call (the socket drained).
+  std::vector<std::string> take() {
+    std::vector<std::string> out;
+    out.swap(lines_);
+    queued_bytes_ = 0;
+    return out;
+  }
+  [[nodiscard]] bool closed() const { return closed_; }
+  [[nodiscard]] std::optional<std::uint16_t> closed_now() const { return closed_now_; }
+  [[nodiscard]] gw::client::Client& client() { return client_; }
+
+ private:
+  void queue(std::string line) {
+    if (closed_) return;
+    queued_bytes_ += line.size();
+    lines_.push_back(std::move(line));
+    if (queued_bytes_ > queue_bound_ && !slow_reported_) {
+      slow_reported_ = true;
+      boost::asio::post(ctx_, [self = shared_from_this(), backlog = queued_bytes_] {
+        // Safety: a backlog is far below 2^63 bytes.
+        self->client_.close_slow_consumer("a push", static_cast<std::int64_t>(backlog));
+      });
+    }
+  }
+
+  boost::asio::io_context& ctx_;
+  std::size_t queue_bound_;
+  TextCodec codec_;
+  std::vector<std::string> lines_;
+  std::size_t queued_bytes_ = 0;
+  bool slow_reported_ = false;
+  bool closed_ = false;
+  std::optional<std::uint16_t> closed_now_;
+  gw::client::Client client_;
+};
+
+// One shard's worth of the server's parts, run by the test thread.
+class ClientCore : public ::testing::Test {
+ protected:
+  ClientCore() : pool_(1), state_(options(), registry_) {
+    state_.shards.push_back(
+        std::make_unique<gw::ShardState>(pool_[0].ctx, options_.client.write_delay));
+    state_.dev_mode = true;
+    auto& m = state_.gw;
+    m.messages_out = &registry_.counter("messages_out", "-");
+    m.bytes_out = &registry_.counter("bytes_out", "-");
+    m.write_batches = &registry_.counter("write_batches", "-");
+    m.slow_consumers = &registry_.counter("slow_consumers", "-");
+    m.commands = &registry_.counter("commands", "-");
+    m.command_errors = &registry_.counter("command_errors", "-");
+    m.ws_connections = &registry_.gauge("ws_connections", "-");
+    m.sse_streams = &registry_.gauge("sse_streams", "-");
+    m.subscriptions = &registry_.gauge("subscriptions", "-");
+    m.publish_to_write = &registry_.histogram("publish_to_write", "-", {0.001});
+    broker_ = std::make_unique<gw::MemoryBroker>(
+        options_, pool_,
+        [this](unsigned shard, const std::string& room, const gw::MessagePtr& message) {
+          state_.shards[shard]->hub.deliver(room, message);
+        },
+        registry_);
+    state_.broker = broker_.get();
+    state_.pool = &pool_;
+  }
+  ~ClientCore() override {
+    clients_.clear();
+    run();
+    broker_->stop();
+  }
+
+  const gw::Options& options() {
+    options_.client.write_delay = std::chrono::milliseconds(0);
+    return options_;
+  }
+
+  FakeTransport& connect(const std::string& user, std::size_t queue_bound = 1 << 20) {
+    clients_.push_back(FakeTransport::open(state_, pool_[0].ctx, queue_bound));
+    FakeTransport& t = *clients_.back();
+    t.receive("1 connect " + user);
+    run();
+    const auto lines = t.take();
+    EXPECT_EQ(lines, std::vector<std::string>{"1 connected " + user});
+    return t;
+  }
+
+  // Runs the shard until it has nothing ready: every broker answer and
+  // delivery the last commands caused.
+  void run() {
+    for (int i = 0; i < 100; ++i) {
+      pool_[0].ctx.restart();
+      if (pool_[0].ctx.poll() == 0) return;
+    }
+  }
+
+  gw::Options options_;
+  metrics::Registry registry_;
+  gw::ShardPool pool_;
+  gw::ServerState state_;
+  std::unique_ptr<gw::MemoryBroker> broker_;
+  std::vector<std::shared_ptr<FakeTransport>> clients_;
+};
+
+// "<id> subscribed <epoch> <offset> ..." -> {epoch, offset}.
+protocol::StreamPosition position_of(const std::string& reply) {
+  std::istringstream words(reply);
+  std::string id, what;
+  protocol::StreamPosition p;
+  words >> id >> what >> p.epoch >> p.offset;
+  return p;
+}
+
+TEST_F(ClientCore, CommandsBeforeConnectAreRefused) {
+  clients_.push_back(FakeTransport::open(state_, pool_[0].ctx, 1 << 20));
+  FakeTransport& t = *clients_.back();
+  t.receive("7 subscribe lobby");
+  run();
+  const auto lines = t.take();
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_EQ(lines[0].rfind("7 error ", 0), 0U) << lines[0];
+  EXPECT_NE(lines[0].find("send connect first"), std::string::npos) << lines[0];
+  EXPECT_FALSE(t.closed());
+  // A line with no id cannot be answered: the connection ends.
+  t.receive("ping");
+  run();
+  EXPECT_TRUE(t.closed());
+}
+
+TEST_F(ClientCore, PublishReachesEverySubscriberThroughTheCodec) {
+  FakeTransport& alice = connect("alice");
+  FakeTransport& bob = connect("bob");
+  alice.receive("2 subscribe lobby");
+  bob.receive("2 subscribe lobby");
+  run();
+  const auto a = alice.take();
+  ASSERT_EQ(a.size(), 1U);
+  EXPECT_EQ(a[0].rfind("2 subscribed ", 0), 0U) << a[0];
+  EXPECT_EQ(position_of(a[0]).offset, 0U);
+  bob.take();
+
+  bob.receive("3 publish lobby {\"text\":\"hi\"}");
+  run();
+  const auto pushed = alice.take();
+  ASSERT_EQ(pushed.size(), 1U);
+  // The codec wrapped the canonical line: the push went through it.
+  EXPECT_EQ(pushed[0].rfind("push {", 0), 0U) << pushed[0];
+  EXPECT_NE(pushed[0].find(R"({"text":"hi"})"), std::string::npos) << pushed[0];
+  // The publisher, subscribed too, gets its reply and the same push (the
+  // broker promises no order between the two).
+  auto b = bob.take();
+  std::sort(b.begin(), b.end());
+  EXPECT_EQ(b, (std::vector<std::string>{"3 published 1", pushed[0]}));
+}
+
+TEST_F(ClientCore, ResubscribingFromAPositionRecoversWhatWasMissed) {
+  FakeTransport& reader = connect("reader");
+  FakeTransport& writer = connect("writer");
+  reader.receive("2 subscribe lobby");
+  run();
+  const protocol::StreamPosition start = position_of(reader.take().at(0));
+  writer.receive("2 publish lobby {\"n\":1}\n3 publish lobby {\"n\":2}");
+  run();
+  EXPECT_EQ(reader.take().size(), 2U);
+
+  reader.receive("3 unsubscribe lobby");
+  run();
+  EXPECT_EQ(reader.take(), std::vector<std::string>{"3 ok"});
+  writer.receive("4 publish lobby {\"n\":3}\n5 publish lobby {\"n\":4}");
+  run();
+  EXPECT_TRUE(reader.take().empty());
+
+  // Back from offset 2 of the same epoch: publications 3 and 4, in the reply.
+  reader.receive("4 subscribe lobby " + start.epoch + " 2");
+  run();
+  const auto back = reader.take();
+  ASSERT_EQ(back.size(), 1U);
+  EXPECT_EQ(back[0], "4 subscribed " + start.epoch + " 4 recovered=1 publications=2");
+  // From an epoch the stream never had: nothing recovered, told so.
+  reader.receive("5 unsubscribe lobby\n6 subscribe lobby other-epoch 1");
+  run();
+  const auto fresh = reader.take();
+  ASSERT_EQ(fresh.size(), 2U);
+  EXPECT_EQ(fresh[1], "6 subscribed " + start.epoch + " 4 recovered=0 publications=0");
+}
+
+TEST_F(ClientCore, ASlowConsumerIsClosedAndTheRestAreServed) {
+  FakeTransport& slow = connect("slow", 200);
+  FakeTransport& fast = connect("fast");
+  slow.receive("2 subscribe lobby");
+  fast.receive("2 subscribe lobby");
+  run();
+  slow.take();
+  fast.take();
+  const auto before = state_.gw.slow_consumers->value();
+
+  // The slow one never drains; the fast one does after every publication.
+  const std::string body = R"({"pad":")" + std::string(100, 'x') + R"("})";
+  for (int i = 1; i <= 5; ++i) {
+    fast.receive(std::to_string(10 + i) + " publish lobby " + body);
+    run();
+    EXPECT_EQ(fast.take().size(), 2U) << "publication " << i;
+  }
+  EXPECT_TRUE(slow.closed());
+  EXPECT_EQ(slow.closed_now(), static_cast<std::uint16_t>(protocol::DisconnectCode::slow_consumer));
+  EXPECT_EQ(state_.gw.slow_consumers->value(), before + 1);
+  // Closed, it takes no more commands, and the room goes on without it.
+  EXPECT_FALSE(slow.client().reading());
+  slow.client().finish();
+  EXPECT_EQ(state_.shards[0]->hub.subscribers("lobby").size(), 1U);
+  fast.receive("20 publish lobby {}");
+  run();
+  EXPECT_EQ(fast.take().size(), 2U);
+}
+
+}  // namespace
+}  // namespace herald::test
