@@ -367,8 +367,13 @@ max_publication_bytes = 200
 
 [namespaces.ro]
 publish = false
+
+[namespaces.gated]
+publish_proxy = true
 )");
-  Daemon d({"--config", conf, "--client.publish_rate", "1"});
+  // The publish hook's URL is never asked: an HTTP publish asks no hooks.
+  Daemon d({"--config", conf, "--client.publish_rate", "1", "--proxy.publish_url",
+            "http://127.0.0.1:9/publish"});
   HttpReply r = api_post(d.port, "/api/keywords/words/add",
                          R"({"keywords":[{"keyword":"darn","action":"mask"}]})");
   ASSERT_EQ(r.status, 200) << r.body;
@@ -406,6 +411,7 @@ publish = false
       {"?user=carol", R"({"room":"ro:x","data":1})", json, 403, "publish = false"},
       {"?user=carol", R"({"room":"lobby","data":")" + std::string(300, 'x') + R"("})", json, 413,
        "max_publication_bytes is 200"},
+      {"?user=carol", R"({"room":"gated:x","data":1})", json, 404, "publish_proxy"},
   };
   for (const Case& c : cases) {
     r = client_publish(d.port, c.query, c.body, c.headers);

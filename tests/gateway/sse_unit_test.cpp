@@ -1,9 +1,11 @@
 // The pure pieces of the SSE stream: the event id that carries every room's
-// position (sse/stream_id.hpp), the query string reader (http/query.hpp)
-// and the stream position read from a push frame (protocol/encode.hpp).
+// position (sse/stream_id.hpp), the query string reader (http/query.hpp),
+// the stream position read from a push frame (protocol/encode.hpp) and what
+// the opening events say (codec/herald_sse.hpp).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "gateway/codec/herald_sse.hpp"
 #include "gateway/http/query.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/sse/stream_id.hpp"
@@ -105,6 +107,34 @@ TEST(StreamPositionInPush, NoneOutsideTheStreamOrForOtherPushes) {
   EXPECT_FALSE(protocol::stream_position_in_push(
       protocol::encode_disconnect(protocol::DisconnectCode::shutdown)));
   EXPECT_FALSE(protocol::stream_position_in_push(R"({"pub":{"room":"r","offset":)"));
+}
+
+}  // namespace
+}  // namespace herald::gateway
+
+namespace herald::gateway {
+namespace {
+
+// What the opening events say (codec/herald_sse.hpp), as docs/protocol.md
+// shows them; sse_test reads them off a real stream.
+TEST(HeraldSse, OpeningEventsSayWhatTheProtocolPageShows) {
+  namespace sse_codec = codec::herald_sse;
+  const std::vector<protocol::ServerSubscription> none;
+  EXPECT_EQ(sse_codec::connected(protocol::ConnectReply{"c1", "bob", std::nullopt, {}, none}),
+            R"({"client":"c1","user":"bob","version":")" HERALD_VERSION R"("})");
+  EXPECT_EQ(sse_codec::subscribed("chat:lobby", StreamPosition{"e1", 4}, true),
+            R"({"room":"chat:lobby","epoch":"e1","offset":4,"recovered":true})");
+  EXPECT_EQ(sse_codec::recovery("chat:lobby", StreamPosition{"e2", 9}),
+            R"({"room":"chat:lobby","recovered":false,"epoch":"e2","offset":9})");
+  EXPECT_EQ(sse_codec::refused("gated:x", BrokerError{protocol::ErrorCode::not_available, "no"}),
+            R"({"room":"gated:x","error":{"code":108,"message":"no"}})");
+  EXPECT_EQ(sse_codec::disconnect(3001, "shutdown", true),
+            R"({"disconnect":{"code":3001,"reason":"shutdown","reconnect":true}})");
+  // The position an event id carries, read from a publication's line.
+  const auto at = sse_codec::position_of(
+      protocol::encode_pub_push("chat:lobby", 7, "e3", R"({"t":1})", R"({"client":"c"})"));
+  ASSERT_TRUE(at.has_value());
+  EXPECT_EQ(*at, (StreamPosition{"e3", 7}));
 }
 
 }  // namespace

@@ -88,15 +88,48 @@ bool Client::check_room(std::uint32_t id, const std::string& room) {
   return true;
 }
 
+namespace {
+
+// The refusal of a command over a rate: "over client.publish_rate (10/s,
+// burst 10)".
+std::string over_rate(std::string_view setting, std::uint64_t rate, std::uint64_t burst) {
+  std::string message = "over ";
+  message += setting;
+  message += " (" + std::to_string(rate) + "/s, burst " + std::to_string(burst) + ")";
+  return message;
+}
+
+}  // namespace
+
 bool Client::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting) {
   if (bucket.take(steady_now_ns())) return true;
   state_.gw.command_errors->inc();
-  std::string message = "over ";
-  message += setting;
-  message +=
-      " (" + std::to_string(bucket.rate()) + "/s, burst " + std::to_string(bucket.burst()) + ")";
-  reply_error(id, ErrorCode::too_many_requests, message);
+  reply_error(id, ErrorCode::too_many_requests, over_rate(setting, bucket.rate(), bucket.burst()));
   return false;
+}
+
+bool Client::within_publish_rate(std::uint32_t id) {
+  UserRates* per_user = setup_.publish_rate_per_user;
+  if (per_user == nullptr) return within_rate(id, publish_rate_, "client.publish_rate");
+  if (per_user->take(user_, steady_now_ns())) return true;
+  state_.gw.command_errors->inc();
+  // UserRates' burst is its rate.
+  reply_error(id, ErrorCode::too_many_requests,
+              over_rate("client.publish_rate", per_user->rate(), per_user->rate()));
+  return false;
+}
+
+std::optional<BrokerError> Client::unasked_hook(proxy::HookKind hook,
+                                                const std::string& room) const {
+  const RoomOptions& options = state_.options.room_options(room);
+  const bool needed =
+      hook == proxy::HookKind::subscribe ? options.subscribe_proxy : options.publish_proxy;
+  if (!needed || setup_.asks_hooks) return std::nullopt;
+  const std::string name(proxy::hook_name(hook));
+  return BrokerError{ErrorCode::not_available,
+                     "room '" + room + "' needs the " + name + " hook (" + name +
+                         "_proxy), which this transport does not ask: " + name +
+                         " over a WebSocket"};
 }
 
 void Client::reply(std::uint32_t id, const protocol::Reply& reply) {

@@ -42,6 +42,7 @@
 #include "gateway/client/subscription_table.hpp"
 #include "gateway/fanout/subscriber.hpp"
 #include "gateway/limits/token_bucket.hpp"
+#include "gateway/limits/user_rates.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/proxy/answers_in_order.hpp"
 #include "gateway/server_state.hpp"
@@ -54,8 +55,14 @@ struct Setup {
   std::string forwarded_headers;  // proxy.forward_headers of the request, as the hooks' JSON
   // Whether this transport carries the backend hooks' requests (the
   // connect hook's data, the refresh hook): a WebSocket does, an SSE
-  // stream does not (docs/protocol.md).
+  // stream and an HTTP publish do not (docs/protocol.md). Rooms whose
+  // namespace needs the subscribe or publish hook are refused to such a
+  // client (not_available), by the core, whatever the transport.
   bool asks_hooks = true;
+  // client.publish_rate kept per user over every shard instead of per
+  // connection: for a transport with no lasting connection to keep it on
+  // (an HTTP publish: one client per request). Null: per connection.
+  UserRates* publish_rate_per_user = nullptr;
 };
 
 class Client final : public Subscriber {
@@ -78,10 +85,11 @@ class Client final : public Subscriber {
     return state_kind_ != State::closing && state_kind_ != State::closed;
   }
 
-  // An identity the transport established itself (an SSE stream's request:
-  // sse/client_identity.hpp), with rooms it subscribes as server-side
-  // subscriptions, from `since` where given; answered by one ConnectReply
-  // once every room has its broker's answer.
+  // An identity the transport established itself (an HTTP request:
+  // sse/client_identity.hpp), with the rooms the client asked for (an SSE
+  // stream's; none for an HTTP publish), subscribed from `since` where
+  // given; answered by one ConnectReply (command id 0) once every room has
+  // its broker's answer or its refusal.
   void open(Identity identity, const std::vector<std::string>& rooms,
             const protocol::RoomPositions& since);
 
@@ -148,9 +156,12 @@ class Client final : public Subscriber {
   // The identity is settled: state connected, the expiry enforced, the
   // server-side subscriptions (`rooms`) made, from `since` where the client
   // gave a position, the reply sent once they are.
+  // `refused`: rooms already refused, which the reply lists beside the
+  // others.
   void complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
                         std::string_view data_json, const std::vector<std::string>& rooms,
-                        const protocol::RoomPositions& since);
+                        const protocol::RoomPositions& since,
+                        std::vector<protocol::ServerSubscription> refused = {});
   void arm_expiry(std::int64_t expires_at);
   // A server-side subscription's answer; the connect reply goes out with
   // the last.
@@ -193,6 +204,13 @@ class Client final : public Subscriber {
   bool check_room(std::uint32_t id, const std::string& room);
   // Takes a token from `bucket`; without one, replies 111 naming `setting`.
   bool within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting);
+  // client.publish_rate, per connection or per user (Setup).
+  bool within_publish_rate(std::uint32_t id);
+  // Why `room` is refused to this client for want of `hook` (subscribe or
+  // publish): its namespace needs the hook and the transport asks none
+  // (Setup::asks_hooks). nullopt: the hook is not needed, or is asked.
+  [[nodiscard]] std::optional<BrokerError> unasked_hook(proxy::HookKind hook,
+                                                        const std::string& room) const;
   void reply(std::uint32_t id, const protocol::Reply& reply);
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message);
   [[nodiscard]] std::shared_ptr<void> hold() const {

@@ -59,7 +59,19 @@ void Client::open(Identity identity, const std::vector<std::string>& rooms,
   claims_ = std::move(identity.claims);
   client_id_ = random_client_id();
   info_json_ = protocol::encode_client_info(user_, client_id_);
-  complete_connect(0, claims_ ? claims_->expires_at : std::nullopt, {}, rooms, since);
+  // The rooms are the client's choice, not a grant: a namespace that asks
+  // the subscribe hook first is refused when the transport cannot ask it.
+  std::vector<std::string> asked;
+  std::vector<protocol::ServerSubscription> refused;
+  for (const std::string& room : rooms) {
+    if (auto why = unasked_hook(proxy::HookKind::subscribe, room)) {
+      refused.push_back({room, std::nullopt, {}, std::move(*why)});
+    } else {
+      asked.push_back(room);
+    }
+  }
+  complete_connect(0, claims_ ? claims_->expires_at : std::nullopt, {}, asked, since,
+                   std::move(refused));
 }
 
 void Client::proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
@@ -104,7 +116,8 @@ void Client::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
 
 void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expires_at,
                               std::string_view data_json, const std::vector<std::string>& rooms,
-                              const protocol::RoomPositions& since) {
+                              const protocol::RoomPositions& since,
+                              std::vector<protocol::ServerSubscription> refused) {
   connect_timer_.cancel();
   state_kind_ = State::connected;
   if (expires_at) arm_expiry(*expires_at);
@@ -112,7 +125,8 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
   // (id 0: answered into this reply, not on their own), the reply held
   // until every one has its broker's answer. `awaiting` counts one more
   // than the rooms until the loop ends, as a broker may answer at once.
-  pending_connect_ = PendingConnect{id, expires_at, std::string(data_json), {}, rooms.size() + 1};
+  pending_connect_ =
+      PendingConnect{id, expires_at, std::string(data_json), std::move(refused), rooms.size() + 1};
   for (const std::string& room : rooms) {
     // A reconnecting client recovers where it stopped, as with since.
     SubscriptionTable::Since from;

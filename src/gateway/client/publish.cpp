@@ -13,7 +13,10 @@ void Client::run(std::uint32_t id, protocol::PublishCmd& cmd) {
   if (auto refused = publish_refusal(state_.options, claims_, cmd.room, cmd.data.size())) {
     return reply_error(id, refused->code, refused->message);
   }
-  if (!within_rate(id, publish_rate_, "client.publish_rate")) return;
+  if (!within_publish_rate(id)) return;
+  if (auto refused = unasked_hook(proxy::HookKind::publish, cmd.room)) {
+    return reply_error(id, refused->code, refused->message);
+  }
   if (state_.options.room_options(cmd.room).publish_proxy) return proxy_publish(id, cmd);
   publish_to_broker(id, std::move(cmd.room), std::move(cmd.data));
 }

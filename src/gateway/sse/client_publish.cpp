@@ -4,10 +4,9 @@
 
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/json_body.hpp"
-#include "gateway/client/client_id.hpp"
-#include "gateway/client/publish_checks.hpp"
-#include "gateway/protocol/encode.hpp"
+#include "gateway/client/client.hpp"
 #include "gateway/protocol/results.hpp"
+#include "gateway/shard_pool.hpp"
 #include "gateway/sse/client_identity.hpp"
 
 namespace herald::gateway::sse {
@@ -33,6 +32,68 @@ HttpResponse refusal(const BrokerError& e) {
   }
 }
 
+// One HTTP publish as a client of the core (client/client.hpp): opened with
+// the request's identity and no rooms, it runs one publish command, so the
+// checks, the rate (per user: Setup::publish_rate_per_user), the refusal
+// of a namespace that needs the publish hook, the publisher's info and the
+// broker's answer are the core's, as for a WebSocket publish. Its Output
+// turns the one reply into the HTTP response. Held by the operations in
+// flight (the core holds it through start()'s pointer); gone, with its
+// client, when the broker has answered.
+class HttpPublish final : public client::Output, public std::enable_shared_from_this<HttpPublish> {
+ public:
+  HttpPublish(ServerState& state, unsigned shard, HttpRouter::Respond respond)
+      : respond_(std::move(respond)),
+        client_(state, shard, (*state.pool)[shard].ctx.get_executor(), *this,
+                client::Setup{{}, {}, /*asks_hooks=*/false, &state.http_publish_rates}) {}
+  ~HttpPublish() { client_.finish(); }
+  HttpPublish(const HttpPublish&) = delete;
+  HttpPublish& operator=(const HttpPublish&) = delete;
+
+  void run(client::Identity identity, protocol::PublishCmd publish) {
+    client_.start(weak_from_this());
+    client_.open(std::move(identity), {}, {});  // answered at once: no rooms
+    protocol::Command command{kPublishId, std::move(publish)};
+    client_.execute(command);
+  }
+
+ private:
+  static constexpr std::uint32_t kPublishId = 1;
+
+  void reply(std::uint32_t id, const protocol::Reply& reply) override {
+    const auto* published = std::get_if<protocol::PublishReply>(&reply);
+    if (id != kPublishId || published == nullptr) return;  // the opening's ConnectReply
+    answer(make_text_response(http::status::ok,
+                              "{\"result\":" + protocol::publish_result(published->result) + "}\n",
+                              "application/json", 11));
+  }
+  void reply_error(std::uint32_t /*id*/, ErrorCode code, std::string_view message) override {
+    answer(refusal({code, std::string(message)}));
+  }
+  void push(const std::string& /*room*/, const MessagePtr& /*message*/) override {}
+  // The client was ended before the broker answered (a per-user disconnect
+  // through the API, the server's shutdown): the publication's fate is
+  // unknown to it, as to a WebSocket client cut off at that moment.
+  void disconnect(std::uint16_t /*code*/, std::string_view reason, bool /*reconnect*/) override {
+    answer(make_error_response(http::status::service_unavailable, "unavailable",
+                               "the publish was cut off (" + std::string(reason) +
+                                   "); whether it was published is unknown"));
+  }
+  void close_now(protocol::DisconnectCode code) override {
+    disconnect(0, protocol::disconnect_reason(code), true);
+  }
+
+  void answer(HttpResponse response) {
+    if (!respond_) return;
+    auto respond = std::move(respond_);
+    respond_ = nullptr;
+    respond(std::move(response));
+  }
+
+  HttpRouter::Respond respond_;
+  client::Client client_;
+};
+
 }  // namespace
 
 void register_client_publish(HttpRouter& router, ServerState& state) {
@@ -46,7 +107,6 @@ void register_client_publish(HttpRouter& router, ServerState& state) {
         }
         auto who = read_client_identity(req, std::get<QueryParams>(query), state);
         if (auto* refused = std::get_if<HttpResponse>(&who)) return respond(std::move(*refused));
-        const ClientIdentity& identity = std::get<ClientIdentity>(who);
 
         simdjson::dom::parser parser;
         std::string_view room;
@@ -65,31 +125,9 @@ void register_client_publish(HttpRouter& router, ServerState& state) {
           return respond(make_error_response(http::status::bad_request, "bad_request",
                                              "data: expected a JSON value"));
         }
-        PublishRequest publication{std::string(room), simdjson::minify(data), {}};
-        if (auto refused = publish_refusal(state.options, identity.claims, publication.room,
-                                           publication.data_json.size())) {
-          return respond(refusal(*refused));
-        }
-        if (!state.http_publish_rates.take(identity.user, steady_now_ns())) {
-          const std::uint32_t rate = state.http_publish_rates.rate();
-          return respond(refusal(
-              {ErrorCode::too_many_requests, "over client.publish_rate (" + std::to_string(rate) +
-                                                 "/s, burst " + std::to_string(rate) + ")"}));
-        }
-        if (state.options.room_options(publication.room).publish_proxy) {
-          return respond(refusal({ErrorCode::not_available,
-                                  "room '" + publication.room +
-                                      "' needs the publish hook (publish_proxy), which HTTP "
-                                      "publishes do not ask yet: publish over a WebSocket"}));
-        }
-        publication.info_json = protocol::encode_client_info(identity.user, random_client_id());
-        state.broker->publish(
-            shard, std::move(publication), [respond = std::move(respond)](PublishResult r) {
-              if (r.error) return respond(broker_error(*r.error));
-              respond(make_text_response(http::status::ok,
-                                         "{\"result\":" + protocol::publish_result(r) + "}\n",
-                                         "application/json", 11));
-            });
+        auto publish = std::make_shared<HttpPublish>(state, shard, std::move(respond));
+        publish->run(std::get<ClientIdentity>(std::move(who)),
+                     protocol::PublishCmd{std::string(room), simdjson::minify(data)});
       });
 }
 

@@ -8,14 +8,15 @@
 //   {"room":"chat:lobby","data":{...}}
 //
 // answered {"result":{"offset":N,"epoch":"E"}} (or {} outside the stream)
-// or an error body with the status its code maps to. The publication goes
-// through the same checks as a WebSocket publish (client/publish_checks.hpp: the
-// room, the token's rooms, the namespace's publish and
-// max_publication_bytes), the same moderation (the broker is the
-// moderating one) and client.publish_rate, kept per user (an HTTP request
-// has no connection to keep it on; limits/user_rates.hpp). Namespaces with
-// publish_proxy (the publish hook) are not served here yet: 404
-// not_available says so.
+// or an error body with the status its code maps to. The request is one
+// publish command of a client of the core (client/client.hpp) that lives as
+// long as the request: the checks (client/publish_checks.hpp), moderation
+// (the broker is the moderating one), the publisher's info and the answer
+// are those of a WebSocket publish, decided in one place. What differs is
+// said to the core, not written here: client.publish_rate is kept per user
+// (an HTTP request has no connection to keep it on; limits/user_rates.hpp),
+// and the backend hooks are not asked, so a namespace with publish_proxy
+// is refused (404 not_available).
 #pragma once
 
 #include "gateway/http/router.hpp"

@@ -2,16 +2,13 @@
 
 #include <boost/asio/write.hpp>
 
-#include "core/json.hpp"
 #include "core/log.hpp"
-#include "core/time/unix_clock.hpp"
-#include "gateway/client/client_id.hpp"
-#include "gateway/protocol/encode.hpp"
-#include "gateway/protocol/results.hpp"
+#include "gateway/codec/herald_sse.hpp"
 #include "gateway/sse/stream_id.hpp"
 
 namespace herald::gateway::sse {
 namespace asio = boost::asio;
+namespace herald_sse = codec::herald_sse;
 using protocol::DisconnectCode;
 
 namespace {
@@ -77,17 +74,11 @@ void SseSession::start(unsigned http_version) {
   queue(response_head(http_version));
   read_some();
   arm_heartbeat();
+  // The core decides each room (a namespace that needs the subscribe hook
+  // is refused: this transport asks no hooks); the opening lists them all.
   std::vector<std::string> rooms;
   protocol::RoomPositions since;
-  for (Room& room : rooms_) {
-    if (state_.options.room_options(room.name).subscribe_proxy) {
-      room.state = RoomState::refused;
-      room.error = BrokerError{protocol::ErrorCode::not_available,
-                               "room '" + room.name +
-                                   "' needs the subscribe hook (subscribe_proxy), which SSE "
-                                   "streams do not ask"};
-      continue;
-    }
+  for (const Room& room : rooms_) {
     rooms.push_back(room.name);
     if (room.since) since.emplace_back(room.name, *room.since);
   }
@@ -129,29 +120,18 @@ void SseSession::open(const protocol::ConnectReply& reply) {
     results[i] = &*sub.result;
   }
   if (closing_) return;  // a disconnect is on its way out: nothing after it
-  std::string data;
-  protocol::append_connection_identity(data, reply.client, reply.user);
-  data += '}';
-  append_event("connected", data, true);
+  append_event(herald_sse::kConnected, herald_sse::connected(reply), true);
   for (const Room& room : rooms_) {
-    data = "{\"room\":";
-    json::append_string(data, room.name);
     if (room.state == RoomState::refused) {
-      data += ',';
-      data += std::string_view(protocol::encode_error_object(room.error->code, room.error->message))
-                  .substr(1);
-      append_event("refused", data, true);
+      append_event(herald_sse::kRefused, herald_sse::refused(room.name, *room.error), true);
       continue;
     }
-    std::string position = ",\"epoch\":";
-    json::append_string(position, room.position.epoch);
-    position += ",\"offset\":" + std::to_string(room.top);
+    const protocol::StreamPosition at{room.position.epoch, room.top};
     if (room.since && !room.recovered) {
-      append_event("recovery", data + ",\"recovered\":false" + position + '}', true);
+      append_event(herald_sse::kRecovery, herald_sse::recovery(room.name, at), true);
     }
-    data += position;
-    data += room.recovered ? ",\"recovered\":true}" : ",\"recovered\":false}";
-    append_event("subscribed", data, true);
+    append_event(herald_sse::kSubscribed, herald_sse::subscribed(room.name, at, room.recovered),
+                 true);
   }
   // The ordering contract: a room's result publications come before
   // anything delivered to it after its answer (held below).
@@ -183,7 +163,7 @@ void SseSession::push(const std::string& room, const MessagePtr& message) {
 
 void SseSession::write_push(std::size_t index, const MessagePtr& message) {
   bool with_id = false;
-  if (auto position = protocol::stream_position_in_push(message->text)) {
+  if (auto position = herald_sse::position_of(message->text)) {
     rooms_[index].position = std::move(*position);
     with_id = true;
   }
@@ -313,7 +293,7 @@ void SseSession::on_heartbeat() {
 
 void SseSession::disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
   if (finished_ || closing_) return;
-  append_event({}, protocol::encode_disconnect(code, reason, reconnect), false);
+  append_event({}, herald_sse::disconnect(code, reason, reconnect), false);
   closing_ = true;
   if (writing_.empty() && pending_.empty()) close_socket();
 }

@@ -12,15 +12,11 @@
 // runs, and the result's publications are written before any delivered
 // after, so every publication is written once, in order.
 //
-// The wire (docs/protocol.md, "Server-Sent Events"):
-//   - at once: the response head and a ": ok" comment;
-//   - when every room's subscribe has answered: "connected" (client, user),
-//     then per room "subscribed" ({room, epoch, offset, recovered}), or
-//     "refused" ({room, error}), and "recovery" ({room, recovered:false,
-//     epoch, offset}) where a Last-Event-ID position could not be resumed;
-//   - then each push the room gets, as a default ("message") event whose
-//     data is the same JSON line a WebSocket client reads ({"pub":...},
-//     {"join":...}, {"leave":...}, {"disconnect":...}).
+// The wire (docs/protocol.md, "Server-Sent Events"): at once the response
+// head and a ": ok" comment; when every room's subscribe has answered, the
+// opening events (connected, then subscribed, refused or recovery per
+// room); then each push the room gets. What each event says is the codec's
+// (codec/herald_sse.hpp); this session frames, identifies and writes them.
 // The opening events and every in-stream publication carry an id: the
 // positions of all the stream's rooms (sse/stream_id.hpp). A publication
 // outside the stream carries none, so the client's position does not move.
@@ -36,8 +32,9 @@
 // the stream with a disconnect push (3003 token expired).
 //
 // The subscribe hook is not asked for an SSE stream (its request carries a
-// client's subscribe data, which a stream has no way to send): a room whose
-// namespace needs it is refused in the opening (not_available).
+// client's subscribe data, which a stream has no way to send): the core
+// refuses a room whose namespace needs it (Setup::asks_hooks), and the
+// opening says so (not_available).
 //
 // Lifetime: shared; every pending operation (read, write, timers, a broker
 // answer) holds it. The hub holds the core between join and leave;
