@@ -5,10 +5,13 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "gateway/protocol/command.hpp"
+#include "gateway/codec/herald_json_parser.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace herald::gateway::protocol;
+  using herald::gateway::codec::CommandParser;
+  using herald::gateway::codec::for_each_line;
+  using herald::gateway::codec::ParseResult;
   static CommandParser parser(64 * 1024);
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view frame(reinterpret_cast<const char*>(data), size);

@@ -114,7 +114,7 @@ std::vector<Round> run(Mode mode, const std::vector<std::vector<kw::Entry>>& dic
       store, options, registry,
       mode == Mode::inline_builds ? moderation::inline_builds() : moderation::BuildRunner{});
   MemoryBroker inner(
-      options, pool, [](unsigned, const std::string&, const MessagePtr&) {}, registry);
+      options, pool, [](unsigned, const std::string&, const fanout::MessagePtr&) {}, registry);
   moderation::ModeratingBroker broker(inner, moderator, pool);
   broker.start();
   LagProbe probe(pool[0].ctx);

@@ -27,6 +27,7 @@
 #include "gateway/server_state.hpp"
 #include "gateway/shard_pool.hpp"
 #include "gateway/sse/client_publish.hpp"
+#include "gateway/ws/write_cork.hpp"
 #include "web/assets.hpp"
 
 namespace herald::gateway {
@@ -41,7 +42,7 @@ struct Server::Impl {
     // Timers before their io_contexts (the pool), which go before the shard
     // state that sessions still referenced by pending handlers use.
     for (auto& shard : state.shards) {
-      shard->cork.stop();
+      shard->cork->stop();
       for (proxy::HookKind hook : proxy::kAllHooks) {
         if (shard->backends[hook]) shard->backends[hook]->stop();
       }
@@ -205,7 +206,7 @@ void Server::Impl::register_metrics(metrics::Registry& registry) {
 void Server::Impl::make_broker(metrics::Registry& registry) {
   auto& st = state;
   // Deliveries arrive on the subscriber's shard and go to its hub.
-  auto deliver = [&st](unsigned shard, const std::string& room, const MessagePtr& frame) {
+  auto deliver = [&st](unsigned shard, const std::string& room, const fanout::MessagePtr& frame) {
     st.shards[shard]->hub.deliver(room, frame);
   };
   if (options.cluster.mode == "redis") {
@@ -213,7 +214,7 @@ void Server::Impl::make_broker(metrics::Registry& registry) {
     // reconnect and their resubscribe says what could be recovered.
     auto reset = [&st](unsigned shard, const std::string& room) {
       // A copy: a disconnect may edit the hub.
-      for (Subscriber* s : st.shards[shard]->hub.subscribers(room)) {
+      for (fanout::Subscriber* s : st.shards[shard]->hub.subscribers(room)) {
         s->disconnect(protocol::DisconnectCode::stream_reset);
       }
     };
@@ -350,9 +351,9 @@ void Server::add_websocket_endpoint(std::string path, codec::CodecFactory make_c
     if (e.path == path)
       throw std::runtime_error("WebSocket endpoint " + path + " is served already");
   }
-  if (endpoints.size() == Message::kCodecSlots) {
+  if (endpoints.size() == fanout::Message::kCodecSlots) {
     throw std::runtime_error("WebSocket endpoint " + path + ": at most " +
-                             std::to_string(Message::kCodecSlots) +
+                             std::to_string(fanout::Message::kCodecSlots) +
                              " endpoints (codec slots in fanout/message.hpp)");
   }
   endpoints.push_back({std::move(path), std::move(make_codec)});

@@ -31,12 +31,12 @@
 #include "gateway/proxy/hook.hpp"
 #include "gateway/proxy/in_flight_limit.hpp"
 #include "gateway/tls/tls_credentials.hpp"
-#include "gateway/ws/write_cork.hpp"
 
 namespace herald::gateway {
 
 class HttpSession;
 class ShardPool;
+class WriteCork;  // ws/write_cork.hpp: the WebSocket transport's, held here opaque
 namespace client {
 class Client;
 }
@@ -51,14 +51,18 @@ struct WsEndpoint {
 };
 
 struct ShardState {
-  ShardState(boost::asio::io_context& ctx, std::chrono::nanoseconds write_delay)
-      : cork(ctx, write_delay) {}
+  // Out of line (server_state.cpp), where WriteCork is complete: the core's
+  // headers include this one and must not reach the transports.
+  ShardState(boost::asio::io_context& ctx, std::chrono::nanoseconds write_delay);
+  ~ShardState();
+  ShardState(const ShardState&) = delete;
+  ShardState& operator=(const ShardState&) = delete;
   std::unordered_set<HttpSession*> http_sessions;  // shard-local
   // shard-local: every client (WebSocket and SSE alike), told on shutdown
   // and found by a per-user disconnect.
   std::unordered_set<client::Client*> clients;
-  Hub hub;         // shard-local: room -> local subscribers
-  WriteCork cork;  // shard-local: sessions to flush this turn
+  fanout::Hub hub;                  // shard-local: room -> local subscribers
+  std::unique_ptr<WriteCork> cork;  // shard-local: WebSocket sessions to flush this turn
   // shard-local: one codec per WebSocket endpoint (ServerState::ws_endpoints),
   // its decoder reused per message.
   std::vector<std::unique_ptr<codec::Codec>> codecs;

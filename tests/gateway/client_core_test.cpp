@@ -169,7 +169,7 @@ class FakeTransport final : public gw::client::Output,
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message) override {
     queue(codec_.encode_error(id, code, message));
   }
-  void push(const std::string& /*room*/, const gw::MessagePtr& message) override {
+  void push(const std::string& /*room*/, const gw::fanout::MessagePtr& message) override {
     queue(codec_.encode_push(message->text));
   }
   void disconnect(std::uint16_t code, std::string_view reason, bool reconnect) override {
@@ -238,7 +238,7 @@ class ClientCore : public ::testing::Test {
     m.publish_to_write = &registry_.histogram("publish_to_write", "-", {0.001});
     broker_ = std::make_unique<gw::MemoryBroker>(
         options_, pool_,
-        [this](unsigned shard, const std::string& room, const gw::MessagePtr& message) {
+        [this](unsigned shard, const std::string& room, const gw::fanout::MessagePtr& message) {
           state_.shards[shard]->hub.deliver(room, message);
         },
         registry_);

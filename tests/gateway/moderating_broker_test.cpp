@@ -65,7 +65,7 @@ struct ModeratingBrokerTest : ::testing::Test {
     }
     moderator = std::make_unique<Moderator>(store, options, registry, runner);
     inner = std::make_unique<MemoryBroker>(
-        options, pool, [](unsigned, const std::string&, const MessagePtr&) {}, registry);
+        options, pool, [](unsigned, const std::string&, const fanout::MessagePtr&) {}, registry);
     broker = std::make_unique<ModeratingBroker>(*inner, *moderator, pool);
     broker->start();
     pool.start();

@@ -27,8 +27,8 @@
 namespace herald::test {
 namespace {
 
-using gateway::make_message;
-using gateway::MessagePtr;
+using gateway::fanout::make_message;
+using gateway::fanout::MessagePtr;
 using gateway::ws::OutboundQueue;
 
 // Reads a server's byte stream as a client would; returns each data message
@@ -208,7 +208,7 @@ TEST(OutboundQueue, ACompressedMessageInflatesToItsPlainTwinAndSharesTheFramesBy
   EXPECT_EQ(zlib_inflate(packed_payload), plain_payload);
   // Each frame was compressed once, and a second queue sends the very same
   // bytes (the frame's, shared).
-  const std::string* first = &frames[0]->deflated();
+  const std::string* first = &frames[0]->deflated(gateway::ws::deflate_piece);
   OutboundQueue again(gauge);
   again.enable_deflate();
   again.push(frames[0]);

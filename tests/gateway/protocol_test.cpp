@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "gateway/codec/herald_json_parser.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
@@ -10,6 +11,9 @@
 namespace herald::gateway::protocol {
 namespace {
 
+using codec::CommandParser;
+using codec::for_each_line;
+using codec::ParseResult;
 using ::testing::HasSubstr;
 
 // By value: the ParseResult passed in is usually a temporary.

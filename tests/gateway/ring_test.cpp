@@ -9,7 +9,7 @@ namespace herald::gateway {
 namespace {
 
 StoredPublication pub(std::uint64_t offset, std::int64_t at = 0) {
-  return StoredPublication{offset, at, make_message(std::to_string(offset))};
+  return StoredPublication{offset, at, fanout::make_message(std::to_string(offset))};
 }
 
 TEST(PublicationRing, KeepsTheNewestUpToCapacity) {

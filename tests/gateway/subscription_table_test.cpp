@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 namespace {
 
 using protocol::ErrorCode;
@@ -562,4 +562,4 @@ INSTANTIATE_TEST_SUITE_P(Limits, SubscriptionTableRandom,
                          });
 
 }  // namespace
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

@@ -32,7 +32,8 @@ namespace herald::gateway {
 class Broker {
  public:
   // Runs on `shard`: give `frame` to the local subscribers of `room`.
-  using Delivery = std::function<void(unsigned shard, const std::string& room, const MessagePtr&)>;
+  using Delivery =
+      std::function<void(unsigned shard, const std::string& room, const fanout::MessagePtr&)>;
 
   virtual ~Broker() = default;
 

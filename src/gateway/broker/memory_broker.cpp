@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "core/random.hpp"
+#include "core/time/steady_clock.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -124,10 +125,11 @@ void MemoryBroker::push_presence(Room& room, const std::string& name, bool join,
     counters_.join_leave_dropped.inc();
     return;
   }
-  fan_out(room, name, make_message(protocol::encode_presence_push(join, name, info)));
+  fan_out(room, name, fanout::make_message(protocol::encode_presence_push(join, name, info)));
 }
 
-void MemoryBroker::fan_out(const Room& room, const std::string& name, const MessagePtr& frame) {
+void MemoryBroker::fan_out(const Room& room, const std::string& name,
+                           const fanout::MessagePtr& frame) {
   // One post per shard that has subscribers, whatever their number there:
   // the shard's hub hands the same frame to each of them.
   for (unsigned s = 0; s < room.per_shard.size(); ++s) {
@@ -177,10 +179,10 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
     const std::uint64_t offset = ++room.top;
     // Encoded once; the same immutable frame goes to history and to every
     // shard with subscribers.
-    MessagePtr frame =
-        make_message(protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json,
-                                               req.info_json, req.moderation_json),
-                     now);
+    fanout::MessagePtr frame =
+        fanout::make_message(protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json,
+                                                       req.info_json, req.moderation_json),
+                             now);
     room.ring.expire(now - ttl_ns(opts));
     room.ring.push(StoredPublication{offset, now, frame});
     counters_.publications.inc();
@@ -201,9 +203,9 @@ void MemoryBroker::publish_live(Home& home, unsigned from, const PublishRequest&
     const std::int64_t now = steady_now_ns();
     it->second.last_active_ns = now;
     fan_out(it->second, it->first,
-            make_message(protocol::encode_live_pub_push(req.room, req.data_json, req.info_json,
-                                                        req.moderation_json),
-                         now));
+            fanout::make_message(protocol::encode_live_pub_push(req.room, req.data_json,
+                                                                req.info_json, req.moderation_json),
+                                 now));
   }
   counters_.publications.inc();
   PublishResult result;

@@ -65,7 +65,7 @@ class MemoryBroker final : public Broker {
   // Sends a join or leave push, within the room's join_leave_rate.
   void push_presence(Room& room, const std::string& name, bool join, const std::string& info);
   // Posts `frame` once to every shard with subscribers of the room.
-  void fan_out(const Room& room, const std::string& name, const MessagePtr& frame);
+  void fan_out(const Room& room, const std::string& name, const fanout::MessagePtr& frame);
   // Runs `done(result)` on shard `from`, never inline.
   template <class Result>
   void reply(unsigned from, std::function<void(Result)> done, Result result) {

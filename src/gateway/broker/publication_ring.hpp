@@ -23,8 +23,8 @@ namespace herald::gateway {
 
 struct StoredPublication {
   std::uint64_t offset = 0;
-  std::int64_t at_ns = 0;  // steady clock, for the TTL
-  MessagePtr frame;        // the {"pub":...} push, as sent live
+  std::int64_t at_ns = 0;    // steady clock, for the TTL
+  fanout::MessagePtr frame;  // the {"pub":...} push, as sent live
 };
 
 class PublicationRing {

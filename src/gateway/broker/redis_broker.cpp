@@ -7,6 +7,7 @@
 
 #include "core/log.hpp"
 #include "core/random.hpp"
+#include "core/time/steady_clock.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::gateway {
@@ -94,7 +95,7 @@ struct RedisBroker::Room {
   // synced, or of another epoch; keyed by offset.
   struct Held {
     std::string epoch;
-    MessagePtr frame;
+    fanout::MessagePtr frame;
     std::uint64_t seq;  // message_seq_ at arrival
   };
   std::multimap<std::uint64_t, Held> ahead;
@@ -512,7 +513,7 @@ void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, Pendi
     if (ok) {
       for (std::size_t i = 0; i < read->frames.size(); ++i) {
         if (read->first + i > since->offset)
-          result.publications.push_back(make_message(std::move(read->frames[i])));
+          result.publications.push_back(fanout::make_message(std::move(read->frames[i])));
       }
       if (room.delivered > read->top) {
         const std::size_t from = room.recent.first_after(read->top);
@@ -542,20 +543,21 @@ void RedisBroker::on_message(const std::string& name, std::string_view payload) 
   if (!m->publication) {
     // join/leave and skip_history publications: not part of the stream,
     // delivered as they come.
-    fan_out(name, room, make_message(std::string(m->frame)));
+    fan_out(name, room, fanout::make_message(std::string(m->frame)));
     return;
   }
   ++message_seq_;
   if (room.synced && m->epoch == room.epoch) {
     if (m->offset <= room.delivered) return;  // already delivered (from a read)
     if (m->offset == room.delivered + 1 && room.ahead.empty() && !room.fetching) {
-      deliver(name, room, m->offset, make_message(std::string(m->frame), steady_now_ns()));
+      deliver(name, room, m->offset, fanout::make_message(std::string(m->frame), steady_now_ns()));
       return;
     }
   }
   room.ahead.emplace(
-      m->offset, Room::Held{std::string(m->epoch),
-                            make_message(std::string(m->frame), steady_now_ns()), message_seq_});
+      m->offset,
+      Room::Held{std::string(m->epoch),
+                 fanout::make_message(std::string(m->frame), steady_now_ns()), message_seq_});
   if (room.ahead.size() > cluster_.max_pending) {
     reset(name, room, "too many publications held behind a gap (cluster.max_pending)");
     room.ahead.clear();
@@ -577,7 +579,7 @@ void RedisBroker::drain(const std::string& name, Room& room) {
       continue;
     }
     if (it->second.epoch == room.epoch && it->first == room.delivered + 1) {
-      MessagePtr frame = std::move(it->second.frame);
+      fanout::MessagePtr frame = std::move(it->second.frame);
       const std::uint64_t offset = it->first;
       room.ahead.erase(it);
       deliver(name, room, offset, frame);
@@ -630,7 +632,7 @@ void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& 
       for (std::size_t i = 0; i < read.frames.size(); ++i) {
         const std::uint64_t offset = read.first + i;
         if (offset > room.delivered)
-          deliver(name, room, offset, make_message(read.frames[i], steady_now_ns()));
+          deliver(name, room, offset, fanout::make_message(read.frames[i], steady_now_ns()));
       }
     }
   }
@@ -652,13 +654,14 @@ void RedisBroker::sync_to(const std::string& name, Room& room, const ReadReply& 
 }
 
 void RedisBroker::deliver(const std::string& name, Room& room, std::uint64_t offset,
-                          const MessagePtr& frame) {
+                          const fanout::MessagePtr& frame) {
   room.delivered = offset;
   room.recent.push(StoredPublication{offset, steady_now_ns(), frame});
   fan_out(name, room, frame);
 }
 
-void RedisBroker::fan_out(const std::string& name, const Room& room, const MessagePtr& frame) {
+void RedisBroker::fan_out(const std::string& name, const Room& room,
+                          const fanout::MessagePtr& frame) {
   // One post per shard with subscribers; its hub hands the frame to each.
   for (unsigned s = 0; s < room.per_shard.size(); ++s) {
     if (room.per_shard[s] == 0) continue;
@@ -769,33 +772,33 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
     redis::Command cmd = read_command(req.room, Create::no,
                                       std::to_string(std::min<std::uint64_t>(after, INT64_MAX)));
     const std::string room = req.room;  // req moves into the handler
-    execute(room, {std::move(cmd)},
-            [this, from, req = std::move(req), done = std::move(done)](redis::Result r) mutable {
-              HistoryResult result;
-              std::optional<ReadReply> read;
-              if (auto why = failure(r)) {
-                result.error = unavailable(*why);
-              } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
-                result.error = unavailable("unexpected read reply " + r.replies[0].describe());
-              } else {
-                result.epoch = read->epoch;
-                result.offset = read->top;
-                if (req.since && req.since->epoch != read->epoch) {
-                  result.error =
-                      BrokerError{protocol::ErrorCode::bad_request,
-                                  "history.since.epoch is not the room's current epoch '" +
-                                      read->epoch + "'; the stream was reset"};
-                } else {
-                  std::size_t n = read->frames.size();
-                  if (req.limit) n = std::min<std::size_t>(n, *req.limit);
-                  for (std::size_t i = 0; i < n; ++i) {
-                    const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
-                    result.publications.push_back(make_message(std::move(read->frames[at])));
-                  }
-                }
+    execute(
+        room, {std::move(cmd)},
+        [this, from, req = std::move(req), done = std::move(done)](redis::Result r) mutable {
+          HistoryResult result;
+          std::optional<ReadReply> read;
+          if (auto why = failure(r)) {
+            result.error = unavailable(*why);
+          } else if (!(read = redis_schema::parse_read_reply(r.replies[0]))) {
+            result.error = unavailable("unexpected read reply " + r.replies[0].describe());
+          } else {
+            result.epoch = read->epoch;
+            result.offset = read->top;
+            if (req.since && req.since->epoch != read->epoch) {
+              result.error = BrokerError{protocol::ErrorCode::bad_request,
+                                         "history.since.epoch is not the room's current epoch '" +
+                                             read->epoch + "'; the stream was reset"};
+            } else {
+              std::size_t n = read->frames.size();
+              if (req.limit) n = std::min<std::size_t>(n, *req.limit);
+              for (std::size_t i = 0; i < n; ++i) {
+                const std::size_t at = req.reverse ? read->frames.size() - 1 - i : i;
+                result.publications.push_back(fanout::make_message(std::move(read->frames[at])));
               }
-              reply(from, std::move(done), std::move(result));
-            });
+            }
+          }
+          reply(from, std::move(done), std::move(result));
+        });
   });
 }
 

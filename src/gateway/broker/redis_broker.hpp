@@ -145,9 +145,10 @@ class RedisBroker final : public Broker {
   void sync_to(const std::string& name, Room& room, const redis_schema::ReadReply& read,
                std::uint64_t since_seq);
   void drain(const std::string& name, Room& room);
-  void deliver(const std::string& name, Room& room, std::uint64_t offset, const MessagePtr& frame);
+  void deliver(const std::string& name, Room& room, std::uint64_t offset,
+               const fanout::MessagePtr& frame);
   void reset(const std::string& name, Room& room, const char* why);
-  void fan_out(const std::string& name, const Room& room, const MessagePtr& frame);
+  void fan_out(const std::string& name, const Room& room, const fanout::MessagePtr& frame);
   void release_if_unused(const std::string& name);
   // The Redis server of a room's keys, and sending a pipeline of the
   // room's commands there (redirections followed: redis::Router).

@@ -1,6 +1,7 @@
 #include "gateway/client/client.hpp"
 
 #include "core/log.hpp"
+#include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/publish_checks.hpp"
 
@@ -147,10 +148,10 @@ void Client::before_write() {
   // Everything the room list saw since the last write, as one diff batch
   // after the publications that caused it.
   std::string diffs = room_list_->drain();
-  if (!diffs.empty()) out_.push({}, make_message(std::move(diffs)));
+  if (!diffs.empty()) out_.push({}, fanout::make_message(std::move(diffs)));
 }
 
-void Client::deliver(const std::string& room, const MessagePtr& message) {
+void Client::deliver(const std::string& room, const fanout::MessagePtr& message) {
   if (!reading()) return;
   out_.push(room, message);
   // published_ns marks publications (join/leave pushes carry 0).

@@ -65,7 +65,7 @@ struct Setup {
   UserRates* publish_rate_per_user = nullptr;
 };
 
-class Client final : public Subscriber {
+class Client final : public fanout::Subscriber {
  public:
   Client(ServerState& state, unsigned shard, const boost::asio::any_io_executor& executor,
          Output& out, Setup setup);
@@ -99,7 +99,7 @@ class Client final : public Subscriber {
 
   // Subscriber: a push from the hub, handed to the transport; a
   // publication also updates the room list.
-  void deliver(const std::string& room, const MessagePtr& message) override;
+  void deliver(const std::string& room, const fanout::MessagePtr& message) override;
   // Subscriber: a disconnect push and the end of the connection.
   void disconnect(protocol::DisconnectCode code) override;
   // The same with a code and reason of the application backend's

@@ -2,10 +2,10 @@
 
 #include "core/random.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 std::string random_client_id() {
   return random::hex_id(16);
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

@@ -5,10 +5,10 @@
 
 #include <string>
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 // Random per call (core/random.hpp's hex_id); not secret, only unlikely to
 // repeat.
 [[nodiscard]] std::string random_client_id();
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

@@ -26,7 +26,7 @@ class Output {
                            std::string_view message) = 0;
   // A push in its canonical form: a publication, join or leave the hub
   // delivered to `room`, or the room list's diffs (room empty).
-  virtual void push(const std::string& room, const MessagePtr& message) = 0;
+  virtual void push(const std::string& room, const fanout::MessagePtr& message) = 0;
   // A disconnect push after what is queued, then the end of the connection.
   virtual void disconnect(std::uint16_t code, std::string_view reason, bool reconnect) = 0;
   // The end of the connection at once, dropping what no write has started

@@ -2,7 +2,7 @@
 
 #include "gateway/protocol/room_name.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 using protocol::ErrorCode;
 
 std::optional<BrokerError> room_refusal(const std::optional<auth::Claims>& claims,
@@ -32,4 +32,4 @@ std::optional<BrokerError> publish_refusal(const Options& options,
   return std::nullopt;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

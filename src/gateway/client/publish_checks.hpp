@@ -13,7 +13,7 @@
 #include "gateway/broker/broker.hpp"
 #include "gateway/options.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 // Why a client may not use `room` at all: a name that is not valid
 // (bad_room), or one the token's rooms claim does not allow
@@ -29,4 +29,4 @@ namespace herald::gateway {
                                                          const std::string& room,
                                                          std::size_t data_bytes);
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

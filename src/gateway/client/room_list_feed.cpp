@@ -7,7 +7,7 @@
 #include "live/room_list/filters.hpp"
 #include "live/room_list/sorters.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 namespace {
 
@@ -88,8 +88,8 @@ struct PublicationSummary {
   std::string rename;
 };
 
-const PublicationSummary& summarize(const MessagePtr& frame) {
-  thread_local MessagePtr last;
+const PublicationSummary& summarize(const fanout::MessagePtr& frame) {
+  thread_local fanout::MessagePtr last;
   thread_local PublicationSummary summary;
   if (last == frame) return summary;
   last = frame;
@@ -128,7 +128,7 @@ const PublicationSummary& summarize(const MessagePtr& frame) {
 
 }  // namespace
 
-void RoomListFeed::on_publication(const MessagePtr& frame, std::uint64_t now_ms) {
+void RoomListFeed::on_publication(const fanout::MessagePtr& frame, std::uint64_t now_ms) {
   const PublicationSummary& p = summarize(frame);
   if (!p.valid) return;
   const auto it = rooms_.find(p.room);
@@ -262,4 +262,4 @@ std::string RoomListFeed::drain() {
   return out;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

@@ -37,7 +37,7 @@
 #include "live/room_list/service.hpp"
 #include "live/room_list/view.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 class RoomListFeed {
  public:
@@ -52,7 +52,7 @@ class RoomListFeed {
 
   // A publication the connection received: a {"pub":...} frame, live or
   // recovered. now_ms: wall-clock milliseconds when it arrived.
-  void on_publication(const MessagePtr& frame, std::uint64_t now_ms);
+  void on_publication(const fanout::MessagePtr& frame, std::uint64_t now_ms);
 
   // Read marker: the watcher has seen everything in `room`. False if the
   // connection is not subscribed to it.
@@ -98,4 +98,4 @@ class RoomListFeed {
   live::DiffBatch<live::RoomListItem> batch_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

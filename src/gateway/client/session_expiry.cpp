@@ -5,7 +5,7 @@
 #include "gateway/auth/token.hpp"
 #include "gateway/proxy/refresh_hook.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 SessionExpiry::SessionExpiry(const boost::asio::any_io_executor& executor,
                              proxy::BackendClient* refresh, const proxy::Hook* hook)
@@ -58,4 +58,4 @@ void SessionExpiry::answered(proxy::BackendAnswer& answer) {
   wait(retry);
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

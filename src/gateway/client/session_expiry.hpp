@@ -34,7 +34,7 @@
 #include "gateway/proxy/backend_client.hpp"
 #include "gateway/proxy/hook.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 class SessionExpiry {
  public:
@@ -67,4 +67,4 @@ class SessionExpiry {
   End end_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

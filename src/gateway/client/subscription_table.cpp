@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 using protocol::ErrorCode;
 
@@ -121,4 +121,4 @@ std::size_t SubscriptionTable::queued(const std::string& room) const {
   return it == rooms_.end() ? 0 : it->second.queue.size();
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

@@ -95,7 +95,7 @@
 #include "gateway/protocol/codes.hpp"
 #include "gateway/protocol/command.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::client {
 
 class SubscriptionTable {
  public:
@@ -181,4 +181,4 @@ class SubscriptionTable {
   bool closed_ = false;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::client

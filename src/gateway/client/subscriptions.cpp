@@ -39,7 +39,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     if (s.room_list_ && answer) {
       s.room_list_->add_room(room);
       const std::uint64_t now = unix_now_ms();
-      for (const MessagePtr& p : answer->publications) s.room_list_->on_publication(p, now);
+      for (const fanout::MessagePtr& p : answer->publications) s.room_list_->on_publication(p, now);
     }
   }
   void leave_hub(const std::string& room) override {

@@ -51,9 +51,9 @@ struct ResultJson {
 
 void HeraldJson::decode(std::string_view message, CommandSink& sink) {
   bool go_on = true;
-  protocol::for_each_line(message, [&](std::string_view line) {
+  for_each_line(message, [&](std::string_view line) {
     if (!go_on) return;
-    protocol::ParseResult parsed = parser_.parse(line);
+    ParseResult parsed = parser_.parse(line);
     if (auto* err = std::get_if<protocol::CommandError>(&parsed)) {
       go_on = sink.on_refused(*err);
     } else {

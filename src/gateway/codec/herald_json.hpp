@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "gateway/codec/codec.hpp"
+#include "gateway/codec/herald_json_parser.hpp"
 
 namespace herald::gateway::codec {
 
@@ -26,7 +27,7 @@ class HeraldJson final : public Codec {
   [[nodiscard]] std::string encode_push(std::string_view canonical) const override;
 
  private:
-  protocol::CommandParser parser_;
+  CommandParser parser_;
 };
 
 }  // namespace herald::gateway::codec

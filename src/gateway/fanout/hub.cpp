@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace herald::gateway {
+namespace herald::gateway::fanout {
 
 void Hub::join(const std::string& room, Subscriber* subscriber) {
   rooms_[room].push_back(subscriber);
@@ -27,4 +27,4 @@ std::vector<Subscriber*> Hub::subscribers(const std::string& room) const {
   return it->second;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::fanout

@@ -28,7 +28,7 @@
 #include "gateway/fanout/message.hpp"
 #include "gateway/fanout/subscriber.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::fanout {
 
 class Hub {
  public:
@@ -46,4 +46,4 @@ class Hub {
   std::unordered_map<std::string, std::vector<Subscriber*>> rooms_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::fanout

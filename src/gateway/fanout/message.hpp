@@ -9,9 +9,11 @@
 // connection asks first, and kept here for the others, as the compressed
 // form below is. Slot 0 is the canonical form itself.
 //
-// Its permessage-deflate form (ws/deflate_codec.hpp) is made the same way:
-// once, by the first connection that negotiated compression and writes the
-// frame, and then shared by all of them. A frame is shared across shard
+// Its compressed form (permessage-deflate: the WebSocket transport's
+// ws/deflate_codec.hpp, which hands its compressor in, so this layer
+// depends on no transport) is made the same way: once, by the first
+// connection that negotiated compression and writes the frame, and then
+// shared by all of them. A frame is shared across shard
 // threads, so that first computation is guarded by a std::once_flag: the
 // other threads wait for it and then read the same bytes (published by a
 // release store that later readers acquire). A frame no
@@ -29,9 +31,7 @@
 #include <string_view>
 #include <utility>
 
-#include "gateway/ws/deflate_codec.hpp"
-
-namespace herald::gateway {
+namespace herald::gateway::fanout {
 
 struct Message {
   Message(std::string t, std::int64_t published) : text(std::move(t)), published_ns(published) {}
@@ -63,14 +63,17 @@ struct Message {
     return e.message;
   }
 
-  // `text` compressed on its own and sync-flushed (ends with
-  // ws::kDeflateTail), computed on the first call, on any thread.
-  // A writer asks for it per piece it sends (several times per delivery),
-  // so the common case is one acquire load, not a call_once.
-  [[nodiscard]] const std::string& deflated() const {
+  // `text` as `deflate(text)` compresses it, computed on the first call, on
+  // any thread, and shared afterwards: every caller passes the same
+  // compressor (the WebSocket transport's one deflate form, ws/
+  // outbound_queue.cpp), and the first call's is kept. A writer asks for
+  // it per piece it sends (several times per delivery), so the common case
+  // is one acquire load, not a call_once.
+  template <class Deflate>
+  [[nodiscard]] const std::string& deflated(Deflate&& deflate) const {
     if (!deflated_ready_.load(std::memory_order_acquire)) {
-      std::call_once(deflate_once_, [this] {
-        deflated_ = ws::deflate_piece(text);
+      std::call_once(deflate_once_, [&] {
+        deflated_ = deflate(std::string_view(text));
         deflated_ready_.store(true, std::memory_order_release);
       });
     }
@@ -91,14 +94,8 @@ struct Message {
 
 using MessagePtr = std::shared_ptr<const Message>;
 
-inline std::int64_t steady_now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
 inline MessagePtr make_message(std::string text, std::int64_t published_ns = 0) {
   return std::make_shared<const Message>(std::move(text), published_ns);
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::fanout

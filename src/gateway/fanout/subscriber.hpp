@@ -17,7 +17,7 @@
 #include "gateway/fanout/message.hpp"
 #include "gateway/protocol/codes.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::fanout {
 
 class Subscriber {
  public:
@@ -35,4 +35,4 @@ class Subscriber {
   Subscriber& operator=(const Subscriber&) = default;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::fanout

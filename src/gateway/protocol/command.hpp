@@ -1,11 +1,11 @@
-// Client commands, as parsed from one line of a WebSocket text frame.
+// Client commands as values: what a codec decodes from its wire
+// (codec/codec.hpp) and the client core executes (client/client.hpp), the
+// same whatever the protocol. Herald's JSON lines are one such wire
+// (codec/herald_json_parser.hpp):
 //
 //   {"id":1,"subscribe":{"room":"chat:lobby","since":{"epoch":"c3f1","offset":41}}}
 //
-// A frame may hold several commands, one JSON object per line ('\n'), so a
-// client can batch. Each line is one object with a positive integer "id" and
-// exactly one other key naming the command, whose value is an object of
-// parameters. docs/protocol.md is the reference.
+// docs/protocol.md is the reference of every command.
 #pragma once
 
 #include <cstdint>
@@ -17,7 +17,6 @@
 #include <variant>
 #include <vector>
 
-#include "core/result.hpp"
 #include "gateway/protocol/codes.hpp"
 
 namespace herald::gateway::protocol {
@@ -140,42 +139,5 @@ struct CommandError {
   ErrorCode code = ErrorCode::bad_request;
   std::string message;
 };
-
-using ParseResult = std::variant<Command, CommandError>;
-
-// Parses lines. Holds a reusable JSON parser, so it is cheap to call per
-// line; not thread-safe (one per shard).
-class CommandParser {
- public:
-  // Lines longer than max_line_bytes are refused without being parsed.
-  explicit CommandParser(std::size_t max_line_bytes);
-  ~CommandParser();
-  CommandParser(const CommandParser&) = delete;
-  CommandParser& operator=(const CommandParser&) = delete;
-
-  [[nodiscard]] ParseResult parse(std::string_view line);
-
-  // Parses a JSON document as the "data" of a publication: returns it
-  // re-serialized compactly, or a message when it is not JSON.
-  [[nodiscard]] herald::Result<std::string, std::string> normalize_json(std::string_view text);
-
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-// Calls f(line) for each non-empty line of a frame ('\n' separated; a
-// trailing '\r' on a line is dropped).
-template <class F>
-void for_each_line(std::string_view frame, F&& f) {
-  while (!frame.empty()) {
-    auto nl = frame.find('\n');
-    std::string_view line = frame.substr(0, nl);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) f(line);
-    if (nl == std::string_view::npos) break;
-    frame.remove_prefix(nl + 1);
-  }
-}
 
 }  // namespace herald::gateway::protocol

@@ -55,7 +55,7 @@ struct SubscribeResult {
   std::string epoch;
   std::uint64_t offset = 0;  // the stream's top when the subscription took effect
   bool recovered = false;    // since given and every later publication is in `publications`
-  std::vector<MessagePtr> publications;  // offsets in (since.offset, offset], in order
+  std::vector<fanout::MessagePtr> publications;  // offsets in (since.offset, offset], in order
 };
 
 struct HistoryRequest {
@@ -68,7 +68,7 @@ struct HistoryResult {
   std::optional<BrokerError> error;
   std::string epoch;
   std::uint64_t offset = 0;
-  std::vector<MessagePtr> publications;
+  std::vector<fanout::MessagePtr> publications;
 };
 
 struct PresenceEntry {

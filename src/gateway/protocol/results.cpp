@@ -12,7 +12,7 @@ namespace herald::gateway::protocol {
 namespace {
 
 // "publications":[...], each the publication inside its stored push frame.
-void append_publications(std::string& out, const std::vector<MessagePtr>& pubs) {
+void append_publications(std::string& out, const std::vector<fanout::MessagePtr>& pubs) {
   out += "\"publications\":[";
   for (std::size_t i = 0; i < pubs.size(); ++i) {
     if (i) out += ',';

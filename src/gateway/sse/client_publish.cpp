@@ -70,7 +70,7 @@ class HttpPublish final : public client::Output, public std::enable_shared_from_
   void reply_error(std::uint32_t /*id*/, ErrorCode code, std::string_view message) override {
     answer(refusal({code, std::string(message)}));
   }
-  void push(const std::string& /*room*/, const MessagePtr& /*message*/) override {}
+  void push(const std::string& /*room*/, const fanout::MessagePtr& /*message*/) override {}
   // The client was ended before the broker answered (a per-user disconnect
   // through the API, the server's shutdown): the publication's fate is
   // unknown to it, as to a WebSocket client cut off at that moment.

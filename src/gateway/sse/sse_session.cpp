@@ -1,8 +1,10 @@
 #include "gateway/sse/sse_session.hpp"
 
+#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
 #include "core/log.hpp"
+#include "core/time/steady_clock.hpp"
 #include "gateway/codec/herald_sse.hpp"
 #include "gateway/sse/stream_id.hpp"
 
@@ -137,22 +139,22 @@ void SseSession::open(const protocol::ConnectReply& reply) {
   // anything delivered to it after its answer (held below).
   for (std::size_t i = 0; i < rooms_.size(); ++i) {
     if (!results[i]) continue;
-    for (const MessagePtr& p : results[i]->publications) write_push(i, p);
+    for (const fanout::MessagePtr& p : results[i]->publications) write_push(i, p);
   }
-  std::vector<std::pair<std::size_t, MessagePtr>> held;
+  std::vector<std::pair<std::size_t, fanout::MessagePtr>> held;
   held.swap(held_);
   held_bytes_ = 0;
   for (const auto& [index, message] : held) write_push(index, message);
 }
 
-void SseSession::push(const std::string& room, const MessagePtr& message) {
-  if (finished_ || closing_) return;
+void SseSession::push(const std::string& room, const fanout::MessagePtr& message) {
+  if (finished_ || closing_ || overflowed_) return;
   const std::size_t index = room_index(room);
   if (index == rooms_.size()) return;
   if (!opened_) {
     const std::int64_t weight = signed_bytes(message->text.size());
     if (backlog_bytes() + weight > max_queue_bytes_) {
-      return client_.close_slow_consumer("pushes held before the stream opened", backlog_bytes());
+      return overflow("pushes held before the stream opened");
     }
     held_bytes_ += weight;
     held_.emplace_back(index, message);
@@ -161,7 +163,7 @@ void SseSession::push(const std::string& room, const MessagePtr& message) {
   write_push(index, message);
 }
 
-void SseSession::write_push(std::size_t index, const MessagePtr& message) {
+void SseSession::write_push(std::size_t index, const fanout::MessagePtr& message) {
   bool with_id = false;
   if (auto position = herald_sse::position_of(message->text)) {
     rooms_[index].position = std::move(*position);
@@ -210,13 +212,20 @@ std::int64_t SseSession::backlog_bytes() const {
 }
 
 void SseSession::queue(std::string_view bytes) {
-  if (finished_ || !socket().is_open()) return;  // closed: nothing more is written
-  if (backlog_bytes() + signed_bytes(bytes.size()) > max_queue_bytes_) {
-    return client_.close_slow_consumer("events", backlog_bytes());
-  }
+  // Closed, or a slow consumer: nothing more is written.
+  if (finished_ || overflowed_ || !socket().is_open()) return;
+  if (backlog_bytes() + signed_bytes(bytes.size()) > max_queue_bytes_) return overflow("events");
   pending_ += bytes;
   shard_state_.queued_bytes.fetch_add(signed_bytes(bytes.size()), std::memory_order_relaxed);
   if (writing_.empty()) write_some();
+}
+
+void SseSession::overflow(std::string_view what) {
+  overflowed_ = true;
+  asio::post(tcp_layer(stream_).get_executor(),
+             [self = shared_from_this(), what, backlog = backlog_bytes()] {
+               self->client_.close_slow_consumer(what, backlog);
+             });
 }
 
 std::size_t SseSession::room_index(const std::string& room) const {

@@ -92,7 +92,7 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
   // client::Output. The one reply is the opening's: every room answered.
   void reply(std::uint32_t id, const protocol::Reply& reply) override;
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message) override;
-  void push(const std::string& room, const MessagePtr& message) override;
+  void push(const std::string& room, const fanout::MessagePtr& message) override;
   void disconnect(std::uint16_t code, std::string_view reason, bool reconnect) override;
   void close_now(protocol::DisconnectCode code) override;
 
@@ -101,11 +101,15 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
   void open(const protocol::ConnectReply& reply);
   // One push as an event; an in-stream publication moves its room's
   // position and carries the id.
-  void write_push(std::size_t room, const MessagePtr& message);
+  void write_push(std::size_t room, const fanout::MessagePtr& message);
   // Appends one event; `with_id` adds the current positions.
   void append_event(std::string_view event, std::string_view data, bool with_id);
   // Bytes to write; over client.max_queue_bytes closes the stream.
   void queue(std::string_view bytes);
+  // Past client.max_queue_bytes by `what` (a literal): writes nothing more
+  // and tells the core on a turn of its own, never from inside its call
+  // (client/output.hpp), which closes the stream as a slow consumer.
+  void overflow(std::string_view what);
   [[nodiscard]] std::int64_t backlog_bytes() const;
   [[nodiscard]] std::size_t room_index(const std::string& room) const;
 
@@ -131,7 +135,7 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
   std::vector<Room> rooms_;
   bool opened_ = false;
   // Pushes delivered before the opening, in order, with their room's index.
-  std::vector<std::pair<std::size_t, MessagePtr>> held_;
+  std::vector<std::pair<std::size_t, fanout::MessagePtr>> held_;
   std::int64_t held_bytes_ = 0;
 
   // Output: `pending_` is formatted and not yet handed to the socket;
@@ -141,7 +145,8 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
   std::string writing_;
   std::int64_t write_started_ns_ = 0;  // when the write in flight began
   bool wrote_since_tick_ = false;
-  bool closing_ = false;  // a disconnect is queued: end after writing it
+  bool closing_ = false;     // a disconnect is queued: end after writing it
+  bool overflowed_ = false;  // a slow consumer: nothing more is written
   bool finished_ = false;
   std::array<char, 512> discard_{};  // what the client sends after its request
 };

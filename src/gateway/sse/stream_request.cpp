@@ -36,7 +36,7 @@ std::variant<StreamRequest, HttpResponse> read_stream_request(const HttpRequest&
 
   const std::uint32_t max_rooms = state.options.client.max_subscriptions;
   for (std::string& room : query_values(query, "room")) {
-    if (auto refused = room_refusal(out.identity.claims, room)) {
+    if (auto refused = client::room_refusal(out.identity.claims, room)) {
       if (refused->code == protocol::ErrorCode::bad_room) {
         return bad("bad_room", "/sse room: " + refused->message);
       }

@@ -16,6 +16,12 @@ const std::string& deflated_separator() {
   return piece;
 }
 
+// A frame's compressed form, made once whoever asks first
+// (fanout/message.hpp) and shared by every compressing connection.
+const std::string& deflated(const fanout::Message& frame) {
+  return frame.deflated(deflate_piece);
+}
+
 iovec to_iovec(const char* data, std::size_t size) {
   // Safety: iovec's base is non-const for readv's sake; sendmsg only reads.
   return iovec{const_cast<char*>(data), size};
@@ -28,7 +34,7 @@ OutboundQueue::~OutboundQueue() {
   gauge_->fetch_sub(backlog_, std::memory_order_relaxed);
 }
 
-void OutboundQueue::push(MessagePtr frame) {
+void OutboundQueue::push(fanout::MessagePtr frame) {
   const std::int64_t w = weight(*frame);
   backlog_ += w;
   gauge_->fetch_add(w, std::memory_order_relaxed);
@@ -76,7 +82,7 @@ void OutboundQueue::open_message() {
     // Each frame's compressed bytes are made once, by whichever connection
     // writes the frame first (fanout/message.hpp), and shared like its text.
     std::uint64_t packed = separators * deflated_separator().size() - kDeflateTail.size();
-    for (std::size_t i = head_; i < message_end_; ++i) packed += frames_[i]->deflated().size();
+    for (std::size_t i = head_; i < message_end_; ++i) packed += deflated(*frames_[i]).size();
     // A message of short replies often grows when compressed: it goes
     // plain then (RFC 7692 lets each message choose, by its RSV1 bit).
     compressed_ = packed < plain;
@@ -91,9 +97,9 @@ void OutboundQueue::open_message() {
 std::string_view OutboundQueue::piece(std::size_t p) const {
   if (p == 0) return header_.view();
   if (p % 2 == 0) return compressed_ ? std::string_view(deflated_separator()) : kSeparator;
-  const Message& f = *frames_[head_ + (p - 1) / 2];
+  const fanout::Message& f = *frames_[head_ + (p - 1) / 2];
   if (!compressed_) return f.text;
-  std::string_view bytes = f.deflated();
+  std::string_view bytes = deflated(f);
   // The message's last piece: its trailing 00 00 ff ff is not sent
   // (RFC 7692 §7.2.1); the client appends it back.
   if (p == 2 * (message_end_ - head_) - 1) bytes.remove_suffix(kDeflateTail.size());
@@ -139,7 +145,7 @@ OutboundQueue::Written OutboundQueue::consume(std::size_t bytes) {
     bytes -= take;
     if (piece_offset_ < size) break;  // the socket took part of this piece
     if (piece_ % 2 == 1) {
-      const Message& f = *frames_[head_ + (piece_ - 1) / 2];
+      const fanout::Message& f = *frames_[head_ + (piece_ - 1) / 2];
       ++w.frames;
       release(weight(f));
       if (f.published_ns != 0 && (w.oldest_published == 0 || f.published_ns < w.oldest_published))

@@ -48,7 +48,7 @@ class OutboundQueue {
   OutboundQueue& operator=(const OutboundQueue&) = delete;
 
   // A frame's weight in backlog_bytes().
-  [[nodiscard]] static std::int64_t weight(const Message& f) {
+  [[nodiscard]] static std::int64_t weight(const fanout::Message& f) {
     return static_cast<std::int64_t>(f.text.size() + 1);
   }
 
@@ -59,7 +59,7 @@ class OutboundQueue {
   // message). backlog_bytes() keeps counting the plain text.
   void enable_deflate() { deflate_ = true; }
 
-  void push(MessagePtr frame);
+  void push(fanout::MessagePtr frame);
   // A complete control frame (frame_header.hpp), sent at the next message
   // boundary.
   void push_control(std::string_view wire);
@@ -99,7 +99,7 @@ class OutboundQueue {
   std::atomic<std::int64_t>* gauge_;
   // frames_[head_, message_end_) is the open message, [message_end_, size)
   // the queued frames; [0, head_) is spent, awaiting compaction.
-  std::vector<MessagePtr> frames_;
+  std::vector<fanout::MessagePtr> frames_;
   std::size_t head_ = 0;
   std::size_t message_end_ = 0;
   bool open_ = false;

@@ -9,8 +9,10 @@
 #include <system_error>
 
 #include "core/log.hpp"
+#include "core/time/steady_clock.hpp"
 #include "gateway/ws/deflate_offer.hpp"
 #include "gateway/ws/frame_header.hpp"
+#include "gateway/ws/write_cork.hpp"
 
 namespace herald::gateway {
 namespace beast = boost::beast;
@@ -63,7 +65,7 @@ WsConnection::WsConnection(ClientStream&& stream, ServerState& state, ShardState
       out_(shard.queued_bytes) {}
 
 WsConnection::~WsConnection() {
-  shard_.cork.cancel(cork_slot_);
+  shard_.cork->cancel(cork_slot_);
 }
 
 void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_alive) {
@@ -289,7 +291,7 @@ bool WsConnection::on_frame(const ws::ReadResult& r) {
   return true;
 }
 
-void WsConnection::enqueue(const MessagePtr& frame, bool replied) {
+void WsConnection::enqueue(const fanout::MessagePtr& frame, bool replied) {
   if (close_frame_ || released_) return;
   out_.push(frame);
   schedule_flush(replied);
@@ -299,9 +301,9 @@ void WsConnection::schedule_flush(bool replied) {
   if (released_) return;
   if (cork_slot_ != 0) {
     if (!replied || WriteCork::is_replied(cork_slot_)) return;
-    shard_.cork.cancel(cork_slot_);  // moves up to the replied-to list
+    shard_.cork->cancel(cork_slot_);  // moves up to the replied-to list
   }
-  cork_slot_ = shard_.cork.add(this, replied);
+  cork_slot_ = shard_.cork->add(this, replied);
 }
 
 void WsConnection::corked_flush() {

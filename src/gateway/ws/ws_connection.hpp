@@ -107,7 +107,7 @@ class WsConnection {
   // Queues a frame and joins the cork (among the replied-to connections,
   // flushed first, when `replied`: write_cork.hpp says why). Ignored once a
   // close is decided.
-  void enqueue(const MessagePtr& frame, bool replied);
+  void enqueue(const fanout::MessagePtr& frame, bool replied);
   [[nodiscard]] std::int64_t backlog_bytes() const { return out_.backlog_bytes(); }
 
   // Our close frame, after everything queued so far.

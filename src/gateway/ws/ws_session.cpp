@@ -1,5 +1,7 @@
 #include "gateway/ws/ws_session.hpp"
 
+#include <boost/asio/post.hpp>
+
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/ws/outbound_queue.hpp"
 
@@ -33,6 +35,7 @@ WsSession::WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, Serve
       codec_(*state.shards[shard]->codecs[endpoint]),
       connection_(std::move(stream), state, *state.shards[shard], *this),
       client_(state, shard, executor, *this, std::move(setup)),
+      executor_(executor),
       lease_(std::move(lease)) {
   state_.gw.ws_connections->add(1);
 }
@@ -89,14 +92,14 @@ void WsSession::on_closed() {
 }
 
 void WsSession::reply(std::uint32_t id, const protocol::Reply& reply) {
-  enqueue(make_message(codec_.encode_reply(id, reply)), true);
+  enqueue(fanout::make_message(codec_.encode_reply(id, reply)), true);
 }
 
 void WsSession::reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message) {
-  enqueue(make_message(codec_.encode_error(id, code, message)), true);
+  enqueue(fanout::make_message(codec_.encode_error(id, code, message)), true);
 }
 
-void WsSession::push(const std::string& /*room*/, const MessagePtr& message) {
+void WsSession::push(const std::string& /*room*/, const fanout::MessagePtr& message) {
   // The canonical message for Herald's codec; another codec's form made
   // once per message, whichever of its subscribers asks first.
   enqueue(message->encoded(message, slot_,
@@ -107,8 +110,8 @@ void WsSession::push(const std::string& /*room*/, const MessagePtr& message) {
 void WsSession::disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
   if (closing_) return;
   // The push goes out with whatever is queued, then the close frame.
-  enqueue(make_message(codec_.encode_disconnect(code, reason, reconnect)), false);
-  if (closing_) return;  // the push itself overflowed the queue
+  enqueue(fanout::make_message(codec_.encode_disconnect(code, reason, reconnect)), false);
+  if (overflowed_) return;  // the push itself overflowed: the core closes it as slow
   closing_ = true;
   connection_.close_after_queue(code, reason);
 }
@@ -121,14 +124,22 @@ void WsSession::close_now(DisconnectCode code) {
                                    protocol::disconnect_reason(code));
 }
 
-void WsSession::enqueue(const MessagePtr& message, bool replied) {
-  if (closing_) return;
+void WsSession::enqueue(const fanout::MessagePtr& message, bool replied) {
+  if (closing_ || overflowed_) return;
   // Safety: client.max_queue_bytes is at most 1 GiB (options.cpp).
   const auto max = static_cast<std::int64_t>(state_.options.client.max_queue_bytes);
   if (connection_.backlog_bytes() + ws::OutboundQueue::weight(*message) > max) {
-    return client_.close_slow_consumer("pushes and replies", connection_.backlog_bytes());
+    return overflow("pushes and replies");
   }
   connection_.enqueue(message, replied);
+}
+
+void WsSession::overflow(std::string_view what) {
+  overflowed_ = true;
+  boost::asio::post(executor_,
+                    [self = shared_from_this(), what, backlog = connection_.backlog_bytes()] {
+                      self->client_.close_slow_consumer(what, backlog);
+                    });
 }
 
 }  // namespace herald::gateway

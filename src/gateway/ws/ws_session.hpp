@@ -8,7 +8,11 @@
 // The queue is bounded here, because only the transport knows what a
 // message weighs on its wire: a client whose backlog would pass
 // client.max_queue_bytes (or whose pongs would) is a slow consumer, and
-// the core closes it with 3002 (reconnect and recover).
+// the core closes it with 3002 (reconnect and recover). The overflow is
+// found inside a call of the core (a push, a reply), which must not be
+// re-entered (client/output.hpp): from then on nothing more is queued, so
+// the client's stream has no hole, and the core is told on a turn of its
+// own.
 //
 // Lives on one shard; every member runs on that shard's thread. Shared:
 // every pending operation of the connection and of the core holds it.
@@ -68,20 +72,25 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // client::Output.
   void reply(std::uint32_t id, const protocol::Reply& reply) override;
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message) override;
-  void push(const std::string& room, const MessagePtr& message) override;
+  void push(const std::string& room, const fanout::MessagePtr& message) override;
   void disconnect(std::uint16_t code, std::string_view reason, bool reconnect) override;
   void close_now(protocol::DisconnectCode code) override;
 
-  // Queues an encoded message, or closes a slow consumer instead.
-  void enqueue(const MessagePtr& message, bool replied);
+  // Queues an encoded message, or finds a slow consumer instead.
+  void enqueue(const fanout::MessagePtr& message, bool replied);
+  // Past client.max_queue_bytes by `what` (a literal): queues nothing more
+  // and tells the core, posted.
+  void overflow(std::string_view what);
 
   ServerState& state_;
   std::size_t slot_;     // the endpoint's codec slot in every Message
   codec::Codec& codec_;  // the shard's codec of that endpoint
   WsConnection connection_;
   client::Client client_;  // after connection_: its timers use the connection's executor
+  boost::asio::any_io_executor executor_;  // the shard's
   ConnectionsPerIp::Lease lease_;
-  bool closing_ = false;  // a close is decided: nothing more is queued
+  bool closing_ = false;     // a close is decided: nothing more is queued
+  bool overflowed_ = false;  // a slow consumer: nothing more is queued
 };
 
 }  // namespace herald::gateway

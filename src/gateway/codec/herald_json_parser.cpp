@@ -1,14 +1,16 @@
 // Command parsing with simdjson's DOM parser: the whole line is validated
 // (a publication's data is forwarded to other clients, so it must be JSON),
 // then fields are read by name. Errors name the field and what was expected.
-#include "gateway/protocol/command.hpp"
+#include "gateway/codec/herald_json_parser.hpp"
 
 #include <simdjson.h>
 
 #include <limits>
 
-namespace herald::gateway::protocol {
+namespace herald::gateway::codec {
 namespace dom = simdjson::dom;
+// The command types are protocol/command.hpp's, named on every other line.
+using namespace protocol;
 
 struct CommandParser::Impl {
   dom::parser parser;
@@ -273,4 +275,4 @@ herald::Result<std::string, std::string> CommandParser::normalize_json(std::stri
   return simdjson::minify(root);
 }
 
-}  // namespace herald::gateway::protocol
+}  // namespace herald::gateway::codec
