@@ -101,6 +101,17 @@ struct ChurnFlags {
     o.duration = duration_arg(duration, "--duration");
     o.reconnect_every = duration_arg(reconnect_every, "--reconnect-every");
   }
+  // --smoke: at most `subscribers` in rooms of ten, four publishers, a
+  // publication a second per subscriber, a reconnect a second, for
+  // `duration`; the same small shape for G1 and G3.
+  static void cap_for_smoke(G1Options& o, unsigned subscribers, std::chrono::milliseconds length) {
+    o.subscribers = std::min(o.subscribers, subscribers);
+    o.rooms = std::min(o.rooms, subscribers / 10);
+    o.publishers = std::min(o.publishers, 4u);
+    o.rate = std::min(o.rate, static_cast<double>(subscribers));
+    o.duration = length;
+    o.reconnect_every = std::chrono::milliseconds(1000);
+  }
 };
 
 }  // namespace
@@ -239,21 +250,12 @@ int main(int argc, char** argv) {
     }
   }
   if (smoke) {
-    g3.subscribers = std::min(g3.subscribers, 150u);
-    g3.rooms = std::min(g3.rooms, 15u);
-    g3.publishers = std::min(g3.publishers, 4u);
-    g3.rate = std::min(g3.rate, 150.0);
     // A Redis failover takes seconds (Sentinel's down-after 1 s, the
     // promotion, the nodes' reconnect backoff): the master is killed at 6 s
     // and publishing goes on 6 s after it.
-    g3.duration = std::chrono::milliseconds(g3_kill == "redis-master" ? 12000 : 4000);
-    g3.reconnect_every = std::chrono::milliseconds(1000);
-    g1.subscribers = std::min(g1.subscribers, 200u);
-    g1.rooms = std::min(g1.rooms, 20u);
-    g1.publishers = std::min(g1.publishers, 4u);
-    g1.rate = std::min(g1.rate, 200.0);
-    g1.duration = std::chrono::milliseconds(4000);
-    g1.reconnect_every = std::chrono::milliseconds(1000);
+    ChurnFlags::cap_for_smoke(g3, 150,
+                              std::chrono::milliseconds(g3_kill == "redis-master" ? 12000 : 4000));
+    ChurnFlags::cap_for_smoke(g1, 200, std::chrono::milliseconds(4000));
     g2.subscribers = std::min(g2.subscribers, 200u);
     g2.duration = std::chrono::milliseconds(2000);
     g2.warmup = std::chrono::milliseconds(300);
