@@ -6,7 +6,9 @@
 #include "gateway/codec/herald_json_parser.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/publication_summary.hpp"
 #include "gateway/protocol/results.hpp"
+#include "gateway/protocol/room_list_push.hpp"
 
 namespace herald::gateway::protocol {
 namespace {
@@ -187,6 +189,74 @@ TEST(Codes, ReconnectRuleHoldsForEveryCode) {
   }
   std::set<int> seen;
   for (const auto& e : error_table()) EXPECT_TRUE(seen.insert(static_cast<int>(e.code)).second);
+}
+
+}  // namespace
+}  // namespace herald::gateway::protocol
+
+namespace herald::gateway::protocol {
+namespace {
+
+// The room list reads a publication's line as values (publication_summary.hpp).
+TEST(PublicationSummary, ReadsEachKindOfData) {
+  auto summary = [](std::string_view data,
+                    std::string_view info = R"({"client":"c","user":"ann"})") {
+    return summarize_publication(
+        fanout::make_message(encode_pub_push("chat:lobby", 3, "e", data, info)));
+  };
+  PublicationSummary s = summary(R"({"text":"hi @bob"})");
+  EXPECT_TRUE(s.valid);
+  EXPECT_EQ(s.kind, PublicationSummary::Kind::text);
+  EXPECT_EQ(s.room, "chat:lobby");
+  EXPECT_EQ(s.sender, "ann");
+  EXPECT_EQ(s.text, "hi @bob");
+  EXPECT_EQ(s.preview, "hi @bob");
+  s = summary(R"("hi")");
+  EXPECT_EQ(s.kind, PublicationSummary::Kind::other);
+  EXPECT_EQ(s.preview, "hi");
+  s = summary(R"({"rename":"Lobby"})", "");
+  EXPECT_EQ(s.kind, PublicationSummary::Kind::rename);
+  EXPECT_EQ(s.rename, "Lobby");
+  EXPECT_EQ(s.preview, "renamed the room to Lobby");
+  EXPECT_EQ(s.sender, "");  // the server API's publications carry none
+  s = summary(R"({"n":1})");
+  EXPECT_EQ(s.kind, PublicationSummary::Kind::other);
+  EXPECT_EQ(s.preview, R"({"n":1})");
+  // Cut at 120 bytes without splitting a code point: 119 ASCII bytes, then
+  // a two-byte character that would straddle the cut.
+  s = summary("\"" + std::string(119, 'a') + "\xC3\xA9" + "zz\"");
+  EXPECT_EQ(s.preview, std::string(119, 'a') + "…");
+}
+
+TEST(RoomListPush, WritesEachDiffAsTheProtocolPageShows) {
+  live::DiffBatch<live::RoomListItem> batch;
+  live::RoomListItem item;
+  item.unread_count = 2;
+  item.latest_event_ms = 5;
+  item.tags = live::kTagFavourite;
+  batch.push_back(live::VectorDiff<live::RoomListItem>::reset({item}));
+  batch.push_back(live::VectorDiff<live::RoomListItem>::set(0, item));
+  batch.push_back(live::VectorDiff<live::RoomListItem>::remove(1));
+  batch.push_back(live::VectorDiff<live::RoomListItem>::truncate(4));
+  batch.push_back(live::VectorDiff<live::RoomListItem>::pop_back());
+  const auto row_of = [](const live::RoomListItem& i) {
+    return RoomRow{"r",
+                   "R",
+                   "p",
+                   "s",
+                   i.latest_event_ms,
+                   i.unread_count,
+                   0,
+                   (i.tags & live::kTagFavourite) != 0,
+                   false};
+  };
+  const std::string row =
+      R"({"room":"r","name":"R","preview":"p","sender":"s","time":5,"unread":2,"mentions":0,"favourite":true,"low_priority":false})";
+  EXPECT_EQ(encode_rooms_push(batch, row_of),
+            R"({"rooms":{"diffs":[{"op":"reset","values":[)" + row +
+                R"(]},{"op":"set","index":0,"value":)" + row +
+                R"(},{"op":"remove","index":1},{"op":"truncate","length":4},{"op":"pop_back"}]}})");
+  EXPECT_EQ(encode_rooms_push(live::DiffBatch<live::RoomListItem>{}, row_of), "");
 }
 
 }  // namespace

@@ -20,7 +20,10 @@
 //   {"rooms":{"diffs":[{"op":"reset","values":[{...},...]},{"op":"set","index":0,"value":{...}}]}}
 //
 // so a burst of publications costs one diff batch. Entries that a diff
-// carries are encoded from the feed's own per-room state at drain time.
+// carries are made from the feed's own per-room state at drain time. The
+// feed reads and writes values only: the publication's summary and the
+// push's JSON are the canonical form's (protocol/publication_summary.hpp,
+// protocol/room_list_push.hpp).
 // Single-threaded: it lives on the connection's shard.
 #pragma once
 
@@ -34,6 +37,7 @@
 
 #include "gateway/fanout/message.hpp"
 #include "gateway/protocol/command.hpp"
+#include "gateway/protocol/room_list_push.hpp"
 #include "live/room_list/service.hpp"
 #include "live/room_list/view.hpp"
 
@@ -82,7 +86,8 @@ class RoomListFeed {
   };
   Room* find(std::string_view room);
   void update(Room& r);
-  void append_item(std::string& out, const live::RoomListItem& item) const;
+  // The row a diff carries for `item`, from the feed's per-room state.
+  [[nodiscard]] protocol::RoomRow row_of(const live::RoomListItem& item) const;
 
   std::string user_;
   std::string mention_;  // "@" + user
