@@ -1,7 +1,7 @@
 // The client core (gateway/client/) driven with no socket at all: a fake
-// Output that encodes what the core hands it through a codec of its own,
-// and commands decoded by that codec from a plain-text protocol that shares
-// nothing with Herald's JSON. What passes here is what the core promises
+// Output that encodes what the core hands it through the tests' codec
+// (test_codec.hpp), and commands decoded by that codec from a plain-text
+// protocol that shares nothing with Herald's JSON. What passes here is what the core promises
 // every transport and every wire protocol: connect, subscribe, recovery
 // from a position, publish with its delivery, and a slow consumer's close.
 //
@@ -30,101 +30,12 @@
 #include "gateway/options.hpp"
 #include "gateway/server_state.hpp"
 #include "gateway/shard_pool.hpp"
+#include "test_codec.hpp"
 
 namespace herald::test {
 namespace {
 
 namespace gw = gateway;
-namespace protocol = gateway::protocol;
-
-// A line protocol unlike Herald's JSON: "<id> <verb> <args>" in, "<id>
-// <what> <fields>" out. Pushes are "push " and the canonical line.
-//   1 connect alice
-//   2 subscribe lobby [<epoch> <offset>]
-//   3 unsubscribe lobby
-//   4 publish lobby {"n":1}
-//   5 ping
-class TextCodec final : public gw::codec::Codec {
- public:
-  void decode(std::string_view message, gw::codec::CommandSink& sink) override {
-    std::istringstream in{std::string(message)};
-    std::string line;
-    while (std::getline(in, line)) {
-      if (line.empty()) continue;
-      if (!decode_line(line, sink)) return;
-    }
-  }
-
-  [[nodiscard]] std::string encode_reply(std::uint32_t id,
-                                         const protocol::Reply& reply) const override {
-    std::string out = std::to_string(id) + ' ';
-    std::visit(
-        [&](const auto& r) {
-          using R = std::decay_t<decltype(r)>;
-          if constexpr (std::is_same_v<R, protocol::ConnectReply>) {
-            out += "connected " + std::string(r.user);
-          } else if constexpr (std::is_same_v<R, protocol::SubscribeReply>) {
-            out += "subscribed " + r.result.epoch + ' ' + std::to_string(r.result.offset) +
-                   " recovered=" + (r.result.recovered ? "1" : "0") +
-                   " publications=" + std::to_string(r.result.publications.size());
-          } else if constexpr (std::is_same_v<R, protocol::PublishReply>) {
-            out += "published " + std::to_string(r.result.offset);
-          } else {
-            out += "ok";
-          }
-        },
-        reply);
-    return out;
-  }
-  [[nodiscard]] std::string encode_error(std::uint32_t id, protocol::ErrorCode code,
-                                         std::string_view message) const override {
-    // Safety: ErrorCode's underlying type is an unsigned integer.
-    return std::to_string(id) + " error " + std::to_string(static_cast<unsigned>(code)) + ' ' +
-           std::string(message);
-  }
-  [[nodiscard]] std::string encode_disconnect(std::uint16_t code, std::string_view reason,
-                                              bool /*reconnect*/) const override {
-    return "disconnect " + std::to_string(code) + ' ' + std::string(reason);
-  }
-  [[nodiscard]] std::string encode_push(std::string_view canonical) const override {
-    return "push " + std::string(canonical);
-  }
-
- private:
-  static bool decode_line(const std::string& line, gw::codec::CommandSink& sink) {
-    std::istringstream words(line);
-    std::string id_text, verb, room;
-    words >> id_text >> verb;
-    std::uint32_t id = 0;
-    const auto [end, ec] = std::from_chars(id_text.data(), id_text.data() + id_text.size(), id);
-    if (ec != std::errc() || end != id_text.data() + id_text.size() || id == 0) {
-      return sink.on_refused({0, protocol::ErrorCode::bad_request, "no id"});
-    }
-    protocol::Command cmd{id, protocol::PingCmd{}};
-    if (verb == "connect") {
-      protocol::ConnectCmd c;
-      words >> c.user;
-      cmd.body = std::move(c);
-    } else if (verb == "subscribe") {
-      protocol::SubscribeCmd c;
-      words >> c.room;
-      protocol::StreamPosition since;
-      if (words >> since.epoch >> since.offset) c.since = since;
-      cmd.body = std::move(c);
-    } else if (verb == "unsubscribe") {
-      words >> room;
-      cmd.body = protocol::UnsubscribeCmd{room};
-    } else if (verb == "publish") {
-      protocol::PublishCmd c;
-      words >> c.room >> std::ws;
-      std::getline(words, c.data);
-      cmd.body = std::move(c);
-    } else if (verb != "ping") {
-      return sink.on_refused({id, protocol::ErrorCode::bad_request, "unknown verb " + verb});
-    }
-    return sink.on_command(cmd);
-  }
-};
 
 // The transport's part, with no socket: each reply and push is encoded by
 // the codec and kept as a line. A queue bound stands for the socket's
