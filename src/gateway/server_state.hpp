@@ -74,7 +74,12 @@ struct ShardState {
   std::atomic<std::int64_t> queued_bytes{0};
 };
 
+// The series the connections count, registered under their herald_* names
+// by registered(): the server's composition and the core's tests wire them
+// the same way.
 struct GatewayMetrics {
+  [[nodiscard]] static GatewayMetrics registered(metrics::Registry& registry);
+
   metrics::Counter* messages_out = nullptr;
   metrics::Counter* bytes_out = nullptr;
   metrics::Counter* write_batches = nullptr;

@@ -11,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/post.hpp>
 
 #include <algorithm>
 #include <charconv>
@@ -39,8 +38,9 @@ namespace gw = gateway;
 
 // The transport's part, with no socket: each reply and push is encoded by
 // the codec and kept as a line. A queue bound stands for the socket's
-// backlog: past it the transport asks the core to close the slow consumer,
-// posted, never from inside the call (client/output.hpp).
+// backlog: past it the transport queues nothing more and tells the core
+// from inside the call, as a real transport does; the core posts the close
+// (client/client.hpp, close_slow_consumer).
 // Held by a shared_ptr, as a session is: the core's pending operations
 // hold it through the weak pointer start() is given, so a broker answer
 // that comes late finds the client alive.
@@ -49,7 +49,7 @@ class FakeTransport final : public gw::client::Output,
                             public std::enable_shared_from_this<FakeTransport> {
  public:
   FakeTransport(gw::ServerState& state, boost::asio::io_context& ctx, std::size_t queue_bound)
-      : ctx_(ctx), queue_bound_(queue_bound), client_(state, 0, ctx.get_executor(), *this, {}) {}
+      : queue_bound_(queue_bound), client_(state, 0, ctx.get_executor(), *this, {}) {}
   static std::shared_ptr<FakeTransport> open(gw::ServerState& state, boost::asio::io_context& ctx,
                                              std::size_t queue_bound) {
     auto t = std::make_shared<FakeTransport>(state, ctx, queue_bound);
@@ -111,14 +111,11 @@ class FakeTransport final : public gw::client::Output,
     lines_.push_back(std::move(line));
     if (queued_bytes_ > queue_bound_ && !slow_reported_) {
       slow_reported_ = true;
-      boost::asio::post(ctx_, [self = shared_from_this(), backlog = queued_bytes_] {
-        // Safety: a backlog is far below 2^63 bytes.
-        self->client_.close_slow_consumer("a push", static_cast<std::int64_t>(backlog));
-      });
+      // Safety: a backlog is far below 2^63 bytes.
+      client_.close_slow_consumer("a push", static_cast<std::int64_t>(queued_bytes_));
     }
   }
 
-  boost::asio::io_context& ctx_;
   std::size_t queue_bound_;
   TextCodec codec_;
   std::vector<std::string> lines_;
@@ -136,17 +133,7 @@ class ClientCore : public ::testing::Test {
     state_.shards.push_back(
         std::make_unique<gw::ShardState>(pool_[0].ctx, options_.client.write_delay));
     state_.dev_mode = true;
-    auto& m = state_.gw;
-    m.messages_out = &registry_.counter("messages_out", "-");
-    m.bytes_out = &registry_.counter("bytes_out", "-");
-    m.write_batches = &registry_.counter("write_batches", "-");
-    m.slow_consumers = &registry_.counter("slow_consumers", "-");
-    m.commands = &registry_.counter("commands", "-");
-    m.command_errors = &registry_.counter("command_errors", "-");
-    m.ws_connections = &registry_.gauge("ws_connections", "-");
-    m.sse_streams = &registry_.gauge("sse_streams", "-");
-    m.subscriptions = &registry_.gauge("subscriptions", "-");
-    m.publish_to_write = &registry_.histogram("publish_to_write", "-", {0.001});
+    state_.gw = gw::GatewayMetrics::registered(registry_);
     broker_ = std::make_unique<gw::MemoryBroker>(
         options_, pool_,
         [this](unsigned shard, const std::string& room, const gw::fanout::MessagePtr& message) {

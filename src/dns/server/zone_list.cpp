@@ -11,13 +11,13 @@ std::vector<ZoneSource> parse_zone_list(std::string_view list, std::vector<ZoneE
   std::vector<ZoneSource> sources;
   for (std::string_view item : config::split_list(list)) {
     const std::size_t eq = item.find('=');
-    // An empty origin is a slip, not the root: the root is written ".".
-    std::string origin_text(trim(item.substr(0, eq)));
-    const bool named = !origin_text.empty();
-    if (!origin_text.ends_with('.')) origin_text += '.';
-    auto origin = Name::from_text(origin_text);
+    // An empty origin is a slip, not the root: the root is written "."
+    // (from_text refuses an empty name). Relative to the root: the final
+    // dot may be left out.
+    const Name root;
+    auto origin = Name::from_text(trim(item.substr(0, eq)), &root);
     const std::string_view path = eq == std::string_view::npos ? "" : trim(item.substr(eq + 1));
-    if (eq == std::string_view::npos || !named || !origin || path.empty()) {
+    if (eq == std::string_view::npos || !origin || path.empty()) {
       errors.push_back(
           {"dns.zones", 0, 0, "expected origin=path, got '" + std::string(item) + "'"});
       continue;

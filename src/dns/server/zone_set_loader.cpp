@@ -64,8 +64,8 @@ ZoneSetUpdate ZoneSetLoader::assemble(std::vector<ZoneError> errors) {
   std::vector<std::shared_ptr<const Zone>> zones = file_zones_;
   std::size_t failed = file_failed_;
   if (!discovery_.origin.empty()) {
-    const std::string& text = discovery_.origin;
-    auto origin = Name::from_text(text.ends_with('.') ? text : text + ".");
+    const Name root;  // the final dot may be left out
+    auto origin = Name::from_text(discovery_.origin, &root);
     if (!origin) {
       errors.push_back({"dns.discovery_zone", 0, 0, "not a domain name"});
       ++failed;

@@ -1,5 +1,7 @@
 #include "gateway/client/client.hpp"
 
+#include <boost/asio/post.hpp>
+
 #include "core/log.hpp"
 #include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
@@ -89,34 +91,25 @@ bool Client::check_room(std::uint32_t id, const std::string& room) {
   return true;
 }
 
-namespace {
-
-// The refusal of a command over a rate: "over client.publish_rate (10/s,
-// burst 10)".
-std::string over_rate(std::string_view setting, std::uint64_t rate, std::uint64_t burst) {
-  std::string message = "over ";
-  message += setting;
-  message += " (" + std::to_string(rate) + "/s, burst " + std::to_string(burst) + ")";
-  return message;
-}
-
-}  // namespace
-
 bool Client::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting) {
   if (bucket.take(steady_now_ns())) return true;
-  state_.gw.command_errors->inc();
-  reply_error(id, ErrorCode::too_many_requests, over_rate(setting, bucket.rate(), bucket.burst()));
-  return false;
+  return refuse_over_rate(id, setting, bucket.rate(), bucket.burst());
 }
 
 bool Client::within_publish_rate(std::uint32_t id) {
   UserRates* per_user = setup_.publish_rate_per_user;
   if (per_user == nullptr) return within_rate(id, publish_rate_, "client.publish_rate");
   if (per_user->take(user_, steady_now_ns())) return true;
+  return refuse_over_rate(id, "client.publish_rate", per_user->rate(), per_user->burst());
+}
+
+bool Client::refuse_over_rate(std::uint32_t id, std::string_view setting, std::uint64_t rate,
+                              std::uint64_t burst) {
   state_.gw.command_errors->inc();
-  // UserRates' burst is its rate.
-  reply_error(id, ErrorCode::too_many_requests,
-              over_rate("client.publish_rate", per_user->rate(), per_user->rate()));
+  std::string message = "over ";
+  message += setting;
+  message += " (" + std::to_string(rate) + "/s, burst " + std::to_string(burst) + ")";
+  reply_error(id, ErrorCode::too_many_requests, message);
   return false;
 }
 
@@ -177,14 +170,22 @@ void Client::close_slow_consumer(std::string_view what, std::int64_t backlog_byt
   // recover from its last offset. Never blocks the publisher or the other
   // subscribers of this shard, and never leaves the hub here (the hub may
   // be iterating: fanout/hub.hpp). A disconnect push that overflows the
-  // queue ends here too.
-  if (state_kind_ == State::closed) return;
+  // queue ends here too. Called from inside the transport's Output call
+  // that overflowed: nothing more reaches the transport from now (not
+  // reading), and the close is posted.
+  if (state_kind_ == State::closed || slow_consumer_) return;
+  slow_consumer_ = true;
   state_.gw.slow_consumers->inc();
   log::info(
       "slow consumer disconnected",
       {{"client", client_id_}, {"user", user_}, {"owed", what}, {"backlog_bytes", backlog_bytes}});
   state_kind_ = State::closing;
-  out_.close_now(DisconnectCode::slow_consumer);
+  boost::asio::post(connect_timer_.get_executor(), [this, weak = owner_] {
+    // The owner holds this client; gone, there is nothing left to close.
+    if (auto alive = weak.lock(); alive && state_kind_ != State::closed) {
+      out_.close_now(DisconnectCode::slow_consumer);
+    }
+  });
 }
 
 }  // namespace herald::gateway::client

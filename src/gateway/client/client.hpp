@@ -105,8 +105,12 @@ class Client final : public fanout::Subscriber {
   // The same with a code and reason of the application backend's
   // (4000..4999; docs/backend.md).
   void disconnect(std::uint16_t code, std::string_view reason, bool reconnect);
-  // Over client.max_queue_bytes: 3002, counted and logged; `what` was owed
-  // and `backlog_bytes` is what the transport held.
+  // Over client.max_queue_bytes: 3002, counted and logged; `what` (a
+  // literal) was owed and `backlog_bytes` is what the transport held. The
+  // one call a transport may make from inside an Output call (that is
+  // where it finds the overflow): it takes no more commands and hands the
+  // transport nothing more at once, and closes it (Output::close_now) on a
+  // turn of its own, never re-entering the transport or the hub.
   void close_slow_consumer(std::string_view what, std::int64_t backlog_bytes);
 
   // The connection is gone: leave every room, stop the timers. Idempotent.
@@ -206,6 +210,9 @@ class Client final : public fanout::Subscriber {
   bool within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting);
   // client.publish_rate, per connection or per user (Setup).
   bool within_publish_rate(std::uint32_t id);
+  // Replies 111 "over <setting> (<rate>/s, burst <burst>)"; returns false.
+  bool refuse_over_rate(std::uint32_t id, std::string_view setting, std::uint64_t rate,
+                        std::uint64_t burst);
   // Why `room` is refused to this client for want of `hook` (subscribe or
   // publish): its namespace needs the hook and the transport asks none
   // (Setup::asks_hooks). nullopt: the hook is not needed, or is asked.
@@ -245,6 +252,7 @@ class Client final : public fanout::Subscriber {
   TokenBucket publish_rate_;
   TokenBucket command_rate_;
   bool finished_ = false;
+  bool slow_consumer_ = false;  // close_slow_consumer ran: its close is posted
 };
 
 }  // namespace herald::gateway::client

@@ -6,7 +6,8 @@
 //
 // Every call runs on the client's shard, in the order the core decides,
 // and must not call back into the core synchronously (the hub may be
-// iterating: fanout/subscriber.hpp).
+// iterating: fanout/subscriber.hpp), except Client::close_slow_consumer,
+// which defers its close for exactly this reason.
 #pragma once
 
 #include <cstdint>

@@ -29,6 +29,7 @@ class UserRates {
   // when none is left.
   [[nodiscard]] bool take(const std::string& user, std::int64_t now_ns);
   [[nodiscard]] std::uint32_t rate() const { return rate_; }
+  [[nodiscard]] std::uint32_t burst() const { return rate_; }
 
  private:
   const std::uint32_t rate_;

@@ -1,6 +1,5 @@
 #include "gateway/sse/sse_session.hpp"
 
-#include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
 
 #include "core/log.hpp"
@@ -222,10 +221,7 @@ void SseSession::queue(std::string_view bytes) {
 
 void SseSession::overflow(std::string_view what) {
   overflowed_ = true;
-  asio::post(tcp_layer(stream_).get_executor(),
-             [self = shared_from_this(), what, backlog = backlog_bytes()] {
-               self->client_.close_slow_consumer(what, backlog);
-             });
+  client_.close_slow_consumer(what, backlog_bytes());
 }
 
 std::size_t SseSession::room_index(const std::string& room) const {

@@ -107,8 +107,8 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
   // Bytes to write; over client.max_queue_bytes closes the stream.
   void queue(std::string_view bytes);
   // Past client.max_queue_bytes by `what` (a literal): writes nothing more
-  // and tells the core on a turn of its own, never from inside its call
-  // (client/output.hpp), which closes the stream as a slow consumer.
+  // and tells the core, which closes the stream as a slow consumer on a
+  // turn of its own (Client::close_slow_consumer).
   void overflow(std::string_view what);
   [[nodiscard]] std::int64_t backlog_bytes() const;
   [[nodiscard]] std::size_t room_index(const std::string& room) const;

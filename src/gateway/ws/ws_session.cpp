@@ -1,7 +1,5 @@
 #include "gateway/ws/ws_session.hpp"
 
-#include <boost/asio/post.hpp>
-
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/ws/outbound_queue.hpp"
 
@@ -35,7 +33,6 @@ WsSession::WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, Serve
       codec_(*state.shards[shard]->codecs[endpoint]),
       connection_(std::move(stream), state, *state.shards[shard], *this),
       client_(state, shard, executor, *this, std::move(setup)),
-      executor_(executor),
       lease_(std::move(lease)) {
   state_.gw.ws_connections->add(1);
 }
@@ -136,10 +133,7 @@ void WsSession::enqueue(const fanout::MessagePtr& message, bool replied) {
 
 void WsSession::overflow(std::string_view what) {
   overflowed_ = true;
-  boost::asio::post(executor_,
-                    [self = shared_from_this(), what, backlog = connection_.backlog_bytes()] {
-                      self->client_.close_slow_consumer(what, backlog);
-                    });
+  client_.close_slow_consumer(what, connection_.backlog_bytes());
 }
 
 }  // namespace herald::gateway

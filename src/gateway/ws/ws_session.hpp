@@ -9,10 +9,9 @@
 // message weighs on its wire: a client whose backlog would pass
 // client.max_queue_bytes (or whose pongs would) is a slow consumer, and
 // the core closes it with 3002 (reconnect and recover). The overflow is
-// found inside a call of the core (a push, a reply), which must not be
-// re-entered (client/output.hpp): from then on nothing more is queued, so
-// the client's stream has no hole, and the core is told on a turn of its
-// own.
+// found inside a call of the core (a push, a reply): from then on nothing
+// more is queued, so the client's stream has no hole, and the core, told
+// at once, posts the close (Client::close_slow_consumer).
 //
 // Lives on one shard; every member runs on that shard's thread. Shared:
 // every pending operation of the connection and of the core holds it.
@@ -79,7 +78,7 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // Queues an encoded message, or finds a slow consumer instead.
   void enqueue(const fanout::MessagePtr& message, bool replied);
   // Past client.max_queue_bytes by `what` (a literal): queues nothing more
-  // and tells the core, posted.
+  // and tells the core.
   void overflow(std::string_view what);
 
   ServerState& state_;
@@ -87,7 +86,6 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   codec::Codec& codec_;  // the shard's codec of that endpoint
   WsConnection connection_;
   client::Client client_;  // after connection_: its timers use the connection's executor
-  boost::asio::any_io_executor executor_;  // the shard's
   ConnectionsPerIp::Lease lease_;
   bool closing_ = false;     // a close is decided: nothing more is queued
   bool overflowed_ = false;  // a slow consumer: nothing more is queued
