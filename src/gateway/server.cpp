@@ -140,7 +140,7 @@ Server::Server(Options options, metrics::Registry& registry)
   auto& st = impl_->state;
   for (unsigned i = 0; i < impl_->pool.size(); ++i) {
     st.shards.push_back(
-        std::make_unique<ShardState>(impl_->pool[i].ctx, impl_->options.client.write_delay));
+        std::make_unique<ShardState>(i, impl_->pool[i].ctx, impl_->options.client.write_delay));
   }
   // Herald's own protocol on /ws: its codec slot 0 is the canonical form.
   add_websocket_endpoint("/ws", [max = impl_->options.client.max_message_bytes] {
@@ -157,7 +157,7 @@ Server::Server(Options options, metrics::Registry& registry)
 
 void Server::Impl::register_metrics(metrics::Registry& registry) {
   auto& st = state;
-  st.gw = GatewayMetrics::registered(registry);
+  st.gw = client::ConnectionMetrics::registered(registry);
   registry.callback("herald_queue_bytes", "Bytes queued for WebSocket clients", [&st] {
     std::int64_t total = 0;
     for (const auto& sh : st.shards) total += sh->queued_bytes.load(std::memory_order_relaxed);

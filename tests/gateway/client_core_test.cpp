@@ -49,7 +49,8 @@ class FakeTransport final : public gw::client::Output,
                             public std::enable_shared_from_this<FakeTransport> {
  public:
   FakeTransport(gw::ServerState& state, boost::asio::io_context& ctx, std::size_t queue_bound)
-      : queue_bound_(queue_bound), client_(state, 0, ctx.get_executor(), *this, {}) {}
+      : queue_bound_(queue_bound),
+        client_(state, *state.shards[0], ctx.get_executor(), *this, {}) {}
   static std::shared_ptr<FakeTransport> open(gw::ServerState& state, boost::asio::io_context& ctx,
                                              std::size_t queue_bound) {
     auto t = std::make_shared<FakeTransport>(state, ctx, queue_bound);
@@ -131,9 +132,9 @@ class ClientCore : public ::testing::Test {
  protected:
   ClientCore() : pool_(1), state_(options(), registry_) {
     state_.shards.push_back(
-        std::make_unique<gw::ShardState>(pool_[0].ctx, options_.client.write_delay));
+        std::make_unique<gw::ShardState>(0, pool_[0].ctx, options_.client.write_delay));
     state_.dev_mode = true;
-    state_.gw = gw::GatewayMetrics::registered(registry_);
+    state_.gw = gw::client::ConnectionMetrics::registered(registry_);
     broker_ = std::make_unique<gw::MemoryBroker>(
         options_, pool_,
         [this](unsigned shard, const std::string& room, const gw::fanout::MessagePtr& message) {

@@ -11,35 +11,34 @@ namespace herald::gateway::client {
 using protocol::DisconnectCode;
 using protocol::ErrorCode;
 
-Client::Client(ServerState& state, unsigned shard, const boost::asio::any_io_executor& executor,
+Client::Client(CoreContext& core, ShardCore& shard, const boost::asio::any_io_executor& executor,
                Output& out, Setup setup)
-    : state_(state),
-      shard_state_(*state.shards[shard]),
-      shard_(shard),
+    : core_(core),
+      shard_core_(shard),
       out_(out),
       setup_(std::move(setup)),
       connect_timer_(executor),
       expiry_(executor,
-              setup_.asks_hooks ? shard_state_.backends[proxy::HookKind::refresh].get() : nullptr,
-              setup_.asks_hooks ? state.hooks[proxy::HookKind::refresh].get() : nullptr),
-      subscriptions_(state.options.client.max_subscriptions,
-                     state.options.client.max_pending_per_room),
-      publish_rate_(state.options.client.publish_rate, state.options.client.publish_rate,
+              setup_.asks_hooks ? shard_core_.backends[proxy::HookKind::refresh].get() : nullptr,
+              setup_.asks_hooks ? core.hooks[proxy::HookKind::refresh].get() : nullptr),
+      subscriptions_(core.options.client.max_subscriptions,
+                     core.options.client.max_pending_per_room),
+      publish_rate_(core.options.client.publish_rate, core.options.client.publish_rate,
                     steady_now_ns()),
-      command_rate_(state.options.client.command_rate, state.options.client.command_burst,
+      command_rate_(core.options.client.command_rate, core.options.client.command_burst,
                     steady_now_ns()) {
-  shard_state_.clients.insert(this);
+  shard_core_.clients.insert(this);
 }
 
 Client::~Client() {
   finish();
-  shard_state_.clients.erase(this);
+  shard_core_.clients.erase(this);
 }
 
 void Client::start(std::weak_ptr<void> owner) {
   owner_ = std::move(owner);
   state_kind_ = State::awaiting_connect;
-  connect_timer_.expires_after(state_.options.client.connect_timeout);
+  connect_timer_.expires_after(core_.options.client.connect_timeout);
   connect_timer_.async_wait([this, weak = owner_](boost::system::error_code e) {
     auto alive = weak.lock();
     if (!e && alive && state_kind_ == State::awaiting_connect)
@@ -48,12 +47,12 @@ void Client::start(std::weak_ptr<void> owner) {
 }
 
 proxy::BackendClient* Client::backend(proxy::HookKind hook) const {
-  return setup_.asks_hooks ? shard_state_.backends[hook].get() : nullptr;
+  return setup_.asks_hooks ? shard_core_.backends[hook].get() : nullptr;
 }
 
 void Client::refuse(const protocol::CommandError& error) {
-  state_.gw.commands->inc();
-  state_.gw.command_errors->inc();
+  core_.gw.commands->inc();
+  core_.gw.command_errors->inc();
   if (error.id == 0) {
     log::debug("closing client on a malformed command",
                {{"client", client_id_}, {"error", error.message}});
@@ -63,11 +62,11 @@ void Client::refuse(const protocol::CommandError& error) {
 }
 
 void Client::execute(protocol::Command& cmd) {
-  state_.gw.commands->inc();
+  core_.gw.commands->inc();
   const std::uint32_t id = cmd.id;
   if (auto* c = std::get_if<protocol::ConnectCmd>(&cmd.body)) return run(id, *c);
   if (state_kind_ != State::connected) {
-    state_.gw.command_errors->inc();
+    core_.gw.command_errors->inc();
     return reply_error(id, ErrorCode::unauthorized, "send connect first");
   }
   // publish has a rate of its own (publish.cpp); every other command counts
@@ -105,7 +104,7 @@ bool Client::within_publish_rate(std::uint32_t id) {
 
 bool Client::refuse_over_rate(std::uint32_t id, std::string_view setting, std::uint64_t rate,
                               std::uint64_t burst) {
-  state_.gw.command_errors->inc();
+  core_.gw.command_errors->inc();
   std::string message = "over ";
   message += setting;
   message += " (" + std::to_string(rate) + "/s, burst " + std::to_string(burst) + ")";
@@ -115,7 +114,7 @@ bool Client::refuse_over_rate(std::uint32_t id, std::string_view setting, std::u
 
 std::optional<BrokerError> Client::unasked_hook(proxy::HookKind hook,
                                                 const std::string& room) const {
-  const RoomOptions& options = state_.options.room_options(room);
+  const RoomOptions& options = core_.options.room_options(room);
   const bool needed =
       hook == proxy::HookKind::subscribe ? options.subscribe_proxy : options.publish_proxy;
   if (!needed || setup_.asks_hooks) return std::nullopt;
@@ -175,7 +174,7 @@ void Client::close_slow_consumer(std::string_view what, std::int64_t backlog_byt
   // reading), and the close is posted.
   if (state_kind_ == State::closed || slow_consumer_) return;
   slow_consumer_ = true;
-  state_.gw.slow_consumers->inc();
+  core_.gw.slow_consumers->inc();
   log::info(
       "slow consumer disconnected",
       {{"client", client_id_}, {"user", user_}, {"owed", what}, {"backlog_bytes", backlog_bytes}});

@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "gateway/auth/token.hpp"
+#include "gateway/client/context.hpp"
 #include "gateway/client/identity.hpp"
 #include "gateway/client/output.hpp"
 #include "gateway/client/room_list_feed.hpp"
@@ -45,7 +46,6 @@
 #include "gateway/limits/user_rates.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/proxy/answers_in_order.hpp"
-#include "gateway/server_state.hpp"
 
 namespace herald::gateway::client {
 
@@ -67,7 +67,8 @@ struct Setup {
 
 class Client final : public fanout::Subscriber {
  public:
-  Client(ServerState& state, unsigned shard, const boost::asio::any_io_executor& executor,
+  // `executor` is the shard's: every timer and answer runs on its thread.
+  Client(CoreContext& core, ShardCore& shard, const boost::asio::any_io_executor& executor,
          Output& out, Setup setup);
   ~Client();
   Client(const Client&) = delete;
@@ -225,9 +226,8 @@ class Client final : public fanout::Subscriber {
   }
   [[nodiscard]] proxy::BackendClient* backend(proxy::HookKind hook) const;
 
-  ServerState& state_;
-  ShardState& shard_state_;
-  unsigned shard_;
+  CoreContext& core_;
+  ShardCore& shard_core_;  // this client's shard
   Output& out_;
   Setup setup_;
   std::weak_ptr<void> owner_;

@@ -20,7 +20,7 @@ void Client::run(std::uint32_t id, protocol::ConnectCmd& cmd) {
     return reply_error(id, ErrorCode::already_connected,
                        "a connect is in progress (the backend is deciding)");
   }
-  auto decision = decide_identity(state_, cmd.token, cmd.user, setup_.asks_hooks);
+  auto decision = decide_identity(core_, cmd.token, cmd.user, setup_.asks_hooks);
   if (std::holds_alternative<AskConnectHook>(decision)) return proxy_connect(id, cmd);
   if (auto* refused = std::get_if<IdentityRefusal>(&decision)) {
     using Why = IdentityRefusal::Why;

@@ -6,15 +6,16 @@ using protocol::ErrorCode;
 
 void Client::run(std::uint32_t id, protocol::HistoryCmd& cmd) {
   if (!check_room(id, cmd.room)) return;
-  if (state_.options.room_options(cmd.room).history_size == 0) {
+  if (core_.options.room_options(cmd.room).history_size == 0) {
     return reply_error(id, ErrorCode::not_available, "history is off for '" + cmd.room + "'");
   }
   HistoryRequest req{std::move(cmd.room), cmd.limit, std::move(cmd.since), cmd.reverse};
-  state_.broker->history(shard_, std::move(req), [this, hold = hold(), id](HistoryResult r) {
-    if (finished_) return;
-    if (r.error) return reply_error(id, r.error->code, r.error->message);
-    reply(id, protocol::HistoryReply{r});
-  });
+  core_.broker->history(shard_core_.index, std::move(req),
+                        [this, hold = hold(), id](HistoryResult r) {
+                          if (finished_) return;
+                          if (r.error) return reply_error(id, r.error->code, r.error->message);
+                          reply(id, protocol::HistoryReply{r});
+                        });
 }
 
 }  // namespace herald::gateway::client

@@ -1,17 +1,17 @@
 #include "gateway/client/identity.hpp"
 
 #include "core/time/unix_clock.hpp"
+#include "gateway/client/context.hpp"
 #include "gateway/protocol/user_name.hpp"
-#include "gateway/server_state.hpp"
 
 namespace herald::gateway::client {
 
-IdentityDecision decide_identity(const ServerState& state, std::string_view token,
+IdentityDecision decide_identity(const CoreContext& core, std::string_view token,
                                  std::string_view user, bool can_ask_hook) {
   using Why = IdentityRefusal::Why;
   if (!token.empty()) {
-    if (!state.verifier) return IdentityRefusal{Why::no_token_key, {}};
-    auth::VerifyResult r = state.verifier->verify(token, unix_now());
+    if (!core.verifier) return IdentityRefusal{Why::no_token_key, {}};
+    auth::VerifyResult r = core.verifier->verify(token, unix_now());
     if (auto* e = std::get_if<auth::TokenError>(&r)) {
       return IdentityRefusal{
           *e == auth::TokenError::expired ? Why::token_expired : Why::token_invalid,
@@ -22,11 +22,11 @@ IdentityDecision decide_identity(const ServerState& state, std::string_view toke
     id.user = id.claims->user;
     return id;
   }
-  if (state.hooks[proxy::HookKind::connect]) {
+  if (core.hooks[proxy::HookKind::connect]) {
     if (can_ask_hook) return AskConnectHook{};
     return IdentityRefusal{Why::hook_needs_data, {}};
   }
-  if (state.dev_mode) {
+  if (core.dev_mode) {
     if (!protocol::valid_user_name(user)) return IdentityRefusal{Why::bad_user, {}};
     return Identity{std::string(user), std::nullopt};
   }

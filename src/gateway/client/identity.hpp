@@ -24,11 +24,9 @@
 
 #include "gateway/auth/token.hpp"
 
-namespace herald::gateway {
-struct ServerState;
-}
-
 namespace herald::gateway::client {
+
+struct CoreContext;
 
 struct Identity {
   std::string user;
@@ -56,7 +54,7 @@ using IdentityDecision = std::variant<Identity, AskConnectHook, IdentityRefusal>
 // `token`: the client's token, or empty; `user`: the name it gave for dev
 // mode, or empty; `can_ask_hook`: whether this transport can carry the
 // connect hook's request.
-[[nodiscard]] IdentityDecision decide_identity(const ServerState& state, std::string_view token,
+[[nodiscard]] IdentityDecision decide_identity(const CoreContext& core, std::string_view token,
                                                std::string_view user, bool can_ask_hook);
 
 // The message for a refusal that names no transport field (the key, the

@@ -15,15 +15,15 @@ void Client::run(std::uint32_t id, protocol::PresenceCmd& cmd) {
 
 void Client::ask_presence(std::uint32_t id, std::string& room, bool stats) {
   if (!check_room(id, room)) return;
-  if (!state_.options.room_options(room).presence) {
+  if (!core_.options.room_options(room).presence) {
     return reply_error(id, ErrorCode::not_available, "presence is off for '" + room + "'");
   }
-  state_.broker->presence(shard_, std::move(room),
-                          [this, hold = hold(), id, stats](PresenceResult r) {
-                            if (finished_) return;
-                            if (r.error) return reply_error(id, r.error->code, r.error->message);
-                            reply(id, protocol::PresenceReply{r, stats});
-                          });
+  core_.broker->presence(shard_core_.index, std::move(room),
+                         [this, hold = hold(), id, stats](PresenceResult r) {
+                           if (finished_) return;
+                           if (r.error) return reply_error(id, r.error->code, r.error->message);
+                           reply(id, protocol::PresenceReply{r, stats});
+                         });
 }
 
 }  // namespace herald::gateway::client

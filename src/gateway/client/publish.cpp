@@ -10,14 +10,14 @@
 namespace herald::gateway::client {
 
 void Client::run(std::uint32_t id, protocol::PublishCmd& cmd) {
-  if (auto refused = publish_refusal(state_.options, claims_, cmd.room, cmd.data.size())) {
+  if (auto refused = publish_refusal(core_.options, claims_, cmd.room, cmd.data.size())) {
     return reply_error(id, refused->code, refused->message);
   }
   if (!within_publish_rate(id)) return;
   if (auto refused = unasked_hook(proxy::HookKind::publish, cmd.room)) {
     return reply_error(id, refused->code, refused->message);
   }
-  if (state_.options.room_options(cmd.room).publish_proxy) return proxy_publish(id, cmd);
+  if (core_.options.room_options(cmd.room).publish_proxy) return proxy_publish(id, cmd);
   publish_to_broker(id, std::move(cmd.room), std::move(cmd.data));
 }
 
@@ -25,11 +25,12 @@ void Client::publish_to_broker(std::uint32_t id, std::string room, std::string d
                                bool skip_history) {
   PublishRequest req{std::move(room), std::move(data), info_json_};
   req.skip_history = skip_history;
-  state_.broker->publish(shard_, std::move(req), [this, hold = hold(), id](PublishResult r) {
-    if (finished_) return;
-    if (r.error) return reply_error(id, r.error->code, r.error->message);
-    reply(id, protocol::PublishReply{r});
-  });
+  core_.broker->publish(shard_core_.index, std::move(req),
+                        [this, hold = hold(), id](PublishResult r) {
+                          if (finished_) return;
+                          if (r.error) return reply_error(id, r.error->code, r.error->message);
+                          reply(id, protocol::PublishReply{r});
+                        });
 }
 
 void Client::proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
@@ -61,7 +62,7 @@ void Client::on_publish_answer(std::uint32_t id, std::string room, std::string d
   auto& grant = std::get<proxy::PublishGrant>(read);
   if (grant.data_json) {
     // The namespace's limit holds for what is stored, whoever wrote it.
-    const std::size_t max = state_.options.room_options(room).max_publication_bytes;
+    const std::size_t max = core_.options.room_options(room).max_publication_bytes;
     if (grant.data_json->size() > max) {
       count_bad_answer(proxy::HookKind::publish);
       proxy::BackendAnswer bad =

@@ -9,7 +9,7 @@ using protocol::ErrorCode;
 void Client::run(std::uint32_t id, protocol::RpcCmd& cmd) {
   proxy::BackendClient* rpc = backend(proxy::HookKind::rpc);
   if (!rpc) {
-    state_.gw.command_errors->inc();
+    core_.gw.command_errors->inc();
     return reply_error(id, ErrorCode::not_available,
                        "rpc is off on this server (proxy.rpc_url is empty)");
   }
@@ -30,7 +30,7 @@ void Client::on_backend_answer(std::uint32_t id, std::string_view hook,
 
 void Client::on_backend_refusal(std::uint32_t id, std::string_view hook,
                                 proxy::BackendAnswer& answer) {
-  state_.gw.command_errors->inc();
+  core_.gw.command_errors->inc();
   if (auto* error = std::get_if<proxy::ErrorAnswer>(&answer)) {
     return reply_error(id, error->relayed_code(), error->message);
   }
@@ -43,7 +43,7 @@ void Client::on_backend_refusal(std::uint32_t id, std::string_view hook,
 }
 
 void Client::count_bad_answer(proxy::HookKind hook) {
-  state_.hooks[hook]->error(proxy::Failure::bad_answer).inc();
+  core_.hooks[hook]->error(proxy::Failure::bad_answer).inc();
 }
 
 }  // namespace herald::gateway::client

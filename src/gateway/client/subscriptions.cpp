@@ -22,7 +22,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   // subscriptions (id 0) were granted by the connect hook or the token.
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
                         std::string client_data) override {
-    if (id != 0 && s.state_.options.room_options(room).subscribe_proxy) {
+    if (id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
       return s.proxy_subscribe(room, std::move(since), client_data);
     }
     s.subscribe_with_broker(room, std::move(since), {}, {});
@@ -30,12 +30,12 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   void broker_unsubscribe(const std::string& room) override {
     // After the server stopped its shards, the broker must not be called
     // (its io_contexts are being torn down); nothing remains to undo then.
-    if (s.state_.stopped.load(std::memory_order_relaxed)) return;
-    s.state_.broker->unsubscribe(s.shard_, room, s.client_id_);
+    if (s.core_.stopped.load(std::memory_order_relaxed)) return;
+    s.core_.broker->unsubscribe(s.shard_core_.index, room, s.client_id_);
   }
   void join_hub(const std::string& room) override {
-    s.shard_state_.hub.join(room, &s);
-    s.state_.gw.subscriptions->add(1);
+    s.shard_core_.hub.join(room, &s);
+    s.core_.gw.subscriptions->add(1);
     if (s.room_list_ && answer) {
       s.room_list_->add_room(room);
       const std::uint64_t now = unix_now_ms();
@@ -43,8 +43,8 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     }
   }
   void leave_hub(const std::string& room) override {
-    s.shard_state_.hub.leave(room, &s);
-    s.state_.gw.subscriptions->sub(1);
+    s.shard_core_.hub.leave(room, &s);
+    s.core_.gw.subscriptions->sub(1);
     if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
   }
   // Id 0 is a server-side subscription's (complete_connect): its answer
@@ -80,8 +80,8 @@ void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::S
   std::string info =
       chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
   SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
-  state_.broker->subscribe(
-      shard_, std::move(req),
+  core_.broker->subscribe(
+      shard_core_.index, std::move(req),
       [this, hold = hold(), room, data = std::move(backend_data)](const SubscribeResult& r) {
         SubscriptionEffects fx(*this, &r, data);
         subscriptions_.answered(room, !r.error, fx);

@@ -44,7 +44,7 @@ class HttpPublish final : public client::Output, public std::enable_shared_from_
  public:
   HttpPublish(ServerState& state, unsigned shard, HttpRouter::Respond respond)
       : respond_(std::move(respond)),
-        client_(state, shard, (*state.pool)[shard].ctx.get_executor(), *this,
+        client_(state, *state.shards[shard], (*state.pool)[shard].ctx.get_executor(), *this,
                 client::Setup{{}, {}, /*asks_hooks=*/false, &state.http_publish_rates}) {}
   ~HttpPublish() { client_.finish(); }
   HttpPublish(const HttpPublish&) = delete;

@@ -50,7 +50,7 @@ SseSession::SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, Ser
       heartbeat_(tcp_layer(stream_).get_executor()),
       lease_(std::move(lease)),
       max_queue_bytes_(signed_bytes(state.options.client.max_queue_bytes)),
-      client_(state, shard, tcp_layer(stream_).get_executor(), *this,
+      client_(state, shard_state_, tcp_layer(stream_).get_executor(), *this,
               client::Setup{{}, {}, /*asks_hooks=*/false}),
       identity_(std::move(request.identity)) {
   for (std::string& name : request.rooms) {

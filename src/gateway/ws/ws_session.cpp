@@ -32,7 +32,7 @@ WsSession::WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, Serve
       slot_(endpoint),
       codec_(*state.shards[shard]->codecs[endpoint]),
       connection_(std::move(stream), state, *state.shards[shard], *this),
-      client_(state, shard, executor, *this, std::move(setup)),
+      client_(state, *state.shards[shard], executor, *this, std::move(setup)),
       lease_(std::move(lease)) {
   state_.gw.ws_connections->add(1);
 }

@@ -1,0 +1,63 @@
+// What the client core reads of the server it runs in, and nothing more:
+// the options, the broker, the token key, the backend hooks and the
+// connection metrics (CoreContext, one per process), and one shard's hub,
+// backend clients and registry of clients (ShardCore, one per shard).
+//
+// Why a context of its own rather than the server's state: the core sits
+// under the transports, and the server's state (server_state.hpp) holds
+// theirs too (the WebSocket write cork, the HTTP sessions, the router, the
+// TLS credentials). A core that took the server's state would include, and
+// could touch, every transport above it. The server's state extends these
+// two (ServerState is a CoreContext, ShardState a ShardCore), so the
+// composition hands the core its part by reference, and a test builds the
+// core on these alone.
+//
+// Thread rules: CoreContext is read-only once the server has started, but
+// for `stopped` and the counters (atomic); ShardCore is shard-local,
+// touched only from its shard's thread.
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <unordered_set>
+
+#include "gateway/auth/token.hpp"
+#include "gateway/broker/broker.hpp"
+#include "gateway/client/connection_metrics.hpp"
+#include "gateway/fanout/hub.hpp"
+#include "gateway/options.hpp"
+#include "gateway/proxy/backend_client.hpp"
+#include "gateway/proxy/hook.hpp"
+
+namespace herald::gateway::client {
+
+class Client;
+
+struct CoreContext {
+  explicit CoreContext(const Options& o) : options(o) {}
+
+  const Options& options;
+  Broker* broker = nullptr;
+  std::unique_ptr<auth::TokenVerifier> verifier;  // null without auth.hmac_secret
+  bool dev_mode = false;
+  // The backend hooks (proxy.<hook>_url); null where the URL is empty.
+  proxy::PerHook<std::unique_ptr<proxy::Hook>> hooks;
+  ConnectionMetrics gw;
+  // Shards stopping: no more broker calls, no more cross-shard posts.
+  std::atomic<bool> stopped{false};
+};
+
+struct ShardCore {
+  explicit ShardCore(unsigned shard_index) : index(shard_index) {}
+
+  const unsigned index;  // the shard's place in the pool, as the broker names it
+  // Every client (WebSocket, SSE and HTTP publish alike), told on shutdown
+  // and found by a per-user disconnect.
+  std::unordered_set<Client*> clients;
+  fanout::Hub hub;  // room -> local subscribers
+  // Posts to each hook's proxy.<hook>_url; null where it is empty. Stopped
+  // (idle connections closed) before the io_context goes.
+  proxy::PerHook<std::unique_ptr<proxy::BackendClient>> backends;
+};
+
+}  // namespace herald::gateway::client
