@@ -35,7 +35,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (auto* grant = std::get_if<ConnectGrant>(&read)) {
       if (grant->user.empty() || grant->user.size() > 64) std::abort();
       for (const auto& room : grant->rooms)
-        if (herald::gateway::room_name_error(room)) std::abort();
+        if (herald::gateway::protocol::room_name_error(room)) std::abort();
     } else if (std::get<std::string>(read).empty()) {
       std::abort();
     }

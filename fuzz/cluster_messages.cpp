@@ -12,7 +12,7 @@
 #include "redis/cluster_slots.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  namespace rs = herald::gateway::redis_schema;
+  namespace rs = herald::gateway::broker::redis_schema;
   if (size == 0) return 0;
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);

@@ -20,17 +20,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view in(reinterpret_cast<const char*>(data) + 1, size - 1);
   switch (data[0] % 5) {
     case 0: {
-      auto entries = herald::gateway::parse_keyword_add(in);
+      auto entries = herald::gateway::api::parse_keyword_add(in);
       if (!entries && entries.error().empty()) std::abort();
       break;
     }
     case 1: {
-      auto keywords = herald::gateway::parse_keyword_remove(in);
+      auto keywords = herald::gateway::api::parse_keyword_remove(in);
       if (!keywords && keywords.error().empty()) std::abort();
       break;
     }
     case 2: {
-      auto text = herald::gateway::parse_keyword_match(in);
+      auto text = herald::gateway::api::parse_keyword_match(in);
       if (!text && text.error().empty()) std::abort();
       break;
     }

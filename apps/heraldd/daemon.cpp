@@ -115,9 +115,9 @@ int run(const Settings& settings) {
     server_ptr->add_keyword_api(*keywords);
     server_ptr->add_api_action(
         "/api/dns/reload",
-        [&control, &dns](const std::string&, std::function<void(gateway::ApiReply)> reply) {
+        [&control, &dns](const std::string&, std::function<void(gateway::api::ApiReply)> reply) {
           boost::asio::post(control, [&dns, reply = std::move(reply)] {
-            gateway::ApiReply r;
+            gateway::api::ApiReply r;
             if (!dns) {
               r.status = boost::beast::http::status::not_found;
               r.code = "not_available";
@@ -140,10 +140,10 @@ int run(const Settings& settings) {
   struct NodeSink {
     std::mutex mu;
     DnsService* dns = nullptr;
-    std::vector<gateway::ClusterNode> latest;
+    std::vector<gateway::broker::ClusterNode> latest;
   };
   auto sink = std::make_shared<NodeSink>();
-  server.on_cluster_nodes([sink](const std::vector<gateway::ClusterNode>& nodes) {
+  server.on_cluster_nodes([sink](const std::vector<gateway::broker::ClusterNode>& nodes) {
     std::lock_guard lock(sink->mu);
     sink->latest = nodes;
     if (sink->dns != nullptr) sink->dns->set_nodes(nodes);

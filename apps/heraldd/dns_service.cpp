@@ -49,7 +49,7 @@ std::string load_report_json(const LoadReport& r) {
   return out + "]}";
 }
 
-void DnsService::set_nodes(const std::vector<gateway::ClusterNode>& nodes) {
+void DnsService::set_nodes(const std::vector<gateway::broker::ClusterNode>& nodes) {
   std::vector<dns::GatewayNode> listed;
   listed.reserve(nodes.size());
   for (const auto& n : nodes) listed.push_back({n.id, n.host, n.port, n.connections});

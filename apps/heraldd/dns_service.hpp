@@ -55,7 +55,7 @@ class DnsService {
   LoadReport load();
   // Cluster mode: the live nodes changed; the discovery zone is rebuilt
   // (zone files are not read again). Any thread.
-  void set_nodes(const std::vector<gateway::ClusterNode>& nodes);
+  void set_nodes(const std::vector<gateway::broker::ClusterNode>& nodes);
   // Binds and starts the shards; throws std::system_error on failure.
   void start();
   void stop();

@@ -31,9 +31,9 @@
 
 namespace {
 
-using herald::gateway::redis_schema::frame_parts;
-using herald::gateway::redis_schema::kPublishScript;
-using herald::gateway::redis_schema::room_keys;
+using herald::gateway::broker::redis_schema::frame_parts;
+using herald::gateway::broker::redis_schema::kPublishScript;
+using herald::gateway::broker::redis_schema::room_keys;
 
 struct Args {
   herald::config::Endpoint redis{"127.0.0.1", 6379};

@@ -113,7 +113,7 @@ std::vector<Round> run(Mode mode, const std::vector<std::vector<kw::Entry>>& dic
   moderation::Moderator moderator(
       store, options, registry,
       mode == Mode::inline_builds ? moderation::inline_builds() : moderation::BuildRunner{});
-  MemoryBroker inner(
+  broker::MemoryBroker inner(
       options, pool, [](unsigned, const std::string&, const fanout::MessagePtr&) {}, registry);
   moderation::ModeratingBroker broker(inner, moderator, pool);
   broker.start();
@@ -122,12 +122,12 @@ std::vector<Round> run(Mode mode, const std::vector<std::vector<kw::Entry>>& dic
   pool.start();
 
   auto publish = [&](const std::string& text) {
-    std::promise<PublishResult> answered;
+    std::promise<protocol::PublishResult> answered;
     boost::asio::post(pool[0].ctx, [&] {
-      broker.publish(0, PublishRequest{"room", "\"" + text + "\"", ""},
-                     [&](PublishResult r) { answered.set_value(std::move(r)); });
+      broker.publish(0, protocol::PublishRequest{"room", "\"" + text + "\"", ""},
+                     [&](protocol::PublishResult r) { answered.set_value(std::move(r)); });
     });
-    PublishResult r = answered.get_future().get();
+    protocol::PublishResult r = answered.get_future().get();
     if (r.error) {
       std::fprintf(stderr, "publish failed: %s\n", r.error->message.c_str());
       std::abort();

@@ -12,10 +12,10 @@
 
 namespace herald::gateway {
 namespace beast = boost::beast;
-namespace http = beast::http;
+namespace beast_http = beast::http;
 
-HttpSession::HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
-                         unsigned shard)
+HttpSession::HttpSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
+                         ServerState& state, unsigned shard)
     : stream_(std::move(stream)), state_(state), shard_(shard), lease_(std::move(lease)) {
   state_.shards[shard_]->http_sessions.insert(this);
 }
@@ -55,7 +55,7 @@ void HttpSession::read_request() {
   reading_ = true;
   std::visit(
       [this](auto& s) {
-        http::async_read(
+        beast_http::async_read(
             s, buffer_, *parser_,
             [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
       },
@@ -64,7 +64,7 @@ void HttpSession::read_request() {
 
 void HttpSession::on_read(beast::error_code ec) {
   reading_ = false;
-  if (ec == http::error::end_of_stream || ec == beast::error::timeout ||
+  if (ec == beast_http::error::end_of_stream || ec == beast::error::timeout ||
       ec == boost::asio::error::operation_aborted || ec == boost::asio::error::connection_reset ||
       ec == boost::asio::error::eof || ec == boost::asio::ssl::error::stream_truncated) {
     return close();
@@ -73,26 +73,28 @@ void HttpSession::on_read(beast::error_code ec) {
   // still be sending. Close lingering (see linger_then_close) so it reads
   // our answer. A request read whole keeps the connection alive.
   linger_ = ec.failed();
-  if (ec == http::error::header_limit) {
-    send(make_error_response(http::status::request_header_fields_too_large, "header_too_large",
-                             "request headers exceed http.max_header_bytes (" +
-                                 std::to_string(state_.options.http.max_header_bytes) + " bytes)"),
+  if (ec == beast_http::error::header_limit) {
+    send(http::make_error_response(
+             beast_http::status::request_header_fields_too_large, "header_too_large",
+             "request headers exceed http.max_header_bytes (" +
+                 std::to_string(state_.options.http.max_header_bytes) + " bytes)"),
          false);
     return;
   }
-  if (ec == http::error::body_limit) {
-    send(make_error_response(http::status::payload_too_large, "body_too_large",
-                             "request body exceeds http.max_body_bytes (" +
-                                 std::to_string(state_.options.http.max_body_bytes) + " bytes)"),
+  if (ec == beast_http::error::body_limit) {
+    send(http::make_error_response(beast_http::status::payload_too_large, "body_too_large",
+                                   "request body exceeds http.max_body_bytes (" +
+                                       std::to_string(state_.options.http.max_body_bytes) +
+                                       " bytes)"),
          false);
     return;
   }
   if (ec) {
     // Any other HTTP parse failure: the stream cannot be trusted past this
     // point, so answer 400 and close. Socket errors just close.
-    if (ec.category() == http::make_error_code(http::error::bad_method).category()) {
-      send(make_error_response(http::status::bad_request, "bad_request",
-                               "malformed HTTP request: " + ec.message()),
+    if (ec.category() == beast_http::make_error_code(beast_http::error::bad_method).category()) {
+      send(http::make_error_response(beast_http::status::bad_request, "bad_request",
+                                     "malformed HTTP request: " + ec.message()),
            false);
       return;
     }
@@ -100,16 +102,16 @@ void HttpSession::on_read(beast::error_code ec) {
     linger_ = false;
     return close();
   }
-  HttpRequest request = parser_->release();
-  if (auto refusal =
-          state_.origin_policy.refusal(request[http::field::origin], request[http::field::host])) {
+  http::HttpRequest request = parser_->release();
+  if (auto refusal = state_.origin_policy.refusal(request[beast_http::field::origin],
+                                                  request[beast_http::field::host])) {
     // Refused before anything reads the request: no upgrade, no route. The
     // connection stays usable unless it asked for an upgrade (whose client
     // expects the socket to change hands or close).
     log::debug("request refused by the origin policy",
                {{"shard", shard_}, {"why", refusal->message}});
-    send(make_error_response(http::status::forbidden, refusal->code, refusal->message,
-                             request.version()),
+    send(http::make_error_response(beast_http::status::forbidden, refusal->code, refusal->message,
+                                   request.version()),
          request.keep_alive() && !beast::websocket::is_upgrade(request) &&
              !state_.draining.load(std::memory_order_relaxed));
     return;
@@ -121,14 +123,14 @@ void HttpSession::on_read(beast::error_code ec) {
       ++endpoint;
     }
     if (endpoint == state_.ws_endpoints.size()) {
-      send(make_error_response(http::status::not_found, "not_found",
-                               "WebSocket clients connect to /ws", request.version()),
+      send(http::make_error_response(beast_http::status::not_found, "not_found",
+                                     "WebSocket clients connect to /ws", request.version()),
            false);
       return;
     }
     if (state_.draining.load(std::memory_order_relaxed)) {
-      send(make_error_response(http::status::service_unavailable, "draining",
-                               "server is shutting down", request.version()),
+      send(http::make_error_response(beast_http::status::service_unavailable, "draining",
+                                     "server is shutting down", request.version()),
            false);
       return;
     }
@@ -136,31 +138,32 @@ void HttpSession::on_read(beast::error_code ec) {
     // session ends when the last reference to it goes (now).
     upgraded_ = true;
     tcp_layer(stream_).expires_never();
-    auto ws = std::make_shared<WsSession>(std::move(stream_), std::move(lease_), state_, shard_,
-                                          endpoint);
-    ws->start(request);
+    auto session = std::make_shared<ws::WsSession>(std::move(stream_), std::move(lease_), state_,
+                                                   shard_, endpoint);
+    session->start(request);
     return;
   }
   const unsigned version = request.version();
   const bool keep_alive = request.keep_alive();
   if (sse::is_stream_request(request)) return start_event_stream(request);
   state_.router.dispatch(
-      request, shard_, [self = shared_from_this(), version, keep_alive](HttpResponse response) {
+      request, shard_,
+      [self = shared_from_this(), version, keep_alive](http::HttpResponse response) {
         response.version(version);
         self->send(std::move(response),
                    keep_alive && !self->state_.draining.load(std::memory_order_relaxed));
       });
 }
 
-void HttpSession::start_event_stream(const HttpRequest& request) {
+void HttpSession::start_event_stream(const http::HttpRequest& request) {
   const bool keep_alive = request.keep_alive() && !state_.draining.load(std::memory_order_relaxed);
   if (state_.draining.load(std::memory_order_relaxed)) {
-    return send(make_error_response(http::status::service_unavailable, "draining",
-                                    "server is shutting down", request.version()),
+    return send(http::make_error_response(beast_http::status::service_unavailable, "draining",
+                                          "server is shutting down", request.version()),
                 false);
   }
   auto checked = sse::read_stream_request(request, state_);
-  if (auto* refusal = std::get_if<HttpResponse>(&checked)) {
+  if (auto* refusal = std::get_if<http::HttpResponse>(&checked)) {
     return send(std::move(*refusal), keep_alive);
   }
   // The socket goes to the stream's session, as on a WebSocket upgrade.
@@ -172,14 +175,14 @@ void HttpSession::start_event_stream(const HttpRequest& request) {
   stream->start(request.version());
 }
 
-void HttpSession::send(HttpResponse response, bool keep_alive) {
+void HttpSession::send(http::HttpResponse response, bool keep_alive) {
   state_.count_response(response.result_int());
   response.keep_alive(keep_alive);
   response_.emplace(std::move(response));
   tcp_layer(stream_).expires_after(state_.options.http.idle_timeout);
   std::visit(
       [this, keep_alive](auto& s) {
-        http::async_write(
+        beast_http::async_write(
             s, *response_,
             [self = shared_from_this(), keep_alive](beast::error_code ec, std::size_t) {
               self->on_write(keep_alive, ec);

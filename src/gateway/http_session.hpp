@@ -25,7 +25,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   // until it closes (or handed to its WsSession on upgrade, or its SSE
   // stream). `stream` holds the accepted socket, alone or under a TLS
   // stream.
-  HttpSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
+  HttpSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease, ServerState& state,
               unsigned shard);
   ~HttpSession();
   HttpSession(const HttpSession&) = delete;
@@ -43,10 +43,10 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   void on_read(boost::beast::error_code ec);
   // GET /sse: refused with an HTTP error, or the socket handed to an
   // event stream (sse/sse_session.hpp).
-  void start_event_stream(const HttpRequest& request);
+  void start_event_stream(const http::HttpRequest& request);
   // keep_alive false: the connection closes once the response is written
   // (after a request that left the stream in an unknown state, or on drain).
-  void send(HttpResponse response, bool keep_alive);
+  void send(http::HttpResponse response, bool keep_alive);
   void on_write(bool keep_alive, boost::beast::error_code ec);
   void linger_then_close();
   void discard_some();
@@ -55,7 +55,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   ClientStream stream_;
   boost::beast::flat_buffer buffer_;
   std::optional<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
-  std::optional<HttpResponse> response_;  // alive until its write completes
+  std::optional<http::HttpResponse> response_;  // alive until its write completes
   ServerState& state_;
   unsigned shard_;
   boost::beast::flat_buffer discard_;  // lingering close reads into it
@@ -63,7 +63,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   bool linger_ = false;
   bool upgraded_ = false;     // the socket now belongs to a WsSession or an SSE stream
   bool tls_closing_ = false;  // close_notify sent (or being sent)
-  ConnectionsPerIp::Lease lease_;
+  limits::ConnectionsPerIp::Lease lease_;
 };
 
 }  // namespace herald::gateway

@@ -61,7 +61,7 @@ bool Options::dev_mode() const {
   if (auth.dev_mode == "on") return true;
   if (auth.dev_mode == "off") return false;
   return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() &&
-         is_loopback_host(listen.host);
+         http::is_loopback_host(listen.host);
 }
 
 void register_options(config::Schema& s, Options& o) {

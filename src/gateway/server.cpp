@@ -32,7 +32,7 @@
 
 namespace herald::gateway {
 namespace asio = boost::asio;
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 using asio::ip::tcp;
 
 struct Server::Impl {
@@ -56,17 +56,17 @@ struct Server::Impl {
   Options options;
   ServerState state;
   ShardPool pool;
-  std::unique_ptr<Broker> broker;
+  std::unique_ptr<broker::Broker> broker;
   // The same object as `broker` when it is the cluster's (cluster.mode =
   // redis), kept typed from its construction for what only it has: the
   // start-up wait for Redis and the node registry. nullptr otherwise.
-  RedisBroker* cluster_broker = nullptr;
+  broker::RedisBroker* cluster_broker = nullptr;
   // Set by add_keyword_api(); state.broker then points at moderating_broker.
   std::unique_ptr<moderation::Moderator> moderator;
   std::unique_ptr<moderation::ModeratingBroker> moderating_broker;
   std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
-  std::function<void(const std::vector<ClusterNode>&)> on_nodes;
+  std::function<void(const std::vector<broker::ClusterNode>&)> on_nodes;
   unsigned next_shard = 0;
   bool started = false;
   bool stopped = false;
@@ -148,7 +148,8 @@ Server::Server(Options options, metrics::Registry& registry)
   });
   st.dev_mode = impl_->options.dev_mode();
   st.verifier = make_token_verifier(impl_->options.auth);
-  if (impl_->options.tls.enabled()) st.tls = std::make_unique<TlsCredentials>(impl_->options.tls);
+  if (impl_->options.tls.enabled())
+    st.tls = std::make_unique<tls::TlsCredentials>(impl_->options.tls);
   impl_->make_backend_hooks(registry);
   impl_->register_metrics(registry);
   impl_->make_broker(registry);
@@ -200,11 +201,11 @@ void Server::Impl::make_broker(metrics::Registry& registry) {
         s->disconnect(protocol::DisconnectCode::stream_reset);
       }
     };
-    auto cluster = std::make_unique<RedisBroker>(options, pool, deliver, reset, registry);
+    auto cluster = std::make_unique<broker::RedisBroker>(options, pool, deliver, reset, registry);
     cluster_broker = cluster.get();
     broker = std::move(cluster);
   } else {
-    broker = std::make_unique<MemoryBroker>(options, pool, deliver, registry);
+    broker = std::make_unique<broker::MemoryBroker>(options, pool, deliver, registry);
   }
   st.broker = broker.get();
   st.pool = &pool;
@@ -212,12 +213,12 @@ void Server::Impl::make_broker(metrics::Registry& registry) {
 
 void Server::Impl::register_routes(metrics::Registry& registry) {
   auto& st = state;
-  st.router.add(http::verb::get, "/healthz", [&st](const HttpRequest& req) {
+  st.router.add(beast_http::verb::get, "/healthz", [&st](const http::HttpRequest& req) {
     if (st.draining.load(std::memory_order_relaxed)) {
-      return make_text_response(http::status::service_unavailable, "draining\n", "text/plain",
-                                req.version());
+      return http::make_text_response(beast_http::status::service_unavailable, "draining\n",
+                                      "text/plain", req.version());
     }
-    return make_text_response(http::status::ok, "ok\n", "text/plain", req.version());
+    return http::make_text_response(beast_http::status::ok, "ok\n", "text/plain", req.version());
   });
   if (options.metrics.require_key && options.api.key.empty()) {
     throw std::runtime_error(
@@ -225,21 +226,22 @@ void Server::Impl::register_routes(metrics::Registry& registry) {
         "/metrics will then ask for");
   }
   st.router.add_async(
-      http::verb::get, "/metrics",
-      [&registry, &st](const HttpRequest& req, unsigned, HttpRouter::Respond respond) {
-        if (st.options.metrics.require_key && !api_authorized(st, req, respond)) return;
-        respond(make_text_response(http::status::ok, registry.render(),
-                                   "text/plain; version=0.0.4; charset=utf-8", req.version()));
+      beast_http::verb::get, "/metrics",
+      [&registry, &st](const http::HttpRequest& req, unsigned, http::HttpRouter::Respond respond) {
+        if (st.options.metrics.require_key && !api::api_authorized(st, req, respond)) return;
+        respond(http::make_text_response(beast_http::status::ok, registry.render(),
+                                         "text/plain; version=0.0.4; charset=utf-8",
+                                         req.version()));
       });
-  register_api(st.router, st);
+  api::register_api(st.router, st);
   sse::register_client_publish(st.router, st);
   if (options.web.enabled) {
     // The web app, from memory (web/assets.hpp); index.html also at "/".
     for (const web::Asset& a : web::assets()) {
-      const auto serve = [&a](const HttpRequest& req) {
-        auto res = make_text_response(http::status::ok, std::string(a.body), a.content_type,
-                                      req.version());
-        res.set(http::field::cache_control, "no-cache");
+      const auto serve = [&a](const http::HttpRequest& req) {
+        auto res = http::make_text_response(beast_http::status::ok, std::string(a.body),
+                                            a.content_type, req.version());
+        res.set(beast_http::field::cache_control, "no-cache");
         // The app loads only its own files and talks only to this server
         // ('self' covers ws: and wss: to the same host); no inline script
         // or style exists, so none is allowed, and no other site may frame
@@ -248,12 +250,12 @@ void Server::Impl::register_routes(metrics::Registry& registry) {
                 "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; "
                 "img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'self'; "
                 "frame-ancestors 'none'");
-        res.set(http::field::x_frame_options, "DENY");
+        res.set(beast_http::field::x_frame_options, "DENY");
         res.set("Referrer-Policy", "no-referrer");
         return res;
       };
-      st.router.add(http::verb::get, std::string(a.path), serve);
-      if (a.path == "/index.html") st.router.add(http::verb::get, "/", serve);
+      st.router.add(beast_http::verb::get, std::string(a.path), serve);
+      if (a.path == "/index.html") st.router.add(beast_http::verb::get, "/", serve);
     }
   }
 }
@@ -262,7 +264,7 @@ Server::~Server() {
   shutdown();
 }
 
-HttpRouter& Server::router() {
+http::HttpRouter& Server::router() {
   return impl_->state.router;
 }
 void Server::Impl::make_backend_hooks(metrics::Registry& registry) {
@@ -295,8 +297,8 @@ void Server::Impl::make_backend_hooks(metrics::Registry& registry) {
 
 void Server::add_keyword_api(match::store::Store& store) {
   Impl& m = *impl_;
-  register_keyword_api(m.state.router, m.state, store);
-  register_keyword_metrics(m.state.registry, store);
+  api::register_keyword_api(m.state.router, m.state, store);
+  api::register_keyword_metrics(m.state.registry, store);
   // Moderation wraps the broker, so that every publish path passes through
   // it (gateway/moderation/moderator.hpp).
   m.moderator = std::make_unique<moderation::Moderator>(store, m.options, m.state.registry);
@@ -304,7 +306,7 @@ void Server::add_keyword_api(match::store::Store& store) {
       std::make_unique<moderation::ModeratingBroker>(*m.broker, *m.moderator, m.pool);
   m.state.broker = m.moderating_broker.get();
 }
-void Server::add_api_action(std::string path, ApiAction action) {
+void Server::add_api_action(std::string path, api::ApiAction action) {
   register_api_action(impl_->state.router, impl_->state, std::move(path), std::move(action));
 }
 std::optional<std::string> Server::reload_tls() {
@@ -323,7 +325,7 @@ std::size_t Server::connections() const {
   return impl_->state.connections.load(std::memory_order_relaxed);
 }
 
-void Server::on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn) {
+void Server::on_cluster_nodes(std::function<void(const std::vector<broker::ClusterNode>&)> fn) {
   impl_->on_nodes = std::move(fn);
 }
 
@@ -417,7 +419,7 @@ void Server::Impl::make_codecs() {
 
 void Server::Impl::join_cluster(const config::Endpoint& bound) {
   Impl& m = *this;
-  if (RedisBroker* cluster = m.cluster_broker) {
+  if (broker::RedisBroker* cluster = m.cluster_broker) {
     // One connect timeout for Redis before serving, so the first clients
     // find it; serve anyway (their commands fail with 108 until it is up).
     const auto& c = m.options.cluster;
@@ -436,7 +438,7 @@ void Server::Impl::join_cluster(const config::Endpoint& bound) {
                 {{"redis", c.redis_topology.address.to_string()}});
     else
       log::info("cluster mode", {{"redis", c.redis_topology.address.to_string()}});
-    ClusterNode self;
+    broker::ClusterNode self;
     self.id = c.node_id;
     if (self.id.empty()) self.id = "node-" + random::hex_id(8);
     self.host = c.advertise.empty() ? bound.host : c.advertise;
@@ -444,7 +446,7 @@ void Server::Impl::join_cluster(const config::Endpoint& bound) {
     log::info("cluster node", {{"id", self.id}, {"advertise", self.host}});
     cluster->register_node(
         std::move(self), [&st = m.state] { return st.connections.load(std::memory_order_relaxed); },
-        [&m](const std::vector<ClusterNode>& nodes) {
+        [&m](const std::vector<broker::ClusterNode>& nodes) {
           if (m.on_nodes) m.on_nodes(nodes);
         });
   }
@@ -457,8 +459,9 @@ namespace {
 std::string refusal_response(std::string_view code, std::string_view message) {
   // The JSON error every response carries (make_error_response), written
   // out once: the socket is refused before any session exists to send it.
-  HttpResponse res = make_error_response(http::status::service_unavailable, code, message);
-  res.set(http::field::retry_after, "1");
+  http::HttpResponse res =
+      http::make_error_response(beast_http::status::service_unavailable, code, message);
+  res.set(beast_http::field::retry_after, "1");
   res.keep_alive(false);
   std::ostringstream out;
   out << res;
@@ -488,7 +491,7 @@ void Server::Impl::admit(tcp::socket socket, ShardPool::Shard& target) {
     state.connections.fetch_sub(1, std::memory_order_relaxed);
     return;
   }
-  std::optional<ConnectionsPerIp::Lease> lease = state.per_ip.try_acquire(peer.address());
+  std::optional<limits::ConnectionsPerIp::Lease> lease = state.per_ip.try_acquire(peer.address());
   if (!lease) {
     state.rejected_per_ip->inc();
     reject(std::move(socket), target.ctx, kTooManyFromIp);

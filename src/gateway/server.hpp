@@ -33,7 +33,7 @@ class Server {
   Server& operator=(const Server&) = delete;
 
   // Add routes before start(); the router is read-only once serving.
-  HttpRouter& router();
+  http::HttpRouter& router();
   // Serves /api/keywords/* from `store`, exports its statistics, and
   // moderates publications of the namespaces whose `moderation` names
   // dictionaries of it. Call before start(); `store` must outlive the
@@ -42,7 +42,7 @@ class Server {
   void add_keyword_api(match::store::Store& store);
   // Serves POST `path` (under /api/, key-checked) with an action of the
   // embedding application (api/http_api.hpp); call before start().
-  void add_api_action(std::string path, ApiAction action);
+  void add_api_action(std::string path, api::ApiAction action);
 
   // Serves WebSocket upgrades on `path` in the protocol of the codecs
   // `make_codec` makes (one per shard; codec/codec.hpp), over the same
@@ -54,7 +54,7 @@ class Server {
   // Cluster mode: `fn` gets the live nodes of the cluster (this one
   // included) whenever they change, on a thread of the broker's. Set before
   // start(); never called in memory mode.
-  void on_cluster_nodes(std::function<void(const std::vector<ClusterNode>&)> fn);
+  void on_cluster_nodes(std::function<void(const std::vector<broker::ClusterNode>&)> fn);
 
   // Binds and starts the shard threads. Throws std::system_error whose
   // what() names the address and the reason (e.g. address already in use),

@@ -6,7 +6,7 @@ namespace herald::gateway {
 
 ShardState::ShardState(unsigned shard_index, boost::asio::io_context& ctx,
                        std::chrono::nanoseconds write_delay)
-    : client::ShardCore(shard_index), cork(std::make_unique<WriteCork>(ctx, write_delay)) {}
+    : client::ShardCore(shard_index), cork(std::make_unique<ws::WriteCork>(ctx, write_delay)) {}
 
 ShardState::~ShardState() = default;
 

@@ -31,7 +31,9 @@ namespace herald::gateway {
 
 class HttpSession;
 class ShardPool;
+namespace ws {
 class WriteCork;  // ws/write_cork.hpp: the WebSocket transport's, held here opaque
+}
 
 // A WebSocket endpoint: the path clients upgrade on and the codec of its
 // protocol (codec/codec.hpp). Its index is the codec's slot in every
@@ -52,7 +54,7 @@ struct ShardState : client::ShardCore {
   ShardState(const ShardState&) = delete;
   ShardState& operator=(const ShardState&) = delete;
   std::unordered_set<HttpSession*> http_sessions;  // shard-local
-  std::unique_ptr<WriteCork> cork;  // shard-local: WebSocket sessions to flush this turn
+  std::unique_ptr<ws::WriteCork> cork;  // shard-local: WebSocket sessions to flush this turn
   // shard-local: one codec per WebSocket endpoint (ServerState::ws_endpoints),
   // its decoder reused per message.
   std::vector<std::unique_ptr<codec::Codec>> codecs;
@@ -77,24 +79,24 @@ struct ServerState : client::CoreContext {
         forward_headers(proxy::parse_header_list(o.proxy.forward_headers)) {}
 
   metrics::Registry& registry;
-  HttpRouter router;  // filled before start(), read-only afterwards
+  http::HttpRouter router;  // filled before start(), read-only afterwards
   // Filled before start(), read-only afterwards; [0] is /ws.
   std::vector<WsEndpoint> ws_endpoints;
-  OriginPolicy origin_policy;  // checked on every request before routing
+  http::OriginPolicy origin_policy;  // checked on every request before routing
   std::vector<std::unique_ptr<ShardState>> shards;
   ShardPool* pool = nullptr;  // for work that must visit every shard
   // server.tls_*: null when the listener is plain. Its current() is taken
   // per accepted connection; a reload swaps it (tls/tls_credentials.hpp).
-  std::unique_ptr<TlsCredentials> tls;
+  std::unique_ptr<tls::TlsCredentials> tls;
 
   std::atomic<bool> draining{false};
   std::atomic<std::size_t> connections{0};
   // server.max_connections_per_ip: asked by the acceptor, released by the
   // sessions' leases (on their shards). Outlives every session.
-  ConnectionsPerIp per_ip;
+  limits::ConnectionsPerIp per_ip;
   // client.publish_rate of HTTP publishes (sse/client_publish.hpp), per
   // user over every shard.
-  UserRates http_publish_rates;
+  limits::UserRates http_publish_rates;
   // proxy.max_in_flight, over every hook and shard; outlives every request.
   proxy::InFlightLimit proxy_in_flight;
   // proxy.forward_headers, parsed once (lower-case names).

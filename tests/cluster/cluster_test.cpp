@@ -417,7 +417,8 @@ TEST(Cluster, APublishAfterScriptFlushIsRefusedOnceThenTheScriptsAreLoadedAgain)
   EXPECT_EQ(json_uint(refused, "/error/code"), 114u) << refused;
   EXPECT_NE(refused.find("SCRIPT FLUSH"), std::string::npos) << refused;
   ASSERT_TRUE(eventually([&] {
-    auto exists = redis.command({"SCRIPT", "EXISTS", gateway::redis_schema::kPublishScript.sha()});
+    auto exists =
+        redis.command({"SCRIPT", "EXISTS", gateway::broker::redis_schema::kPublishScript.sha()});
     return exists.elements.size() == 1 && exists.elements[0].integer == 1;
   }));
   EXPECT_EQ(rounds(6, "3"), 1);

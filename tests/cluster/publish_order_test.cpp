@@ -200,7 +200,8 @@ TEST(PublishOrder, AScriptFlushRefusesWhatItCaughtAndReordersNothing) {
   // scripts again.
   ASSERT_TRUE(eventually([&] {
     (void)publish(*pub, id++, "ord:probe", "0");
-    auto exists = redis.command({"SCRIPT", "EXISTS", gateway::redis_schema::kPublishScript.sha()});
+    auto exists =
+        redis.command({"SCRIPT", "EXISTS", gateway::broker::redis_schema::kPublishScript.sha()});
     return exists.elements.size() == 1 && exists.elements[0].integer == 1;
   }));
   Burst after = publish_burst(*pub, rooms, 5, id);

@@ -149,12 +149,12 @@ TEST(RedisClusterMode, TheNodeRegistryFollowsItsSlotToAnotherMaster) {
   // first seen there would have expired.
   const std::string moved = target->command({"HGET", key, "n1"}).str;
   ASSERT_FALSE(moved.empty());
-  const auto first = gateway::redis_schema::parse_node_value(moved);
+  const auto first = gateway::broker::redis_schema::parse_node_value(moved);
   ASSERT_TRUE(first) << moved;
   std::string entry;
   EXPECT_TRUE(eventually([&] {
     entry = target->command({"HGET", key, "n1"}).str;
-    auto v = gateway::redis_schema::parse_node_value(entry);
+    auto v = gateway::broker::redis_schema::parse_node_value(entry);
     return v && v->expires_ms > first->expires_ms + 1000;  // + node_ttl: written after it expired
   })) << "first "
       << moved << ", last " << entry;

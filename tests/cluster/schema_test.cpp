@@ -14,7 +14,7 @@
 namespace herald::gateway {
 namespace {
 
-using namespace redis_schema;
+using namespace broker::redis_schema;
 
 struct FrameCase {
   const char* name;

@@ -135,7 +135,7 @@ class ClientCore : public ::testing::Test {
         std::make_unique<gw::ShardState>(0, pool_[0].ctx, options_.client.write_delay));
     state_.dev_mode = true;
     state_.gw = gw::client::ConnectionMetrics::registered(registry_);
-    broker_ = std::make_unique<gw::MemoryBroker>(
+    broker_ = std::make_unique<gw::broker::MemoryBroker>(
         options_, pool_,
         [this](unsigned shard, const std::string& room, const gw::fanout::MessagePtr& message) {
           state_.shards[shard]->hub.deliver(room, message);
@@ -178,7 +178,7 @@ class ClientCore : public ::testing::Test {
   metrics::Registry registry_;
   gw::ShardPool pool_;
   gw::ServerState state_;
-  std::unique_ptr<gw::MemoryBroker> broker_;
+  std::unique_ptr<gw::broker::MemoryBroker> broker_;
   std::vector<std::shared_ptr<FakeTransport>> clients_;
 };
 

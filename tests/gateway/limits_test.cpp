@@ -13,21 +13,21 @@ namespace {
 
 constexpr std::int64_t kSecond = 1'000'000'000;
 
-int takes(TokenBucket& b, std::int64_t now, int tries) {
+int takes(limits::TokenBucket& b, std::int64_t now, int tries) {
   int n = 0;
   for (int i = 0; i < tries; ++i) n += b.take(now) ? 1 : 0;
   return n;
 }
 
 TEST(TokenBucket, ABurstThenTheRate) {
-  TokenBucket b(10, 50, 0);
+  limits::TokenBucket b(10, 50, 0);
   EXPECT_EQ(takes(b, 0, 100), 50);              // the burst, at once
   EXPECT_EQ(takes(b, kSecond / 2, 100), 5);     // half a second at 10/s
   EXPECT_EQ(takes(b, 100 * kSecond, 100), 50);  // refills to the burst, no more
 }
 
 TEST(TokenBucket, AClockGoingBackwardsAddsNothing) {
-  TokenBucket b(10, 1, 5 * kSecond);
+  limits::TokenBucket b(10, 1, 5 * kSecond);
   EXPECT_TRUE(b.take(5 * kSecond));
   EXPECT_FALSE(b.take(4 * kSecond));
   EXPECT_FALSE(b.take(5 * kSecond));
@@ -35,7 +35,7 @@ TEST(TokenBucket, AClockGoingBackwardsAddsNothing) {
 }
 
 TEST(RoomRates, ARoomsRateSurvivesItsStateAndFullBucketsAreForgotten) {
-  RoomRates rates;
+  limits::RoomRates rates;
   for (int i = 0; i < 5; ++i) EXPECT_TRUE(rates.take("big", 5, 0));
   EXPECT_FALSE(rates.take("big", 5, 0));  // the room's burst is spent, whatever its state did
   // A churn over fresh names: the map stays near the names of the last
@@ -50,7 +50,7 @@ TEST(RoomRates, ARoomsRateSurvivesItsStateAndFullBucketsAreForgotten) {
 
 TEST(RoomBudget, HoldsAtMostTheCapAndCountsRefusals) {
   metrics::Registry registry;
-  RoomBudget budget(2, registry);
+  limits::RoomBudget budget(2, registry);
   EXPECT_TRUE(budget.try_acquire());
   EXPECT_TRUE(budget.try_acquire());
   EXPECT_FALSE(budget.try_acquire());
@@ -68,7 +68,7 @@ boost::asio::ip::address ip(const char* text) {
 }
 
 TEST(ConnectionsPerIp, CountsPerAddressAndGivesSlotsBack) {
-  ConnectionsPerIp limit(2, true);
+  limits::ConnectionsPerIp limit(2, true);
   auto a1 = limit.try_acquire(ip("192.0.2.1"));
   auto a2 = limit.try_acquire(ip("192.0.2.1"));
   ASSERT_TRUE(a1 && a2);
@@ -82,7 +82,7 @@ TEST(ConnectionsPerIp, CountsPerAddressAndGivesSlotsBack) {
 }
 
 TEST(ConnectionsPerIp, AnIpv6HostIsItsSlash64) {
-  ConnectionsPerIp limit(2, true);
+  limits::ConnectionsPerIp limit(2, true);
   auto a = limit.try_acquire(ip("2001:db8:1:2::1"));
   auto b = limit.try_acquire(ip("2001:db8:1:2:ffff::9"));
   ASSERT_TRUE(a && b);
@@ -91,15 +91,15 @@ TEST(ConnectionsPerIp, AnIpv6HostIsItsSlash64) {
 }
 
 TEST(ConnectionsPerIp, LoopbackIsExemptOnlyWhenAsked) {
-  ConnectionsPerIp exempt(1, true);
-  std::vector<ConnectionsPerIp::Lease> held;
+  limits::ConnectionsPerIp exempt(1, true);
+  std::vector<limits::ConnectionsPerIp::Lease> held;
   for (int i = 0; i < 5; ++i) {
     auto l = exempt.try_acquire(ip(i % 2 ? "127.0.0.1" : "::1"));
     ASSERT_TRUE(l);
     held.push_back(std::move(*l));
   }
   EXPECT_EQ(exempt.held(ip("127.0.0.1")), 0u);
-  ConnectionsPerIp counted(1, false);
+  limits::ConnectionsPerIp counted(1, false);
   auto first = counted.try_acquire(ip("127.0.0.1"));
   ASSERT_TRUE(first);
   EXPECT_FALSE(counted.try_acquire(ip("127.0.0.1")));

@@ -38,13 +38,13 @@ struct ModeratingBrokerTest : ::testing::Test {
   match::store::MemoryStore store;
   metrics::Registry registry;
   Options options;
-  std::unique_ptr<MemoryBroker> inner;
+  std::unique_ptr<broker::MemoryBroker> inner;
   std::unique_ptr<Moderator> moderator;
   std::unique_ptr<ModeratingBroker> broker;
 
   std::mutex mutex;  // guards what follows
   std::vector<std::function<void()>> held;
-  std::map<int, PublishResult> results;
+  std::map<int, protocol::PublishResult> results;
   int next_id = 0;
 
   void SetUp() override {
@@ -64,7 +64,7 @@ struct ModeratingBrokerTest : ::testing::Test {
       };
     }
     moderator = std::make_unique<Moderator>(store, options, registry, runner);
-    inner = std::make_unique<MemoryBroker>(
+    inner = std::make_unique<broker::MemoryBroker>(
         options, pool, [](unsigned, const std::string&, const fanout::MessagePtr&) {}, registry);
     broker = std::make_unique<ModeratingBroker>(*inner, *moderator, pool);
     broker->start();
@@ -86,10 +86,11 @@ struct ModeratingBrokerTest : ::testing::Test {
       id = next_id++;
     }
     boost::asio::post(pool[0].ctx, [this, id, room, data] {
-      broker->publish(0, PublishRequest{room, data, ""}, [this, id](PublishResult r) {
-        std::lock_guard lock(mutex);
-        results[id] = std::move(r);
-      });
+      broker->publish(0, protocol::PublishRequest{room, data, ""},
+                      [this, id](protocol::PublishResult r) {
+                        std::lock_guard lock(mutex);
+                        results[id] = std::move(r);
+                      });
     });
     return id;
   }
@@ -97,7 +98,7 @@ struct ModeratingBrokerTest : ::testing::Test {
     std::lock_guard lock(mutex);
     return results.count(id) == 1;
   }
-  PublishResult result(int id) {
+  protocol::PublishResult result(int id) {
     std::lock_guard lock(mutex);
     return results.at(id);
   }
@@ -125,8 +126,8 @@ struct ModeratingBrokerTest : ::testing::Test {
   std::vector<std::string> history(const std::string& room) {
     std::promise<std::vector<std::string>> p;
     boost::asio::post(pool[0].ctx, [&] {
-      broker->history(0, HistoryRequest{room, std::nullopt, std::nullopt, false},
-                      [&](HistoryResult r) {
+      broker->history(0, protocol::HistoryRequest{room, std::nullopt, std::nullopt, false},
+                      [&](protocol::HistoryResult r) {
                         std::vector<std::string> out;
                         for (const auto& f : r.publications) out.push_back(f->text);
                         p.set_value(std::move(out));

@@ -86,7 +86,7 @@ TEST(TextFields, RejectsWhatIsNotJson) {
 
 // Moderates `req`, preparing the engine first when it must wait (as
 // ModeratingBroker does, without its queue): the verdict.
-std::optional<Verdict> moderate_now(Moderator& m, Policy& p, PublishRequest& req) {
+std::optional<Verdict> moderate_now(Moderator& m, Policy& p, protocol::PublishRequest& req) {
   for (int attempt = 0; attempt < 4; ++attempt) {
     Pending pending{};
     if (auto v = m.moderate(p, req, pending)) return v;
@@ -123,7 +123,7 @@ struct Fixture : ::testing::Test {
               std::string* meta = nullptr) {
     Policy* p = m.policy_of(room);
     EXPECT_NE(p, nullptr);
-    PublishRequest req{room, data, ""};
+    protocol::PublishRequest req{room, data, ""};
     auto v = moderate_now(m, *p, req);
     EXPECT_TRUE(v.has_value());
     data = req.data_json;
@@ -262,7 +262,7 @@ TEST_F(Fixture, AnUnloadedDictionaryIsLoadedNotSkipped) {
   options.rooms.moderation.dictionaries = "later";
   Moderator m(store, options, registry);  // loads "later" (empty) at start
   Policy* p = m.policy_of("r");
-  PublishRequest req{"r", R"("hi")", ""};
+  protocol::PublishRequest req{"r", R"("hi")", ""};
   Pending pending{};
   EXPECT_TRUE(m.moderate(*p, req, pending).has_value());
 }
@@ -290,7 +290,7 @@ TEST_F(Fixture, AStaleEngineWaitsForABuildOnAnotherThread) {
   };
   Moderator m(store, options, registry, runner);
   Policy* p = m.policy_of("r");
-  PublishRequest req{"r", R"("first other second")", ""};
+  protocol::PublishRequest req{"r", R"("first other second")", ""};
   Pending pending{};
   EXPECT_FALSE(m.moderate(*p, req, pending).has_value());  // never built yet
   EXPECT_EQ(pending, Pending::build);
@@ -346,7 +346,7 @@ TEST(ModerationBuilds, BackgroundBuildsAgreeWithInlineBuilds) {
         ASSERT_TRUE(ok);
       }
       const std::string data = "[\"" + word(rng() % 10) + "\",\"" + word(rng() % 10) + "\"]";
-      PublishRequest a{"r", data, ""}, b{"r", data, ""};
+      protocol::PublishRequest a{"r", data, ""}, b{"r", data, ""};
       auto va = moderate_now(plain, *p1, a);
       auto vb = moderate_now(background, *p2, b);
       ASSERT_TRUE(va && vb);
@@ -431,7 +431,7 @@ TEST_F(Fixture, AgreesWithTheNaiveMatcherPerValue) {
         expected += (i ? ",\"" : "\"") + out + "\"";
       }
       expected += "]";
-      PublishRequest req{"r", "[\"" + values[0] + "\",\"" + values[1] + "\"]", ""};
+      protocol::PublishRequest req{"r", "[\"" + values[0] + "\",\"" + values[1] + "\"]", ""};
       auto v = moderate_now(m, *p, req);
       ASSERT_TRUE(v);
       EXPECT_EQ(req.data_json, expected)

@@ -12,19 +12,19 @@
 namespace herald::gateway {
 namespace {
 
-std::string verdict(const OriginPolicy& p, std::string_view origin, std::string_view host) {
+std::string verdict(const http::OriginPolicy& p, std::string_view origin, std::string_view host) {
   auto r = p.refusal(origin, host);
   return r ? std::string(r->code) : "allowed";
 }
 
 TEST(OriginPolicy, NoOriginIsANonBrowserClientAndPasses) {
-  const OriginPolicy secure("", false);
+  const http::OriginPolicy secure("", false);
   EXPECT_EQ(verdict(secure, "", "chat.example.com"), "allowed");
   EXPECT_EQ(verdict(secure, "", ""), "allowed");  // HTTP/1.0 without Host
 }
 
 TEST(OriginPolicy, OwnOriginPassesAnotherIsRefused) {
-  const OriginPolicy secure("", false);
+  const http::OriginPolicy secure("", false);
   EXPECT_EQ(verdict(secure, "https://chat.example.com", "chat.example.com"), "allowed");
   EXPECT_EQ(verdict(secure, "http://chat.example.com:8080", "chat.example.com:8080"), "allowed");
   // Case and default ports as browsers and proxies write them.
@@ -46,22 +46,22 @@ TEST(OriginPolicy, OwnOriginPassesAnotherIsRefused) {
 }
 
 TEST(OriginPolicy, ListedOriginsAndStar) {
-  const OriginPolicy listed("https://app.example.com, HTTP://Dev.Example.com:8000/", false);
+  const http::OriginPolicy listed("https://app.example.com, HTTP://Dev.Example.com:8000/", false);
   EXPECT_EQ(verdict(listed, "https://app.example.com", "api.example.com"), "allowed");
   EXPECT_EQ(verdict(listed, "https://app.example.com:443", "api.example.com"), "allowed");
   EXPECT_EQ(verdict(listed, "http://dev.example.com:8000", "api.example.com"), "allowed");
   EXPECT_EQ(verdict(listed, "http://dev.example.com", "api.example.com"), "origin_not_allowed");
   EXPECT_EQ(verdict(listed, "http://app.example.com", "api.example.com"), "origin_not_allowed");
-  const OriginPolicy any("*", false);
+  const http::OriginPolicy any("*", false);
   EXPECT_EQ(verdict(any, "http://anything.example", "api.example.com"), "allowed");
   // In dev mode "*" admits any page, but not requests addressed elsewhere.
-  const OriginPolicy dev_any("*", true);
+  const http::OriginPolicy dev_any("*", true);
   EXPECT_EQ(verdict(dev_any, "http://anything.example", "127.0.0.1:8080"), "allowed");
   EXPECT_EQ(verdict(dev_any, "", "evil.example:8080"), "host_not_allowed");
 }
 
 TEST(OriginPolicy, DevModeServesLoopbackOnly) {
-  const OriginPolicy dev("", true);
+  const http::OriginPolicy dev("", true);
   // The web app on 127.0.0.1, and a local dev server on another port.
   EXPECT_EQ(verdict(dev, "http://127.0.0.1:8080", "127.0.0.1:8080"), "allowed");
   EXPECT_EQ(verdict(dev, "http://localhost:5173", "localhost:8080"), "allowed");
@@ -80,13 +80,13 @@ TEST(OriginPolicy, DevModeServesLoopbackOnly) {
   // A host with a colon but no brackets is no host.
   EXPECT_EQ(verdict(dev, "", "a:b:8080"), "host_not_allowed");
   // A listed origin's host is served in dev mode too.
-  const OriginPolicy dev_listed("http://devbox.lan:8080", true);
+  const http::OriginPolicy dev_listed("http://devbox.lan:8080", true);
   EXPECT_EQ(verdict(dev_listed, "http://devbox.lan:8080", "devbox.lan:8080"), "allowed");
   EXPECT_EQ(verdict(dev_listed, "", "other.lan:8080"), "host_not_allowed");
 }
 
 TEST(OriginPolicy, TheRefusalNamesTheSetting) {
-  const OriginPolicy dev("", true);
+  const http::OriginPolicy dev("", true);
   auto r = dev.refusal("http://evil.example", "127.0.0.1:8080");
   ASSERT_TRUE(r);
   EXPECT_NE(r->message.find("server.allowed_origins"), std::string::npos) << r->message;
@@ -100,7 +100,7 @@ TEST(OriginPolicy, AnEntryThatIsNoOriginStopsStartUp) {
   for (const char* bad : {"chat.example.com", "https://", "https://x.example/app",
                           "https://x.example:0", "https://x.example:99999", "null"}) {
     try {
-      OriginPolicy p(bad, false);
+      http::OriginPolicy p(bad, false);
       ADD_FAILURE() << "accepted " << bad;
     } catch (const std::runtime_error& e) {
       EXPECT_NE(std::string(e.what()).find("server.allowed_origins"), std::string::npos);
@@ -112,11 +112,11 @@ TEST(OriginPolicy, AnEntryThatIsNoOriginStopsStartUp) {
 TEST(OriginPolicy, LoopbackHosts) {
   for (const char* h :
        {"localhost", "LOCALHOST", "app.localhost", "127.0.0.1", "127.1.2.3", "::1", "[::1]"})
-    EXPECT_TRUE(is_loopback_host(h)) << h;
+    EXPECT_TRUE(http::is_loopback_host(h)) << h;
   // Names that only look local are whatever DNS makes them.
   for (const char* h : {"localhost.example", "128.0.0.1", "0.0.0.0", "example.com", "",
                         "127.0.0.1.evil.example", "127.evil", "::2"})
-    EXPECT_FALSE(is_loopback_host(h)) << h;
+    EXPECT_FALSE(http::is_loopback_host(h)) << h;
 }
 
 }  // namespace

@@ -161,7 +161,7 @@ TEST(Encode, RepliesAndPushes) {
       encode_pub_push("chat:a", 7, "e1", R"({"t":1})", R"({"user":"u"})", R"({"m":1})");
   const std::string_view position = R"("offset":7,"epoch":"e1",)";
   EXPECT_EQ(stream.replace(stream.find(position), position.size(), ""), live);
-  PublishResult published;
+  protocol::PublishResult published;
   published.offset = 3;
   published.epoch = "e";
   EXPECT_EQ(publish_result(published), R"({"offset":3,"epoch":"e"})");

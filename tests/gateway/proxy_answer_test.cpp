@@ -170,13 +170,13 @@ TEST(ConnectRequest, HeadersAreListedTrimmedAndLowerCased) {
   EXPECT_EQ(parse_header_list(" Cookie,AUTHORIZATION ,, x-real-ip,cookie, X-Forwarded-For"),
             (std::vector<std::string>{"cookie", "authorization", "x-real-ip"}));
   EXPECT_TRUE(parse_header_list("").empty());
-  HttpRequest req;
+  http::HttpRequest req;
   req.set("Cookie", "s=1");
   req.set("X-Forwarded-For", "203.0.113.9");
   req.set("X-Other", "no");
   EXPECT_EQ(forwarded_headers_json(req, {"cookie", "authorization"}, "127.0.0.1"),
             R"({"cookie":"s=1","x-forwarded-for":"203.0.113.9, 127.0.0.1"})");
-  EXPECT_EQ(forwarded_headers_json(HttpRequest{}, {"cookie"}, "::1"),
+  EXPECT_EQ(forwarded_headers_json(http::HttpRequest{}, {"cookie"}, "::1"),
             R"({"x-forwarded-for":"::1"})");
   EXPECT_EQ(connect_request_json("c1", "{}", ""),
             R"({"client":"c1","transport":"websocket","protocol":"json","headers":{}})");

@@ -8,12 +8,12 @@
 namespace herald::gateway {
 namespace {
 
-StoredPublication pub(std::uint64_t offset, std::int64_t at = 0) {
-  return StoredPublication{offset, at, fanout::make_message(std::to_string(offset))};
+broker::StoredPublication pub(std::uint64_t offset, std::int64_t at = 0) {
+  return broker::StoredPublication{offset, at, fanout::make_message(std::to_string(offset))};
 }
 
 TEST(PublicationRing, KeepsTheNewestUpToCapacity) {
-  PublicationRing r(3);
+  broker::PublicationRing r(3);
   for (std::uint64_t o = 1; o <= 5; ++o) r.push(pub(o));
   ASSERT_EQ(r.size(), 3u);
   EXPECT_EQ(r.front().offset, 3u);
@@ -22,7 +22,7 @@ TEST(PublicationRing, KeepsTheNewestUpToCapacity) {
 }
 
 TEST(PublicationRing, FirstAfterIsArithmetic) {
-  PublicationRing r(4);
+  broker::PublicationRing r(4);
   for (std::uint64_t o = 10; o <= 13; ++o) r.push(pub(o));
   EXPECT_EQ(r.first_after(0), 0u);
   EXPECT_EQ(r.first_after(9), 0u);
@@ -33,7 +33,7 @@ TEST(PublicationRing, FirstAfterIsArithmetic) {
 }
 
 TEST(PublicationRing, ExpireDropsOldEntriesOnly) {
-  PublicationRing r(5);
+  broker::PublicationRing r(5);
   r.push(pub(1, 100));
   r.push(pub(2, 200));
   r.push(pub(3, 300));
@@ -47,14 +47,14 @@ TEST(PublicationRing, ExpireDropsOldEntriesOnly) {
 }
 
 TEST(PublicationRing, ZeroCapacityKeepsNothing) {
-  PublicationRing r(0);
+  broker::PublicationRing r(0);
   r.push(pub(1));
   EXPECT_TRUE(r.empty());
   EXPECT_EQ(r.first_after(0), 0u);
 }
 
 TEST(PublicationRing, AllocatesNothingUntilUsedAndGivesItBackWhenEmptied) {
-  PublicationRing r(1'000'000);  // rooms.history_size at its maximum
+  broker::PublicationRing r(1'000'000);  // rooms.history_size at its maximum
   EXPECT_EQ(r.allocated(), 0u);
   r.expire(0);
   EXPECT_EQ(r.allocated(), 0u);
@@ -70,8 +70,8 @@ TEST(PublicationRing, AllocatesNothingUntilUsedAndGivesItBackWhenEmptied) {
 TEST(PublicationRing, MatchesABoundedDequeOverRandomSteps) {
   std::mt19937_64 rng(17);
   for (std::size_t capacity : {1u, 2u, 3u, 7u, 64u}) {
-    PublicationRing r(capacity);
-    std::deque<StoredPublication> model;
+    broker::PublicationRing r(capacity);
+    std::deque<broker::StoredPublication> model;
     std::uint64_t next = 1;
     std::int64_t now = 0;
     std::uniform_int_distribution<std::int64_t> age(0, 19);

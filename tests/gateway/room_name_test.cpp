@@ -7,36 +7,36 @@ namespace {
 
 TEST(RoomName, ValidAndInvalid) {
   for (const char* good : {"lobby", "chat:lobby", "a:b:c", "user/42@x=y+z~!", "A-Z_0.9"}) {
-    EXPECT_FALSE(room_name_error(good)) << good;
+    EXPECT_FALSE(protocol::room_name_error(good)) << good;
   }
-  EXPECT_EQ(room_name_error(""), "room name is empty");
-  EXPECT_TRUE(room_name_error(std::string(256, 'a')));
-  EXPECT_FALSE(room_name_error(std::string(255, 'a')));
-  EXPECT_TRUE(room_name_error(":x"));
-  EXPECT_TRUE(room_name_error("has space"));
-  EXPECT_TRUE(room_name_error("quote\""));
-  EXPECT_TRUE(room_name_error("caf\xc3\xa9"));
+  EXPECT_EQ(protocol::room_name_error(""), "room name is empty");
+  EXPECT_TRUE(protocol::room_name_error(std::string(256, 'a')));
+  EXPECT_FALSE(protocol::room_name_error(std::string(255, 'a')));
+  EXPECT_TRUE(protocol::room_name_error(":x"));
+  EXPECT_TRUE(protocol::room_name_error("has space"));
+  EXPECT_TRUE(protocol::room_name_error("quote\""));
+  EXPECT_TRUE(protocol::room_name_error("caf\xc3\xa9"));
   // Room names become parts of Redis keys and channels: nothing that could
   // steer a key elsewhere gets through (a Redis Cluster hash tag, a glob,
   // a line break, a NUL).
   for (const char* injection : {"a{b}", "x}{", "room*", "room?", "[ab]", "a\r\nDEL x", "a b"}) {
-    EXPECT_TRUE(room_name_error(injection)) << injection;
+    EXPECT_TRUE(protocol::room_name_error(injection)) << injection;
   }
-  EXPECT_TRUE(room_name_error(std::string("a\0b", 3)));
-  EXPECT_EQ(*room_name_error("ab cd"),
+  EXPECT_TRUE(protocol::room_name_error(std::string("a\0b", 3)));
+  EXPECT_EQ(*protocol::room_name_error("ab cd"),
             "room name has a character that is not allowed at byte 2 (allowed: letters, digits "
             "and _-.:@/=+~!)");
 }
 
 TEST(RoomName, NamespaceAndPatterns) {
-  EXPECT_EQ(room_namespace("chat:lobby"), "chat");
-  EXPECT_EQ(room_namespace("lobby"), "");
-  EXPECT_TRUE(room_matches("*", "anything"));
-  EXPECT_TRUE(room_matches("chat:*", "chat:x"));
-  EXPECT_FALSE(room_matches("chat:*", "chat:"));
-  EXPECT_FALSE(room_matches("chat:*", "chatter:x"));
-  EXPECT_TRUE(room_matches("news", "news"));
-  EXPECT_FALSE(room_matches("news", "news:x"));
+  EXPECT_EQ(protocol::room_namespace("chat:lobby"), "chat");
+  EXPECT_EQ(protocol::room_namespace("lobby"), "");
+  EXPECT_TRUE(protocol::room_matches("*", "anything"));
+  EXPECT_TRUE(protocol::room_matches("chat:*", "chat:x"));
+  EXPECT_FALSE(protocol::room_matches("chat:*", "chat:"));
+  EXPECT_FALSE(protocol::room_matches("chat:*", "chatter:x"));
+  EXPECT_TRUE(protocol::room_matches("news", "news"));
+  EXPECT_FALSE(protocol::room_matches("news", "news:x"));
 }
 
 }  // namespace

@@ -6,16 +6,16 @@
 namespace herald::gateway {
 namespace {
 
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 
 struct Routed {
-  HttpRouter router;
+  http::HttpRouter router;
   std::string hit;
-  unsigned status(http::verb method, std::string target) {
-    HttpRequest req{method, target, 11};
+  unsigned status(beast_http::verb method, std::string target) {
+    http::HttpRequest req{method, target, 11};
     unsigned got = 0;
     hit.clear();
-    router.dispatch(req, 0, [&](HttpResponse res) { got = res.result_int(); });
+    router.dispatch(req, 0, [&](http::HttpResponse res) { got = res.result_int(); });
     return got;
   }
 };
@@ -23,28 +23,29 @@ struct Routed {
 TEST(HttpRouter, PatternSegmentsMatchOneNonEmptySegment) {
   Routed r;
   for (const char* path : {"/api/keywords/{dict}", "/api/keywords/{dict}/add", "/api/publish"}) {
-    r.router.add(http::verb::post, path, [&r, path](const HttpRequest&) {
+    r.router.add(beast_http::verb::post, path, [&r, path](const http::HttpRequest&) {
       r.hit = path;
-      return make_text_response(http::status::ok, "", "text/plain", 11);
+      return http::make_text_response(beast_http::status::ok, "", "text/plain", 11);
     });
   }
-  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/chat/add?x=1"), 200u);
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/keywords/chat/add?x=1"), 200u);
   EXPECT_EQ(r.hit, "/api/keywords/{dict}/add");
-  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/chat"), 200u);
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/keywords/chat"), 200u);
   EXPECT_EQ(r.hit, "/api/keywords/{dict}");
-  EXPECT_EQ(r.status(http::verb::post, "/api/publish"), 200u);
-  EXPECT_EQ(r.status(http::verb::post, "/api/keywords//add"), 404u);     // empty segment
-  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/"), 404u);         // empty last segment
-  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/a/add/x"), 404u);  // one segment too many
-  EXPECT_EQ(r.status(http::verb::post, "/api/keywords/a/remove"), 404u);
-  EXPECT_EQ(r.status(http::verb::get, "/api/keywords/a"), 405u);
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/publish"), 200u);
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/keywords//add"), 404u);  // empty segment
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/keywords/"), 404u);      // empty last segment
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/keywords/a/add/x"),
+            404u);  // one segment too many
+  EXPECT_EQ(r.status(beast_http::verb::post, "/api/keywords/a/remove"), 404u);
+  EXPECT_EQ(r.status(beast_http::verb::get, "/api/keywords/a"), 405u);
 }
 
 TEST(HttpRouter, PathSegment) {
-  EXPECT_EQ(path_segment("/api/keywords/chat/add", 2), "chat");
-  EXPECT_EQ(path_segment("/api/keywords/chat?x=/y", 2), "chat");
-  EXPECT_EQ(path_segment("/api/keywords/chat", 3), "");
-  EXPECT_EQ(path_segment("/", 0), "");
+  EXPECT_EQ(http::path_segment("/api/keywords/chat/add", 2), "chat");
+  EXPECT_EQ(http::path_segment("/api/keywords/chat?x=/y", 2), "chat");
+  EXPECT_EQ(http::path_segment("/api/keywords/chat", 3), "");
+  EXPECT_EQ(http::path_segment("/", 0), "");
 }
 
 }  // namespace

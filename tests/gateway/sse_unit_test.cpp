@@ -68,25 +68,25 @@ TEST(SseStreamId, RefusesWhatIsNotAPosition) {
 }
 
 TEST(HttpQuery, DecodesRepeatedKeysInOrder) {
-  auto r = parse_query("/sse?room=chat%3Alobby&room=news&user=al+ice&flag&=x&&");
-  ASSERT_TRUE(std::holds_alternative<QueryParams>(r));
-  const auto& q = std::get<QueryParams>(r);
-  EXPECT_EQ(query_values(q, "room"), (std::vector<std::string>{"chat:lobby", "news"}));
-  EXPECT_EQ(query_value(q, "user"), "al ice");
-  EXPECT_EQ(query_value(q, "flag"), "");
-  EXPECT_EQ(query_value(q, "absent"), "");
-  EXPECT_EQ(query_value(q, ""), "x");
+  auto r = http::parse_query("/sse?room=chat%3Alobby&room=news&user=al+ice&flag&=x&&");
+  ASSERT_TRUE(std::holds_alternative<http::QueryParams>(r));
+  const auto& q = std::get<http::QueryParams>(r);
+  EXPECT_EQ(http::query_values(q, "room"), (std::vector<std::string>{"chat:lobby", "news"}));
+  EXPECT_EQ(http::query_value(q, "user"), "al ice");
+  EXPECT_EQ(http::query_value(q, "flag"), "");
+  EXPECT_EQ(http::query_value(q, "absent"), "");
+  EXPECT_EQ(http::query_value(q, ""), "x");
 }
 
 TEST(HttpQuery, NoQueryIsEmpty) {
-  auto r = parse_query("/sse");
-  ASSERT_TRUE(std::holds_alternative<QueryParams>(r));
-  EXPECT_TRUE(std::get<QueryParams>(r).empty());
+  auto r = http::parse_query("/sse");
+  ASSERT_TRUE(std::holds_alternative<http::QueryParams>(r));
+  EXPECT_TRUE(std::get<http::QueryParams>(r).empty());
 }
 
 TEST(HttpQuery, RefusesABrokenEscape) {
   for (const char* target : {"/sse?room=%", "/sse?room=%4", "/sse?room=%zz", "/sse?%4=x"}) {
-    auto r = parse_query(target);
+    auto r = http::parse_query(target);
     ASSERT_TRUE(std::holds_alternative<std::string>(r)) << target;
     EXPECT_THAT(std::get<std::string>(r), HasSubstr("not followed by two hex digits"));
   }
@@ -126,7 +126,8 @@ TEST(HeraldSse, OpeningEventsSayWhatTheProtocolPageShows) {
             R"({"room":"chat:lobby","epoch":"e1","offset":4,"recovered":true})");
   EXPECT_EQ(sse_codec::recovery("chat:lobby", StreamPosition{"e2", 9}),
             R"({"room":"chat:lobby","recovered":false,"epoch":"e2","offset":9})");
-  EXPECT_EQ(sse_codec::refused("gated:x", BrokerError{protocol::ErrorCode::not_available, "no"}),
+  EXPECT_EQ(sse_codec::refused("gated:x",
+                               protocol::BrokerError{protocol::ErrorCode::not_available, "no"}),
             R"({"room":"gated:x","error":{"code":108,"message":"no"}})");
   EXPECT_EQ(sse_codec::disconnect(3001, "shutdown", true),
             R"({"disconnect":{"code":3001,"reason":"shutdown","reconnect":true}})");

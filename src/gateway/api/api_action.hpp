@@ -8,7 +8,7 @@
 #include <functional>
 #include <string>
 
-namespace herald::gateway {
+namespace herald::gateway::api {
 
 // What an application action (below) answers: 200 with `result` (a JSON
 // value, sent as {"result":RESULT}), or another status with the error body
@@ -27,4 +27,4 @@ struct ApiReply {
 // the gateway library free of the application's other parts (dns).
 using ApiAction = std::function<void(std::string body, std::function<void(ApiReply)> reply)>;
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

@@ -15,34 +15,34 @@
 #include "gateway/protocol/room_name.hpp"
 #include "gateway/shard_pool.hpp"
 
-namespace herald::gateway {
-namespace http = boost::beast::http;
+namespace herald::gateway::api {
+namespace beast_http = boost::beast::http;
 namespace dom = simdjson::dom;
-using Respond = HttpRouter::Respond;
+using Respond = http::HttpRouter::Respond;
 
-HttpResponse broker_error(const BrokerError& e) {
-  http::status status = http::status::bad_request;
-  if (e.code == protocol::ErrorCode::limit_exceeded) status = http::status::too_many_requests;
-  if (e.code == protocol::ErrorCode::not_available) status = http::status::not_found;
-  if (e.code == protocol::ErrorCode::internal) status = http::status::internal_server_error;
+http::HttpResponse broker_error(const protocol::BrokerError& e) {
+  beast_http::status status = beast_http::status::bad_request;
+  if (e.code == protocol::ErrorCode::limit_exceeded) status = beast_http::status::too_many_requests;
+  if (e.code == protocol::ErrorCode::not_available) status = beast_http::status::not_found;
+  if (e.code == protocol::ErrorCode::internal) status = beast_http::status::internal_server_error;
   if (e.code == protocol::ErrorCode::moderation_rejected)
-    status = http::status::unprocessable_entity;
+    status = beast_http::status::unprocessable_entity;
   if (e.code == protocol::ErrorCode::unavailable || e.code == protocol::ErrorCode::too_many_rooms)
-    status = http::status::service_unavailable;
-  return make_error_response(status, protocol::error_name(e.code), e.message);
+    status = beast_http::status::service_unavailable;
+  return http::make_error_response(status, protocol::error_name(e.code), e.message);
 }
 
 namespace {
 
-HttpResponse json_ok(std::string_view result) {
+http::HttpResponse json_ok(std::string_view result) {
   std::string body = "{\"result\":";
   body += result;
   body += "}\n";
-  return make_text_response(http::status::ok, std::move(body), "application/json", 11);
+  return http::make_text_response(beast_http::status::ok, std::move(body), "application/json", 11);
 }
 
-HttpResponse bad_request(std::string_view message) {
-  return make_error_response(http::status::bad_request, "bad_request", message);
+http::HttpResponse bad_request(std::string_view message) {
+  return http::make_error_response(beast_http::status::bad_request, "bad_request", message);
 }
 
 // The parsed body and a reader for its fields; each reader returns false and
@@ -68,7 +68,7 @@ struct Body {
       return false;
     }
     out.assign(v);
-    if (auto e = room_name_error(out)) {
+    if (auto e = protocol::room_name_error(out)) {
       error = std::string(field) + ": " + *e;
       return false;
     }
@@ -95,8 +95,8 @@ struct Body {
 
 // Wraps a handler with the API key check and body parsing.
 template <class F>
-HttpRouter::AsyncHandler api(ServerState& state, F handler) {
-  return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
+http::HttpRouter::AsyncHandler api(ServerState& state, F handler) {
+  return [&state, handler](const http::HttpRequest& req, unsigned shard, Respond respond) {
     if (!admit_api_request(state, req, respond)) return;
     auto body = std::make_shared<Body>();
     if (!body->parse(req.body())) return respond(bad_request(body->error));
@@ -108,49 +108,51 @@ bool check_data_size(const ServerState& state, const std::string& room, const st
                      Respond& respond) {
   const auto limit = state.options.room_options(room).max_publication_bytes;
   if (data.size() <= limit) return true;
-  respond(make_error_response(http::status::payload_too_large, "limit_exceeded",
-                              "data is " + std::to_string(data.size()) +
-                                  " bytes; max_publication_bytes is " + std::to_string(limit)));
+  respond(http::make_error_response(beast_http::status::payload_too_large, "limit_exceeded",
+                                    "data is " + std::to_string(data.size()) +
+                                        " bytes; max_publication_bytes is " +
+                                        std::to_string(limit)));
   return false;
 }
 
 }  // namespace
 
-bool api_authorized(const ServerState& state, const HttpRequest& req, Respond& respond) {
+bool api_authorized(const ServerState& state, const http::HttpRequest& req, Respond& respond) {
   const std::string& key = state.options.api.key;
   if (key.empty()) {
     if (state.dev_mode) return true;
-    respond(make_error_response(http::status::forbidden, "api_disabled",
-                                "the server API is off: set api.key (HERALD_API_KEY)"));
+    respond(http::make_error_response(beast_http::status::forbidden, "api_disabled",
+                                      "the server API is off: set api.key (HERALD_API_KEY)"));
     return false;
   }
-  std::string_view header = req[http::field::authorization];
+  std::string_view header = req[beast_http::field::authorization];
   constexpr std::string_view kScheme = "apikey ";
   bool ok = header.size() == kScheme.size() + key.size() && header.starts_with(kScheme) &&
             CRYPTO_memcmp(header.data() + kScheme.size(), key.data(), key.size()) == 0;
   if (!ok) {
-    HttpResponse res = make_error_response(http::status::unauthorized, "unauthorized",
-                                           "send the header Authorization: apikey <api.key>");
-    res.set(http::field::www_authenticate, "apikey");
+    http::HttpResponse res =
+        http::make_error_response(beast_http::status::unauthorized, "unauthorized",
+                                  "send the header Authorization: apikey <api.key>");
+    res.set(beast_http::field::www_authenticate, "apikey");
     respond(std::move(res));
   }
   return ok;
 }
 
-bool admit_json_body(const HttpRequest& req, Respond& respond) {
-  if (req.method() == http::verb::post) {
+bool admit_json_body(const http::HttpRequest& req, Respond& respond) {
+  if (req.method() == beast_http::verb::post) {
     // A plain HTML form can POST across origins without a preflight, but
     // only as urlencoded, multipart or text/plain, and it always says which.
     // Requiring JSON (or no body at all) keeps forms out even where a
     // browser sends no Origin.
-    std::string_view type = req[http::field::content_type];
+    std::string_view type = req[beast_http::field::content_type];
     type = type.substr(0, type.find(';'));
     while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
     const bool ok =
         type.empty() ? req.body().empty() : boost::beast::iequals(type, "application/json");
     if (!ok) {
-      respond(make_error_response(
-          http::status::unsupported_media_type, "unsupported_media_type",
+      respond(http::make_error_response(
+          beast_http::status::unsupported_media_type, "unsupported_media_type",
           type.empty() ? "a request body needs the header Content-Type: application/json"
                        : "Content-Type is '" + std::string(type) +
                              "'; the API reads JSON: send Content-Type: application/json"));
@@ -160,14 +162,14 @@ bool admit_json_body(const HttpRequest& req, Respond& respond) {
   return true;
 }
 
-bool admit_api_request(const ServerState& state, const HttpRequest& req, Respond& respond) {
+bool admit_api_request(const ServerState& state, const http::HttpRequest& req, Respond& respond) {
   return admit_json_body(req, respond) && api_authorized(state, req, respond);
 }
 
-HttpRouter::Respond respond_on_shard(ServerState& state, unsigned shard,
-                                     HttpRouter::Respond respond) {
-  auto held = std::make_shared<HttpRouter::Respond>(std::move(respond));
-  return [&state, shard, held](HttpResponse res) {
+http::HttpRouter::Respond respond_on_shard(ServerState& state, unsigned shard,
+                                           http::HttpRouter::Respond respond) {
+  auto held = std::make_shared<http::HttpRouter::Respond>(std::move(respond));
+  return [&state, shard, held](http::HttpResponse res) {
     boost::asio::post((*state.pool)[shard].ctx, [held, res = std::move(res)]() mutable {
       (*held)(std::move(res));
       *held = nullptr;  // the session goes here, on its shard
@@ -175,38 +177,38 @@ HttpRouter::Respond respond_on_shard(ServerState& state, unsigned shard,
   };
 }
 
-void register_api_action(HttpRouter& router, ServerState& state, std::string path,
+void register_api_action(http::HttpRouter& router, ServerState& state, std::string path,
                          ApiAction action) {
-  router.add_async(http::verb::post, std::move(path),
-                   [&state, action = std::move(action)](const HttpRequest& req, unsigned shard,
-                                                        Respond respond) {
+  router.add_async(beast_http::verb::post, std::move(path),
+                   [&state, action = std::move(action)](const http::HttpRequest& req,
+                                                        unsigned shard, Respond respond) {
                      if (!admit_api_request(state, req, respond)) return;
                      action(req.body(), [respond = respond_on_shard(
                                              state, shard, std::move(respond))](const ApiReply& r) {
-                       respond(r.status == http::status::ok
+                       respond(r.status == beast_http::status::ok
                                    ? json_ok(r.result)
-                                   : make_error_response(r.status, r.code, r.message));
+                                   : http::make_error_response(r.status, r.code, r.message));
                      });
                    });
 }
 
-void register_api(HttpRouter& router, ServerState& state) {
+void register_api(http::HttpRouter& router, ServerState& state) {
   router.add_async(
-      http::verb::post, "/api/publish",
+      beast_http::verb::post, "/api/publish",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
-        PublishRequest req;
+        protocol::PublishRequest req;
         if (!body->room(req.room) || !body->data(req.data_json) ||
             !body->flag("skip_history", req.skip_history))
           return respond(bad_request(body->error));
         if (!check_data_size(state, req.room, req.data_json, respond)) return;
-        state.broker->publish(shard, std::move(req), [respond](PublishResult r) {
+        state.broker->publish(shard, std::move(req), [respond](protocol::PublishResult r) {
           if (r.error) return respond(broker_error(*r.error));
           respond(json_ok(protocol::publish_result(r)));
         });
       }));
 
   router.add_async(
-      http::verb::post, "/api/broadcast",
+      beast_http::verb::post, "/api/broadcast",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         std::string data;
         bool skip_history = false;
@@ -220,7 +222,7 @@ void register_api(HttpRouter& router, ServerState& state) {
           std::string_view name;
           if (r.get(name) != simdjson::SUCCESS)
             return respond(bad_request("rooms: expected an array of strings"));
-          if (auto e = room_name_error(name))
+          if (auto e = protocol::room_name_error(name))
             return respond(bad_request("rooms: '" + std::string(name) + "': " + *e));
           if (!check_data_size(state, std::string(name), data, respond)) return;
           names.emplace_back(name);
@@ -236,10 +238,10 @@ void register_api(HttpRouter& router, ServerState& state) {
         auto pending = std::make_shared<Pending>(
             Pending{std::vector<std::string>(names.size()), names.size(), std::move(respond)});
         for (std::size_t i = 0; i < names.size(); ++i) {
-          PublishRequest req{names[i], data, ""};
+          protocol::PublishRequest req{names[i], data, ""};
           req.skip_history = skip_history;
           state.broker->publish(
-              shard, std::move(req), [pending, i, room = names[i]](PublishResult r) {
+              shard, std::move(req), [pending, i, room = names[i]](protocol::PublishResult r) {
                 std::string part = "{\"room\":";
                 json::append_string(part, room);
                 // The room, then the error's or the publish result's
@@ -262,10 +264,10 @@ void register_api(HttpRouter& router, ServerState& state) {
       }));
 
   router.add_async(
-      http::verb::post, "/api/history",
+      beast_http::verb::post, "/api/history",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard,
                           const Respond& respond) {
-        HistoryRequest req;
+        protocol::HistoryRequest req;
         if (!body->room(req.room)) return respond(bad_request(body->error));
         std::uint64_t limit = 0;
         if (body->obj["limit"].get(limit) == simdjson::SUCCESS)
@@ -282,10 +284,10 @@ void register_api(HttpRouter& router, ServerState& state) {
           req.since = protocol::StreamPosition{std::string(epoch), offset};
         }
         if (state.options.room_options(req.room).history_size == 0) {
-          return respond(make_error_response(http::status::not_found, "not_available",
-                                             "history is off for '" + req.room + "'"));
+          return respond(http::make_error_response(beast_http::status::not_found, "not_available",
+                                                   "history is off for '" + req.room + "'"));
         }
-        state.broker->history(shard, std::move(req), [respond](HistoryResult r) {
+        state.broker->history(shard, std::move(req), [respond](protocol::HistoryResult r) {
           if (r.error) return respond(broker_error(*r.error));
           respond(json_ok(protocol::history_result(r)));
         });
@@ -297,20 +299,20 @@ void register_api(HttpRouter& router, ServerState& state) {
       std::string room;
       if (!body->room(room)) return respond(bad_request(body->error));
       if (!state.options.room_options(room).presence) {
-        return respond(make_error_response(http::status::not_found, "not_available",
-                                           "presence is off for '" + room + "'"));
+        return respond(http::make_error_response(beast_http::status::not_found, "not_available",
+                                                 "presence is off for '" + room + "'"));
       }
-      state.broker->presence(shard, room, [respond, stats](PresenceResult r) {
+      state.broker->presence(shard, room, [respond, stats](protocol::PresenceResult r) {
         if (r.error) return respond(broker_error(*r.error));
         respond(json_ok(stats ? protocol::presence_stats_result(r) : protocol::presence_result(r)));
       });
     });
   };
-  router.add_async(http::verb::post, "/api/presence", presence(false));
-  router.add_async(http::verb::post, "/api/presence_stats", presence(true));
+  router.add_async(beast_http::verb::post, "/api/presence", presence(false));
+  router.add_async(beast_http::verb::post, "/api/presence_stats", presence(true));
 
   router.add_async(
-      http::verb::post, "/api/disconnect",
+      beast_http::verb::post, "/api/disconnect",
       api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
         std::string_view user;
         if (body->obj["user"].get(user) != simdjson::SUCCESS || user.empty())
@@ -341,4 +343,4 @@ void register_api(HttpRouter& router, ServerState& state) {
       }));
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

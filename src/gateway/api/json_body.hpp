@@ -9,7 +9,7 @@
 
 #include "core/result.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::api {
 
 // The body's top-level object (which points into `parser`'s buffers), or
 // why it is not one.
@@ -24,4 +24,4 @@ inline herald::Result<simdjson::dom::object, std::string> parse_json_object(
   return obj;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

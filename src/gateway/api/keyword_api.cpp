@@ -7,27 +7,28 @@
 #include "gateway/api/keyword_requests.hpp"
 #include "gateway/shard_pool.hpp"
 
-namespace herald::gateway {
-namespace http = boost::beast::http;
+namespace herald::gateway::api {
+namespace beast_http = boost::beast::http;
 namespace kw = match::store;
-using Respond = HttpRouter::Respond;
+using Respond = http::HttpRouter::Respond;
 
 namespace {
 
 constexpr std::size_t kDictSegment = 2;  // /api/keywords/{dict}/...
 
-HttpResponse ok(std::string_view result) {
+http::HttpResponse ok(std::string_view result) {
   std::string body = "{\"result\":";
   body += result;
   body += "}\n";
-  return make_text_response(http::status::ok, std::move(body), "application/json", 11);
+  return http::make_text_response(beast_http::status::ok, std::move(body), "application/json", 11);
 }
 
-HttpResponse failure(const std::string& error, bool unavailable, bool invalid) {
+http::HttpResponse failure(const std::string& error, bool unavailable, bool invalid) {
   if (unavailable)
-    return make_error_response(http::status::service_unavailable, "unavailable", error);
-  if (invalid) return make_error_response(http::status::bad_request, "bad_request", error);
-  return make_error_response(http::status::internal_server_error, "internal", error);
+    return http::make_error_response(beast_http::status::service_unavailable, "unavailable", error);
+  if (invalid)
+    return http::make_error_response(beast_http::status::bad_request, "bad_request", error);
+  return http::make_error_response(beast_http::status::internal_server_error, "internal", error);
 }
 
 void write_reply(const kw::WriteResult& r, const Respond& respond) {
@@ -57,20 +58,20 @@ std::string_view verdict(const std::vector<kw::Hit>& hits) {
 }
 
 template <class F>
-HttpRouter::AsyncHandler guarded(ServerState& state, F handler) {
-  return [&state, handler](const HttpRequest& req, unsigned shard, Respond respond) {
+http::HttpRouter::AsyncHandler guarded(ServerState& state, F handler) {
+  return [&state, handler](const http::HttpRequest& req, unsigned shard, Respond respond) {
     if (!admit_api_request(state, req, respond)) return;
-    handler(req, std::string(path_segment(req.target(), kDictSegment)),
+    handler(req, std::string(http::path_segment(req.target(), kDictSegment)),
             respond_on_shard(state, shard, std::move(respond)));
   };
 }
 
 }  // namespace
 
-void register_keyword_api(HttpRouter& router, ServerState& state, kw::Store& store) {
+void register_keyword_api(http::HttpRouter& router, ServerState& state, kw::Store& store) {
   router.add_async(
-      http::verb::post, "/api/keywords/{dict}/add",
-      guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
+      beast_http::verb::post, "/api/keywords/{dict}/add",
+      guarded(state, [&store](const http::HttpRequest& req, std::string dict, Respond respond) {
         auto entries = parse_keyword_add(req.body());
         if (!entries) return respond(failure(entries.error(), false, true));
         store.add_many(
@@ -78,24 +79,24 @@ void register_keyword_api(HttpRouter& router, ServerState& state, kw::Store& sto
             [respond = std::move(respond)](const kw::WriteResult& r) { write_reply(r, respond); });
       }));
   router.add_async(
-      http::verb::post, "/api/keywords/{dict}/remove",
-      guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
+      beast_http::verb::post, "/api/keywords/{dict}/remove",
+      guarded(state, [&store](const http::HttpRequest& req, std::string dict, Respond respond) {
         auto keywords = parse_keyword_remove(req.body());
         if (!keywords) return respond(failure(keywords.error(), false, true));
         store.remove_many(
             std::move(dict), std::move(keywords).value(),
             [respond = std::move(respond)](const kw::WriteResult& r) { write_reply(r, respond); });
       }));
-  router.add_async(http::verb::post, "/api/keywords/{dict}/flush",
-                   guarded(state, [&store](const HttpRequest&, std::string dict, Respond respond) {
-                     store.flush(std::move(dict),
-                                 [respond = std::move(respond)](const kw::WriteResult& r) {
-                                   write_reply(r, respond);
-                                 });
-                   }));
   router.add_async(
-      http::verb::get, "/api/keywords/{dict}",
-      guarded(state, [&store](const HttpRequest&, std::string dict, Respond respond) {
+      beast_http::verb::post, "/api/keywords/{dict}/flush",
+      guarded(state, [&store](const http::HttpRequest&, std::string dict, Respond respond) {
+        store.flush(std::move(dict), [respond = std::move(respond)](const kw::WriteResult& r) {
+          write_reply(r, respond);
+        });
+      }));
+  router.add_async(
+      beast_http::verb::get, "/api/keywords/{dict}",
+      guarded(state, [&store](const http::HttpRequest&, std::string dict, Respond respond) {
         store.engine(std::move(dict), [respond = std::move(respond)](const kw::EngineResult& r) {
           if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
           std::string out =
@@ -110,8 +111,8 @@ void register_keyword_api(HttpRouter& router, ServerState& state, kw::Store& sto
         });
       }));
   router.add_async(
-      http::verb::post, "/api/keywords/{dict}/match",
-      guarded(state, [&store](const HttpRequest& req, std::string dict, Respond respond) {
+      beast_http::verb::post, "/api/keywords/{dict}/match",
+      guarded(state, [&store](const http::HttpRequest& req, std::string dict, Respond respond) {
         auto asked = parse_keyword_match(req.body());
         if (!asked) return respond(failure(asked.error(), false, true));
         store.engine(std::move(dict), [respond = std::move(respond),
@@ -185,4 +186,4 @@ void register_keyword_metrics(metrics::Registry& registry, const kw::Store& stor
       [&store] { return static_cast<double>(store.round_trips()); }, true);
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

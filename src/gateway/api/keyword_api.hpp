@@ -17,11 +17,11 @@
 #include "gateway/server_state.hpp"
 #include "match/store/store.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::api {
 
-void register_keyword_api(HttpRouter& router, ServerState& state, match::store::Store& store);
+void register_keyword_api(http::HttpRouter& router, ServerState& state, match::store::Store& store);
 
 // The store's per-process statistics as metrics (herald_keyword_*).
 void register_keyword_metrics(metrics::Registry& registry, const match::store::Store& store);
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

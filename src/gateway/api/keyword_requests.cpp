@@ -4,7 +4,7 @@
 
 #include "gateway/api/json_body.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::api {
 namespace dom = simdjson::dom;
 namespace {
 
@@ -81,4 +81,4 @@ herald::Result<std::string, std::string> parse_keyword_match(std::string_view bo
   return std::string(s);
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

@@ -11,7 +11,7 @@
 #include "core/result.hpp"
 #include "match/store/entry.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::api {
 
 // {"keywords": ["spam", {"keyword": "scam", "action": "reject", "category": "fraud"}]}
 // A bare string is {"keyword": it, "action": "flag", "category": ""}.
@@ -23,4 +23,4 @@ namespace herald::gateway {
 // {"text": "..."}: the text.
 [[nodiscard]] herald::Result<std::string, std::string> parse_keyword_match(std::string_view body);
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::api

@@ -126,7 +126,7 @@ std::optional<std::chrono::seconds> Claims::time_to_expiry(std::int64_t now) con
 bool Claims::allows(std::string_view room) const {
   if (!rooms) return true;
   for (const auto& pattern : *rooms)
-    if (room_matches(pattern, room)) return true;
+    if (protocol::room_matches(pattern, room)) return true;
   return false;
 }
 
@@ -267,7 +267,7 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
     if (e.get(arr) != simdjson::SUCCESS) return TokenError::bad_claim;
     for (auto item : arr) {
       std::string_view room;
-      if (item.get(room) != simdjson::SUCCESS || room_name_error(room)) {
+      if (item.get(room) != simdjson::SUCCESS || protocol::room_name_error(room)) {
         return TokenError::bad_claim;
       }
       if (std::find(claims.subs.begin(), claims.subs.end(), room) == claims.subs.end()) {

@@ -27,7 +27,7 @@
 #include "gateway/fanout/message.hpp"
 #include "gateway/protocol/requests.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 class Broker {
  public:
@@ -37,19 +37,19 @@ class Broker {
 
   virtual ~Broker() = default;
 
-  virtual void publish(unsigned from, PublishRequest request,
-                       std::function<void(PublishResult)> done) = 0;
+  virtual void publish(unsigned from, protocol::PublishRequest request,
+                       std::function<void(protocol::PublishResult)> done) = 0;
   // Registers one subscription of shard `from` (for delivery and presence)
   // and reads what the client missed, in one atomic step.
-  virtual void subscribe(unsigned from, SubscribeRequest request,
-                         std::function<void(SubscribeResult)> done) = 0;
+  virtual void subscribe(unsigned from, protocol::SubscribeRequest request,
+                         std::function<void(protocol::SubscribeResult)> done) = 0;
   // Undoes one successful subscribe. No callback: nothing can fail that the
   // client could act on.
   virtual void unsubscribe(unsigned from, std::string room, std::string client) = 0;
-  virtual void history(unsigned from, HistoryRequest request,
-                       std::function<void(HistoryResult)> done) = 0;
+  virtual void history(unsigned from, protocol::HistoryRequest request,
+                       std::function<void(protocol::HistoryResult)> done) = 0;
   virtual void presence(unsigned from, std::string room,
-                        std::function<void(PresenceResult)> done) = 0;
+                        std::function<void(protocol::PresenceResult)> done) = 0;
 
   // Starts timers (and connections); called before the shards run.
   virtual void start() = 0;
@@ -57,4 +57,4 @@ class Broker {
   virtual void stop() = 0;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

@@ -4,7 +4,7 @@
 
 #include "core/metrics/registry.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 struct BrokerCounters {
   explicit BrokerCounters(metrics::Registry& registry)
@@ -24,4 +24,4 @@ struct BrokerCounters {
   metrics::Counter& join_leave_dropped;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

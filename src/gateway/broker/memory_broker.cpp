@@ -13,7 +13,7 @@
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/encode.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 namespace asio = boost::asio;
 
 struct MemoryBroker::Room {
@@ -27,9 +27,9 @@ struct MemoryBroker::Room {
   PublicationRing ring;                  // allocates with its first publication
   std::vector<std::uint32_t> per_shard;  // subscriptions by shard
   std::uint32_t subscribers = 0;
-  std::unordered_map<std::string, PresenceEntry> presence;  // by client id
+  std::unordered_map<std::string, protocol::PresenceEntry> presence;  // by client id
   std::int64_t last_active_ns = 0;
-  TokenBucket join_leave;  // join and leave pushes: rooms.join_leave_rate
+  limits::TokenBucket join_leave;  // join and leave pushes: rooms.join_leave_rate
 };
 
 struct MemoryBroker::Home {
@@ -160,8 +160,8 @@ void MemoryBroker::sweep(unsigned shard) {
   });
 }
 
-void MemoryBroker::publish(unsigned from, PublishRequest req,
-                           std::function<void(PublishResult)> done) {
+void MemoryBroker::publish(unsigned from, protocol::PublishRequest req,
+                           std::function<void(protocol::PublishResult)> done) {
   unsigned h = home_of(req.room);
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
@@ -169,7 +169,7 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
     const RoomOptions& opts = options_.room_options(req.room);
     auto it = open_room(home, req.room, opts);
     if (it == home.rooms.end()) {
-      PublishResult refused;
+      protocol::PublishResult refused;
       refused.error = budget_.refusal(req.room);
       return reply(from, std::move(done), std::move(refused));
     }
@@ -187,15 +187,15 @@ void MemoryBroker::publish(unsigned from, PublishRequest req,
     room.ring.push(StoredPublication{offset, now, frame});
     counters_.publications.inc();
     fan_out(room, it->first, frame);
-    PublishResult result;
+    protocol::PublishResult result;
     result.offset = offset;
     result.epoch = room.epoch;
     reply(from, std::move(done), std::move(result));
   });
 }
 
-void MemoryBroker::publish_live(Home& home, unsigned from, const PublishRequest& req,
-                                std::function<void(PublishResult)> done) {
+void MemoryBroker::publish_live(Home& home, unsigned from, const protocol::PublishRequest& req,
+                                std::function<void(protocol::PublishResult)> done) {
   // Outside the stream: the offset, the ring and the epoch stay as they
   // are. A room that is not open has no subscribers to reach.
   auto it = home.rooms.find(req.room);
@@ -208,18 +208,18 @@ void MemoryBroker::publish_live(Home& home, unsigned from, const PublishRequest&
                                  now));
   }
   counters_.publications.inc();
-  PublishResult result;
+  protocol::PublishResult result;
   result.in_stream = false;
   reply(from, std::move(done), std::move(result));
 }
 
-void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
-                             std::function<void(SubscribeResult)> done) {
+void MemoryBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
+                             std::function<void(protocol::SubscribeResult)> done) {
   unsigned h = home_of(req.room);
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
     const RoomOptions& opts = options_.room_options(req.room);
-    SubscribeResult result;
+    protocol::SubscribeResult result;
     auto it = open_room(home, req.room, opts);
     if (it == home.rooms.end()) {
       result.error = budget_.refusal(req.room);
@@ -227,7 +227,7 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
     }
     Room& room = it->second;
     if (opts.max_subscribers != 0 && room.subscribers >= opts.max_subscribers) {
-      result.error = BrokerError{
+      result.error = protocol::BrokerError{
           protocol::ErrorCode::limit_exceeded,
           "room is full (max_subscribers " + std::to_string(opts.max_subscribers) + ")"};
     } else {
@@ -255,7 +255,7 @@ void MemoryBroker::subscribe(unsigned from, SubscribeRequest req,
         }
       }
       if (opts.presence || opts.join_leave) {
-        room.presence[req.client] = PresenceEntry{req.client, req.user, req.info_json};
+        room.presence[req.client] = protocol::PresenceEntry{req.client, req.user, req.info_json};
       }
       if (opts.join_leave) push_presence(room, it->first, true, req.info_json);
     }
@@ -284,12 +284,12 @@ void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string
              });
 }
 
-void MemoryBroker::history(unsigned from, HistoryRequest req,
-                           std::function<void(HistoryResult)> done) {
+void MemoryBroker::history(unsigned from, protocol::HistoryRequest req,
+                           std::function<void(protocol::HistoryResult)> done) {
   unsigned h = home_of(req.room);
   asio::post(pool_[h].ctx, [this, h, from, req = std::move(req), done = std::move(done)]() mutable {
     Home& home = *homes_[h];
-    HistoryResult result;
+    protocol::HistoryResult result;
     // A room that does not exist is an empty stream with no epoch; reading
     // it creates nothing.
     auto it = home.rooms.find(req.room);
@@ -305,9 +305,10 @@ void MemoryBroker::history(unsigned from, HistoryRequest req,
     std::size_t begin = 0;
     if (req.since) {
       if (req.since->epoch != result.epoch) {
-        result.error = BrokerError{protocol::ErrorCode::bad_request,
-                                   "history.since.epoch is not the room's current epoch '" +
-                                       result.epoch + "'; the stream was reset"};
+        result.error =
+            protocol::BrokerError{protocol::ErrorCode::bad_request,
+                                  "history.since.epoch is not the room's current epoch '" +
+                                      result.epoch + "'; the stream was reset"};
       } else {
         begin = ring->first_after(req.since->offset);
       }
@@ -328,20 +329,23 @@ void MemoryBroker::history(unsigned from, HistoryRequest req,
 }
 
 void MemoryBroker::presence(unsigned from, std::string room_name,
-                            std::function<void(PresenceResult)> done) {
+                            std::function<void(protocol::PresenceResult)> done) {
   unsigned h = home_of(room_name);
-  asio::post(pool_[h].ctx, [this, h, from, room_name = std::move(room_name),
-                            done = std::move(done)]() mutable {
-    Home& home = *homes_[h];
-    PresenceResult result;
-    auto it = home.rooms.find(room_name);
-    if (it != home.rooms.end()) {
-      for (const auto& [client, entry] : it->second.presence) result.clients.push_back(entry);
-    }
-    std::sort(result.clients.begin(), result.clients.end(),
-              [](const PresenceEntry& a, const PresenceEntry& b) { return a.client < b.client; });
-    reply(from, std::move(done), std::move(result));
-  });
+  asio::post(pool_[h].ctx,
+             [this, h, from, room_name = std::move(room_name), done = std::move(done)]() mutable {
+               Home& home = *homes_[h];
+               protocol::PresenceResult result;
+               auto it = home.rooms.find(room_name);
+               if (it != home.rooms.end()) {
+                 for (const auto& [client, entry] : it->second.presence)
+                   result.clients.push_back(entry);
+               }
+               std::sort(result.clients.begin(), result.clients.end(),
+                         [](const protocol::PresenceEntry& a, const protocol::PresenceEntry& b) {
+                           return a.client < b.client;
+                         });
+               reply(from, std::move(done), std::move(result));
+             });
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

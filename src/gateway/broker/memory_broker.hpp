@@ -21,7 +21,7 @@
 #include "gateway/options.hpp"
 #include "gateway/shard_pool.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 class MemoryBroker final : public Broker {
  public:
@@ -33,14 +33,15 @@ class MemoryBroker final : public Broker {
   // before the pool runs.
   void start() override;
 
-  void publish(unsigned from, PublishRequest request,
-               std::function<void(PublishResult)> done) override;
-  void subscribe(unsigned from, SubscribeRequest request,
-                 std::function<void(SubscribeResult)> done) override;
+  void publish(unsigned from, protocol::PublishRequest request,
+               std::function<void(protocol::PublishResult)> done) override;
+  void subscribe(unsigned from, protocol::SubscribeRequest request,
+                 std::function<void(protocol::SubscribeResult)> done) override;
   void unsubscribe(unsigned from, std::string room, std::string client) override;
-  void history(unsigned from, HistoryRequest request,
-               std::function<void(HistoryResult)> done) override;
-  void presence(unsigned from, std::string room, std::function<void(PresenceResult)> done) override;
+  void history(unsigned from, protocol::HistoryRequest request,
+               std::function<void(protocol::HistoryResult)> done) override;
+  void presence(unsigned from, std::string room,
+                std::function<void(protocol::PresenceResult)> done) override;
   void stop() override;
 
   // The shard that owns `room`.
@@ -60,8 +61,8 @@ class MemoryBroker final : public Broker {
   RoomMap::iterator free_room(Home& home, RoomMap::iterator it);
   // A skip_history publish, on the room's home shard: delivered to the
   // shards with subscribers now, outside the room's stream.
-  void publish_live(Home& home, unsigned from, const PublishRequest& req,
-                    std::function<void(PublishResult)> done);
+  void publish_live(Home& home, unsigned from, const protocol::PublishRequest& req,
+                    std::function<void(protocol::PublishResult)> done);
   // Sends a join or leave push, within the room's join_leave_rate.
   void push_presence(Room& room, const std::string& name, bool join, const std::string& info);
   // Posts `frame` once to every shard with subscribers of the room.
@@ -77,7 +78,7 @@ class MemoryBroker final : public Broker {
   Delivery deliver_;
   std::vector<std::unique_ptr<Home>> homes_;
   BrokerCounters counters_;
-  RoomBudget budget_;
+  limits::RoomBudget budget_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

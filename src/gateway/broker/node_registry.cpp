@@ -5,7 +5,7 @@
 #include "core/log.hpp"
 #include "gateway/broker/redis_schema.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 NodeRegistry::NodeRegistry(boost::asio::io_context& io, Link link, std::string key,
                            std::chrono::milliseconds interval, std::chrono::milliseconds ttl)
@@ -66,4 +66,4 @@ void NodeRegistry::stop(std::function<void()> done) {
                 [done = std::move(done)](const redis::Result&) { done(); });
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

@@ -21,7 +21,7 @@
 
 #include "redis/client.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 struct ClusterNode {
   std::string id;  // a DNS label
@@ -67,4 +67,4 @@ class NodeRegistry {
   bool running_ = false;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

@@ -19,7 +19,7 @@
 
 #include "gateway/fanout/message.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 struct StoredPublication {
   std::uint64_t offset = 0;
@@ -103,4 +103,4 @@ class PublicationRing {
   std::size_t size_ = 0;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

@@ -10,7 +10,7 @@
 #include "core/time/steady_clock.hpp"
 #include "gateway/protocol/encode.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 namespace asio = boost::asio;
 using redis_schema::ReadReply;
 
@@ -23,8 +23,8 @@ std::string ms(std::chrono::milliseconds d) {
 // Redis cannot be reached or answered wrongly: 114 (`unavailable`), which
 // says "try again", not 108 (`not_available`), which says the feature is off
 // and retrying is pointless; the server API answers it with 503.
-BrokerError unavailable(const std::string& why) {
-  return BrokerError{protocol::ErrorCode::unavailable, "cluster broker: " + why};
+protocol::BrokerError unavailable(const std::string& why) {
+  return protocol::BrokerError{protocol::ErrorCode::unavailable, "cluster broker: " + why};
 }
 
 // The error of a one-command pipeline: transport, or a Redis error reply.
@@ -36,8 +36,8 @@ std::optional<std::string> failure(const redis::Result& r) {
 }
 
 // The publish script's reply: {offset, epoch}.
-PublishResult read_stream_publish(const redis::Reply& reply) {
-  PublishResult result;
+protocol::PublishResult read_stream_publish(const redis::Reply& reply) {
+  protocol::PublishResult result;
   const auto& e = reply.elements;
   if (e.size() != 2 || e[0].type != redis::Reply::Type::integer ||
       e[1].type != redis::Reply::Type::string || e[0].integer <= 0) {
@@ -62,8 +62,8 @@ redis::Options connection_options(redis::Options o) {
 // A subscribe waiting for the room's channel or for its read.
 struct RedisBroker::PendingSubscribe {
   unsigned from = 0;
-  SubscribeRequest request;
-  std::function<void(SubscribeResult)> done;
+  protocol::SubscribeRequest request;
+  std::function<void(protocol::SubscribeResult)> done;
   std::uint64_t seq = 0;  // message_seq_ when its read was sent
 };
 
@@ -279,8 +279,8 @@ RedisBroker::Room* RedisBroker::open_room(const std::string& name) {
 
 // ---- publish -------------------------------------------------------------
 
-void RedisBroker::publish(unsigned from, PublishRequest req,
-                          std::function<void(PublishResult)> done) {
+void RedisBroker::publish(unsigned from, protocol::PublishRequest req,
+                          std::function<void(protocol::PublishResult)> done) {
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
     if (req.skip_history) return publish_live(from, req, std::move(done));
     const RoomOptions& o = options_.room_options(req.room);
@@ -313,8 +313,8 @@ void RedisBroker::publish(unsigned from, PublishRequest req,
   });
 }
 
-void RedisBroker::publish_live(unsigned from, const PublishRequest& req,
-                               std::function<void(PublishResult)> done) {
+void RedisBroker::publish_live(unsigned from, const protocol::PublishRequest& req,
+                               std::function<void(protocol::PublishResult)> done) {
   // A plain PUBLISH of an event message: no key is read or written (the
   // room's offset, history and epoch stay as they are), and every node
   // delivers it as it arrives, as it does join and leave pushes.
@@ -323,7 +323,7 @@ void RedisBroker::publish_live(unsigned from, const PublishRequest& req,
   redis::Command cmd{"PUBLISH", redis_schema::room_keys(cluster_.key_prefix, req.room).channel,
                      redis_schema::event_message(frame)};
   send_publish(from, req.room, {std::move(cmd)}, std::move(done), [](const redis::Reply&) {
-    PublishResult result;
+    protocol::PublishResult result;
     result.in_stream = false;
     return result;
   });
@@ -331,14 +331,14 @@ void RedisBroker::publish_live(unsigned from, const PublishRequest& req,
 
 void RedisBroker::send_publish(unsigned from, const std::string& room,
                                std::vector<redis::Command> pipeline,
-                               std::function<void(PublishResult)> done,
-                               PublishResult (*read)(const redis::Reply&)) {
+                               std::function<void(protocol::PublishResult)> done,
+                               protocol::PublishResult (*read)(const redis::Reply&)) {
   // mutable: `done` holds the publisher's session and is moved into the
   // reply posted to its shard, so this closure, destroyed on the broker
   // thread, releases nothing (a session is released on its shard).
   execute(room, std::move(pipeline),
           [this, from, read, done = std::move(done)](const redis::Result& r) mutable {
-            PublishResult result;
+            protocol::PublishResult result;
             if (auto why = failure(r)) {
               result.error = unavailable(*why);
             } else {
@@ -350,8 +350,8 @@ void RedisBroker::send_publish(unsigned from, const std::string& room,
           });
 }
 
-std::optional<BrokerError> RedisBroker::not_durable(const redis::Result& r,
-                                                    const PublishResult& published) const {
+std::optional<protocol::BrokerError> RedisBroker::not_durable(
+    const redis::Result& r, const protocol::PublishResult& published) const {
   const redis::Reply& wait = r.replies[1];
   if (wait.type == redis::Reply::Type::integer && wait.integer >= cluster_.wait_replicas)
     return std::nullopt;
@@ -369,22 +369,22 @@ std::optional<BrokerError> RedisBroker::not_durable(const redis::Result& r,
 
 // ---- subscribe -----------------------------------------------------------
 
-void RedisBroker::subscribe(unsigned from, SubscribeRequest req,
-                            std::function<void(SubscribeResult)> done) {
+void RedisBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
+                            std::function<void(protocol::SubscribeResult)> done) {
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
     const RoomOptions& o = options_.room_options(req.room);
     const std::string name = req.room;
     Room* opened = open_room(name);
     if (!opened) {
       // Nothing was sent to Redis: a refused name leaves no key there.
-      SubscribeResult result;
+      protocol::SubscribeResult result;
       result.error = budget_.refusal(name);
       return reply(from, std::move(done), std::move(result));
     }
     Room& room = *opened;
     if (o.max_subscribers != 0 && room.local >= o.max_subscribers) {
-      SubscribeResult result;
-      result.error = BrokerError{
+      protocol::SubscribeResult result;
+      result.error = protocol::BrokerError{
           protocol::ErrorCode::limit_exceeded,
           "room is full on this node (max_subscribers " + std::to_string(o.max_subscribers) + ")"};
       reply(from, std::move(done), std::move(result));
@@ -444,7 +444,7 @@ void RedisBroker::fail_subscribe(Room& room, PendingSubscribe op, const std::str
   if (room.per_shard[op.from] > 0) --room.per_shard[op.from];
   if (room.local > 0) --room.local;
   room.presence.erase(op.request.client);
-  SubscribeResult result;
+  protocol::SubscribeResult result;
   result.error = unavailable(why);
   reply(op.from, std::move(op.done), std::move(result));
 }
@@ -500,7 +500,7 @@ void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, Pendi
   }
   sync_to(name, room, *read, op.seq);
 
-  SubscribeResult result;
+  protocol::SubscribeResult result;
   result.epoch = room.epoch;
   result.offset = room.delivered;
   if (const auto& since = op.request.since) {
@@ -763,8 +763,8 @@ void RedisBroker::unsubscribe(unsigned from, std::string name, std::string clien
   });
 }
 
-void RedisBroker::history(unsigned from, HistoryRequest req,
-                          std::function<void(HistoryResult)> done) {
+void RedisBroker::history(unsigned from, protocol::HistoryRequest req,
+                          std::function<void(protocol::HistoryResult)> done) {
   asio::post(io_, [this, from, req = std::move(req), done = std::move(done)]() mutable {
     const std::uint64_t after = req.since && !req.reverse ? req.since->offset : 0;
     // Create::no: a history of a room Redis does not have answers an empty
@@ -775,7 +775,7 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
     execute(
         room, {std::move(cmd)},
         [this, from, req = std::move(req), done = std::move(done)](redis::Result r) mutable {
-          HistoryResult result;
+          protocol::HistoryResult result;
           std::optional<ReadReply> read;
           if (auto why = failure(r)) {
             result.error = unavailable(*why);
@@ -785,9 +785,10 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
             result.epoch = read->epoch;
             result.offset = read->top;
             if (req.since && req.since->epoch != read->epoch) {
-              result.error = BrokerError{protocol::ErrorCode::bad_request,
-                                         "history.since.epoch is not the room's current epoch '" +
-                                             read->epoch + "'; the stream was reset"};
+              result.error =
+                  protocol::BrokerError{protocol::ErrorCode::bad_request,
+                                        "history.since.epoch is not the room's current epoch '" +
+                                            read->epoch + "'; the stream was reset"};
             } else {
               std::size_t n = read->frames.size();
               if (req.limit) n = std::min<std::size_t>(n, *req.limit);
@@ -803,12 +804,12 @@ void RedisBroker::history(unsigned from, HistoryRequest req,
 }
 
 void RedisBroker::presence(unsigned from, std::string name,
-                           std::function<void(PresenceResult)> done) {
+                           std::function<void(protocol::PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
     execute(name, {{"EVALSHA", redis_schema::kPresenceScript.sha(), "1", keys.presence}},
             [this, from, done = std::move(done)](redis::Result r) mutable {
-              PresenceResult result;
+              protocol::PresenceResult result;
               if (auto why = failure(r)) {
                 result.error = unavailable(*why);
               } else {
@@ -816,11 +817,11 @@ void RedisBroker::presence(unsigned from, std::string name,
                 for (std::size_t i = 0; i + 1 < e.size(); i += 2) {
                   auto v = redis_schema::parse_presence_value(e[i + 1].str);
                   if (!v) continue;  // not written by Herald: left out
-                  result.clients.push_back(
-                      PresenceEntry{e[i].str, std::string(v->user), std::string(v->info_json)});
+                  result.clients.push_back(protocol::PresenceEntry{e[i].str, std::string(v->user),
+                                                                   std::string(v->info_json)});
                 }
                 std::sort(result.clients.begin(), result.clients.end(),
-                          [](const PresenceEntry& a, const PresenceEntry& b) {
+                          [](const protocol::PresenceEntry& a, const protocol::PresenceEntry& b) {
                             return a.client < b.client;
                           });
               }
@@ -855,4 +856,4 @@ void RedisBroker::refresh_presence() {
   });
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

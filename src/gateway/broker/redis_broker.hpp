@@ -63,7 +63,7 @@
 #include "redis/client.hpp"
 #include "redis/router.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::broker {
 
 class RedisBroker final : public Broker {
  public:
@@ -91,14 +91,15 @@ class RedisBroker final : public Broker {
   void register_node(ClusterNode self, std::function<std::uint64_t()> connections,
                      NodeRegistry::Listener listener);
 
-  void publish(unsigned from, PublishRequest request,
-               std::function<void(PublishResult)> done) override;
-  void subscribe(unsigned from, SubscribeRequest request,
-                 std::function<void(SubscribeResult)> done) override;
+  void publish(unsigned from, protocol::PublishRequest request,
+               std::function<void(protocol::PublishResult)> done) override;
+  void subscribe(unsigned from, protocol::SubscribeRequest request,
+                 std::function<void(protocol::SubscribeResult)> done) override;
   void unsubscribe(unsigned from, std::string room, std::string client) override;
-  void history(unsigned from, HistoryRequest request,
-               std::function<void(HistoryResult)> done) override;
-  void presence(unsigned from, std::string room, std::function<void(PresenceResult)> done) override;
+  void history(unsigned from, protocol::HistoryRequest request,
+               std::function<void(protocol::HistoryResult)> done) override;
+  void presence(unsigned from, std::string room,
+                std::function<void(protocol::PresenceResult)> done) override;
   void stop() override;
 
  private:
@@ -111,18 +112,18 @@ class RedisBroker final : public Broker {
   Room* open_room(const std::string& name);
   // A skip_history publish: PUBLISHed on the room's channel as an event,
   // outside the stream (redis_schema.hpp).
-  void publish_live(unsigned from, const PublishRequest& req,
-                    std::function<void(PublishResult)> done);
+  void publish_live(unsigned from, const protocol::PublishRequest& req,
+                    std::function<void(protocol::PublishResult)> done);
   // Sends a publish's command (and its WAIT, with cluster.redis.wait_replicas)
   // to the room's server; `read` turns the first reply into the result (a
   // transport or Redis error is read here).
   void send_publish(unsigned from, const std::string& room, std::vector<redis::Command> pipeline,
-                    std::function<void(PublishResult)> done,
-                    PublishResult (*read)(const redis::Reply&));
+                    std::function<void(protocol::PublishResult)> done,
+                    protocol::PublishResult (*read)(const redis::Reply&));
   // The error for a publish whose WAIT (the second reply of `r`) counted
   // fewer replicas than cluster.redis.wait_replicas; nullopt when enough.
-  [[nodiscard]] std::optional<BrokerError> not_durable(const redis::Result& r,
-                                                       const PublishResult& published) const;
+  [[nodiscard]] std::optional<protocol::BrokerError> not_durable(
+      const redis::Result& r, const protocol::PublishResult& published) const;
   // The lineage arguments of the stream scripts for `room`
   // (redis_schema.hpp): its server's replid and the live masters' (live_replids_).
   struct Lineage {
@@ -195,11 +196,11 @@ class RedisBroker final : public Broker {
   bool stopped_ = false;
 
   BrokerCounters counters_;
-  RoomBudget budget_;     // the rooms in rooms_
-  RoomRates join_leave_;  // join/leave pushes sent, by room (rooms.join_leave_rate)
+  limits::RoomBudget budget_;     // the rooms in rooms_
+  limits::RoomRates join_leave_;  // join/leave pushes sent, by room (rooms.join_leave_rate)
   metrics::Counter& gap_fetches_;
   metrics::Counter& resets_;
   metrics::Counter& bad_messages_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::broker

@@ -4,7 +4,7 @@
 
 #include "gateway/protocol/encode.hpp"
 
-namespace herald::gateway::redis_schema {
+namespace herald::gateway::broker::redis_schema {
 
 RoomKeys room_keys(std::string_view prefix, std::string_view room) {
   std::string base(prefix);
@@ -296,4 +296,4 @@ std::optional<NodeValue> parse_node_value(std::string_view value) {
   return v;
 }
 
-}  // namespace herald::gateway::redis_schema
+}  // namespace herald::gateway::broker::redis_schema

@@ -33,7 +33,7 @@
 #include "redis/reply.hpp"
 #include "redis/script.hpp"
 
-namespace herald::gateway::redis_schema {
+namespace herald::gateway::broker::redis_schema {
 
 struct RoomKeys {
   std::string meta, history, presence, channel;
@@ -140,4 +140,4 @@ struct PresenceValue {
 [[nodiscard]] std::string presence_body(std::string_view user, std::string_view info_json);
 [[nodiscard]] std::optional<PresenceValue> parse_presence_value(std::string_view value);
 
-}  // namespace herald::gateway::redis_schema
+}  // namespace herald::gateway::broker::redis_schema

@@ -90,13 +90,13 @@ bool Client::check_room(std::uint32_t id, const std::string& room) {
   return true;
 }
 
-bool Client::within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting) {
+bool Client::within_rate(std::uint32_t id, limits::TokenBucket& bucket, std::string_view setting) {
   if (bucket.take(steady_now_ns())) return true;
   return refuse_over_rate(id, setting, bucket.rate(), bucket.burst());
 }
 
 bool Client::within_publish_rate(std::uint32_t id) {
-  UserRates* per_user = setup_.publish_rate_per_user;
+  limits::UserRates* per_user = setup_.publish_rate_per_user;
   if (per_user == nullptr) return within_rate(id, publish_rate_, "client.publish_rate");
   if (per_user->take(user_, steady_now_ns())) return true;
   return refuse_over_rate(id, "client.publish_rate", per_user->rate(), per_user->burst());
@@ -112,17 +112,17 @@ bool Client::refuse_over_rate(std::uint32_t id, std::string_view setting, std::u
   return false;
 }
 
-std::optional<BrokerError> Client::unasked_hook(proxy::HookKind hook,
-                                                const std::string& room) const {
+std::optional<protocol::BrokerError> Client::unasked_hook(proxy::HookKind hook,
+                                                          const std::string& room) const {
   const RoomOptions& options = core_.options.room_options(room);
   const bool needed =
       hook == proxy::HookKind::subscribe ? options.subscribe_proxy : options.publish_proxy;
   if (!needed || setup_.asks_hooks) return std::nullopt;
   const std::string name(proxy::hook_name(hook));
-  return BrokerError{ErrorCode::not_available,
-                     "room '" + room + "' needs the " + name + " hook (" + name +
-                         "_proxy), which this transport does not ask: " + name +
-                         " over a WebSocket"};
+  return protocol::BrokerError{ErrorCode::not_available,
+                               "room '" + room + "' needs the " + name + " hook (" + name +
+                                   "_proxy), which this transport does not ask: " + name +
+                                   " over a WebSocket"};
 }
 
 void Client::reply(std::uint32_t id, const protocol::Reply& reply) {

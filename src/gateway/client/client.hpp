@@ -62,7 +62,7 @@ struct Setup {
   // client.publish_rate kept per user over every shard instead of per
   // connection: for a transport with no lasting connection to keep it on
   // (an HTTP publish: one client per request). Null: per connection.
-  UserRates* publish_rate_per_user = nullptr;
+  limits::UserRates* publish_rate_per_user = nullptr;
 };
 
 class Client final : public fanout::Subscriber {
@@ -181,7 +181,7 @@ class Client final : public fanout::Subscriber {
                        const std::string& client_data);
   void on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
                            proxy::BackendAnswer& answer);
-  void refuse_subscription(const std::string& room, BrokerError error);
+  void refuse_subscription(const std::string& room, protocol::BrokerError error);
   // Replies not_subscribed and returns false unless `room` is subscribed.
   bool is_active_subscription(std::uint32_t id, const std::string& room);
 
@@ -208,7 +208,7 @@ class Client final : public fanout::Subscriber {
   // Checks name and permission; on failure replies and returns false.
   bool check_room(std::uint32_t id, const std::string& room);
   // Takes a token from `bucket`; without one, replies 111 naming `setting`.
-  bool within_rate(std::uint32_t id, TokenBucket& bucket, std::string_view setting);
+  bool within_rate(std::uint32_t id, limits::TokenBucket& bucket, std::string_view setting);
   // client.publish_rate, per connection or per user (Setup).
   bool within_publish_rate(std::uint32_t id);
   // Replies 111 "over <setting> (<rate>/s, burst <burst>)"; returns false.
@@ -217,8 +217,8 @@ class Client final : public fanout::Subscriber {
   // Why `room` is refused to this client for want of `hook` (subscribe or
   // publish): its namespace needs the hook and the transport asks none
   // (Setup::asks_hooks). nullopt: the hook is not needed, or is asked.
-  [[nodiscard]] std::optional<BrokerError> unasked_hook(proxy::HookKind hook,
-                                                        const std::string& room) const;
+  [[nodiscard]] std::optional<protocol::BrokerError> unasked_hook(proxy::HookKind hook,
+                                                                  const std::string& room) const;
   void reply(std::uint32_t id, const protocol::Reply& reply);
   void reply_error(std::uint32_t id, protocol::ErrorCode code, std::string_view message);
   [[nodiscard]] std::shared_ptr<void> hold() const {
@@ -249,8 +249,8 @@ class Client final : public fanout::Subscriber {
   std::unique_ptr<RoomListFeed> room_list_;
   // client.publish_rate for publish; client.command_rate for every other
   // command after connect.
-  TokenBucket publish_rate_;
-  TokenBucket command_rate_;
+  limits::TokenBucket publish_rate_;
+  limits::TokenBucket command_rate_;
   bool finished_ = false;
   bool slow_consumer_ = false;  // close_slow_consumer ran: its close is posted
 };

@@ -37,7 +37,7 @@ struct CoreContext {
   explicit CoreContext(const Options& o) : options(o) {}
 
   const Options& options;
-  Broker* broker = nullptr;
+  broker::Broker* broker = nullptr;
   std::unique_ptr<auth::TokenVerifier> verifier;  // null without auth.hmac_secret
   bool dev_mode = false;
   // The backend hooks (proxy.<hook>_url); null where the URL is empty.

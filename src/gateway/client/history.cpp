@@ -9,9 +9,9 @@ void Client::run(std::uint32_t id, protocol::HistoryCmd& cmd) {
   if (core_.options.room_options(cmd.room).history_size == 0) {
     return reply_error(id, ErrorCode::not_available, "history is off for '" + cmd.room + "'");
   }
-  HistoryRequest req{std::move(cmd.room), cmd.limit, std::move(cmd.since), cmd.reverse};
+  protocol::HistoryRequest req{std::move(cmd.room), cmd.limit, std::move(cmd.since), cmd.reverse};
   core_.broker->history(shard_core_.index, std::move(req),
-                        [this, hold = hold(), id](HistoryResult r) {
+                        [this, hold = hold(), id](protocol::HistoryResult r) {
                           if (finished_) return;
                           if (r.error) return reply_error(id, r.error->code, r.error->message);
                           reply(id, protocol::HistoryReply{r});

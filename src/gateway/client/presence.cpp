@@ -19,7 +19,7 @@ void Client::ask_presence(std::uint32_t id, std::string& room, bool stats) {
     return reply_error(id, ErrorCode::not_available, "presence is off for '" + room + "'");
   }
   core_.broker->presence(shard_core_.index, std::move(room),
-                         [this, hold = hold(), id, stats](PresenceResult r) {
+                         [this, hold = hold(), id, stats](protocol::PresenceResult r) {
                            if (finished_) return;
                            if (r.error) return reply_error(id, r.error->code, r.error->message);
                            reply(id, protocol::PresenceReply{r, stats});

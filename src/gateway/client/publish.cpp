@@ -23,10 +23,10 @@ void Client::run(std::uint32_t id, protocol::PublishCmd& cmd) {
 
 void Client::publish_to_broker(std::uint32_t id, std::string room, std::string data,
                                bool skip_history) {
-  PublishRequest req{std::move(room), std::move(data), info_json_};
+  protocol::PublishRequest req{std::move(room), std::move(data), info_json_};
   req.skip_history = skip_history;
   core_.broker->publish(shard_core_.index, std::move(req),
-                        [this, hold = hold(), id](PublishResult r) {
+                        [this, hold = hold(), id](protocol::PublishResult r) {
                           if (finished_) return;
                           if (r.error) return reply_error(id, r.error->code, r.error->message);
                           reply(id, protocol::PublishReply{r});

@@ -18,15 +18,14 @@ namespace herald::gateway::client {
 // Why a client may not use `room` at all: a name that is not valid
 // (bad_room), or one the token's rooms claim does not allow
 // (permission_denied). nullopt: it may.
-[[nodiscard]] std::optional<BrokerError> room_refusal(const std::optional<auth::Claims>& claims,
-                                                      const std::string& room);
+[[nodiscard]] std::optional<protocol::BrokerError> room_refusal(
+    const std::optional<auth::Claims>& claims, const std::string& room);
 
 // Why a client may not publish `data_bytes` of data in `room`: the room
 // (room_refusal), a namespace with publish = false (permission_denied), or
 // data over its max_publication_bytes (limit_exceeded). nullopt: it may.
-[[nodiscard]] std::optional<BrokerError> publish_refusal(const Options& options,
-                                                         const std::optional<auth::Claims>& claims,
-                                                         const std::string& room,
-                                                         std::size_t data_bytes);
+[[nodiscard]] std::optional<protocol::BrokerError> publish_refusal(
+    const Options& options, const std::optional<auth::Claims>& claims, const std::string& room,
+    std::size_t data_bytes);
 
 }  // namespace herald::gateway::client

@@ -12,7 +12,8 @@ using protocol::ErrorCode;
 // The SubscriptionTable decides; this carries its decisions out on the
 // session. `answer` is the broker's answer being handled, when there is one.
 struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
-  explicit SubscriptionEffects(Client& session, const SubscribeResult* broker_answer = nullptr,
+  explicit SubscriptionEffects(Client& session,
+                               const protocol::SubscribeResult* broker_answer = nullptr,
                                std::string_view backend_data = {})
       : s(session), answer(broker_answer), data(backend_data) {}
 
@@ -71,7 +72,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   }
 
   Client& s;
-  const SubscribeResult* answer;
+  const protocol::SubscribeResult* answer;
   std::string_view data;  // the subscribe hook's data for the client, or empty
 };
 
@@ -79,13 +80,13 @@ void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::S
                                    std::string_view chan_info_json, std::string backend_data) {
   std::string info =
       chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
-  SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
-  core_.broker->subscribe(
-      shard_core_.index, std::move(req),
-      [this, hold = hold(), room, data = std::move(backend_data)](const SubscribeResult& r) {
-        SubscriptionEffects fx(*this, &r, data);
-        subscriptions_.answered(room, !r.error, fx);
-      });
+  protocol::SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
+  core_.broker->subscribe(shard_core_.index, std::move(req),
+                          [this, hold = hold(), room,
+                           data = std::move(backend_data)](const protocol::SubscribeResult& r) {
+                            SubscriptionEffects fx(*this, &r, data);
+                            subscriptions_.answered(room, !r.error, fx);
+                          });
 }
 
 void Client::proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
@@ -130,8 +131,8 @@ void Client::on_subscribe_answer(const std::string& room, SubscriptionTable::Sin
       room, {ErrorCode::backend_unavailable, proxy::describe_failure("subscribe", failure)});
 }
 
-void Client::refuse_subscription(const std::string& room, BrokerError error) {
-  SubscribeResult refused;
+void Client::refuse_subscription(const std::string& room, protocol::BrokerError error) {
+  protocol::SubscribeResult refused;
   refused.error = std::move(error);
   SubscriptionEffects fx(*this, &refused);
   subscriptions_.answered(room, false, fx);

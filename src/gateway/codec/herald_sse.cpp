@@ -44,7 +44,7 @@ std::string recovery(std::string_view room, const protocol::StreamPosition& at) 
   return out;
 }
 
-std::string refused(std::string_view room, const BrokerError& error) {
+std::string refused(std::string_view room, const protocol::BrokerError& error) {
   std::string out = open_room_object(room);
   out += ',';
   // {"error":{...}} without its opening brace: the error joins the room's

@@ -41,7 +41,7 @@ inline constexpr std::string_view kRecovery = "recovery";
 // over at `at`.
 [[nodiscard]] std::string recovery(std::string_view room, const protocol::StreamPosition& at);
 // "refused": the room and why.
-[[nodiscard]] std::string refused(std::string_view room, const BrokerError& error);
+[[nodiscard]] std::string refused(std::string_view room, const protocol::BrokerError& error);
 // The disconnect push's data.
 [[nodiscard]] std::string disconnect(std::uint16_t code, std::string_view reason, bool reconnect);
 

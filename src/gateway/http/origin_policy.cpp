@@ -10,7 +10,7 @@
 
 #include "core/config/values.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::http {
 namespace {
 
 // ASCII lower case (the classic locale): schemes and host names are
@@ -147,4 +147,4 @@ std::optional<OriginPolicy::Refusal> OriginPolicy::refusal(std::string_view orig
                                            "(HERALD_SERVER_ALLOWED_ORIGINS)"};
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::http

@@ -31,7 +31,7 @@
 #include <string_view>
 #include <vector>
 
-namespace herald::gateway {
+namespace herald::gateway::http {
 
 // Whether a host names this machine's loopback interface: "localhost" (and
 // names under it, which browsers resolve locally), or an IP literal in
@@ -77,4 +77,4 @@ class OriginPolicy {
   bool dev_mode_ = false;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::http

@@ -2,7 +2,7 @@
 
 #include <optional>
 
-namespace herald::gateway {
+namespace herald::gateway::http {
 namespace {
 
 int hex_digit(char c) {
@@ -72,4 +72,4 @@ std::string query_value(const QueryParams& params, std::string_view key) {
   return {};
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::http

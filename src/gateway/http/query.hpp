@@ -10,7 +10,7 @@
 #include <variant>
 #include <vector>
 
-namespace herald::gateway {
+namespace herald::gateway::http {
 
 using QueryParams = std::vector<std::pair<std::string, std::string>>;
 
@@ -24,4 +24,4 @@ using QueryParams = std::vector<std::pair<std::string, std::string>>;
 // The first value of `key`, or empty.
 [[nodiscard]] std::string query_value(const QueryParams& params, std::string_view key);
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::http

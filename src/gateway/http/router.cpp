@@ -4,10 +4,10 @@
 
 #include "core/json.hpp"
 
-namespace herald::gateway {
-namespace http = boost::beast::http;
+namespace herald::gateway::http {
+namespace beast_http = boost::beast::http;
 
-HttpResponse make_error_response(http::status status, std::string_view code,
+HttpResponse make_error_response(beast_http::status status, std::string_view code,
                                  std::string_view message, unsigned version) {
   std::string body = R"({"error":{"code":)";
   json::append_string(body, code);
@@ -17,11 +17,11 @@ HttpResponse make_error_response(http::status status, std::string_view code,
   return make_text_response(status, std::move(body), "application/json", version);
 }
 
-HttpResponse make_text_response(http::status status, std::string body,
+HttpResponse make_text_response(beast_http::status status, std::string body,
                                 std::string_view content_type, unsigned version) {
   HttpResponse res{status, version};
-  res.set(http::field::server, "herald");
-  res.set(http::field::content_type, content_type);
+  res.set(beast_http::field::server, "herald");
+  res.set(beast_http::field::content_type, content_type);
   // Every body is what its type says: a browser must not guess otherwise
   // (a JSON error echoing user text must never run as HTML).
   res.set("X-Content-Type-Options", "nosniff");
@@ -62,13 +62,13 @@ std::string_view path_segment(std::string_view target, std::size_t index) {
   }
 }
 
-void HttpRouter::add(http::verb method, std::string path, Handler handler) {
+void HttpRouter::add(beast_http::verb method, std::string path, Handler handler) {
   add_async(method, std::move(path),
             [handler = std::move(handler)](const HttpRequest& req, unsigned,
                                            const Respond& respond) { respond(handler(req)); });
 }
 
-void HttpRouter::add_async(http::verb method, std::string path, AsyncHandler handler) {
+void HttpRouter::add_async(beast_http::verb method, std::string path, AsyncHandler handler) {
   routes_.push_back(Route{method, std::move(path), std::move(handler)});
 }
 
@@ -80,18 +80,18 @@ void HttpRouter::dispatch(const HttpRequest& request, unsigned shard, Respond re
     if (!path_matches(r.path, path)) continue;
     if (r.method == request.method()) return r.handler(request, shard, std::move(respond));
     if (!allow.empty()) allow += ", ";
-    allow += http::to_string(r.method);
+    allow += beast_http::to_string(r.method);
   }
   std::string what = std::string(request.method_string()) + " " + std::string(path);
   if (!allow.empty()) {
     HttpResponse res = make_error_response(
-        http::status::method_not_allowed, "method_not_allowed",
+        beast_http::status::method_not_allowed, "method_not_allowed",
         "method not allowed: " + what + " (allowed: " + allow + ")", request.version());
-    res.set(http::field::allow, allow);
+    res.set(beast_http::field::allow, allow);
     return respond(std::move(res));
   }
-  respond(make_error_response(http::status::not_found, "not_found", "no route for " + what,
+  respond(make_error_response(beast_http::status::not_found, "not_found", "no route for " + what,
                               request.version()));
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::http

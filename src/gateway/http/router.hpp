@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-namespace herald::gateway {
+namespace herald::gateway::http {
 
 using HttpRequest = boost::beast::http::request<boost::beast::http::string_body>;
 using HttpResponse = boost::beast::http::response<boost::beast::http::string_body>;
@@ -54,4 +54,4 @@ class HttpRouter {
   std::vector<Route> routes_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::http

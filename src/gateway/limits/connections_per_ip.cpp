@@ -2,7 +2,7 @@
 
 #include <utility>
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 ConnectionsPerIp::Lease::Lease(Lease&& other) noexcept
     : owner_(std::exchange(other.owner_, nullptr)), key_(std::move(other.key_)) {}
@@ -59,4 +59,4 @@ std::uint32_t ConnectionsPerIp::held(const boost::asio::ip::address& address) co
   return it == held_.end() ? 0 : it->second;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

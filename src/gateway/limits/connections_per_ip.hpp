@@ -33,7 +33,7 @@
 #include <string>
 #include <unordered_map>
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 class ConnectionsPerIp {
  public:
@@ -76,4 +76,4 @@ class ConnectionsPerIp {
   std::unordered_map<std::string, std::uint32_t> held_;  // key -> connections; no zero entries
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

@@ -1,6 +1,6 @@
 #include "gateway/limits/room_budget.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 RoomBudget::RoomBudget(std::uint32_t max_rooms, metrics::Registry& registry)
     : max_rooms_(max_rooms),
@@ -29,10 +29,11 @@ void RoomBudget::release() {
   rooms_.sub(1);
 }
 
-BrokerError RoomBudget::refusal(const std::string& room) const {
-  return BrokerError{protocol::ErrorCode::too_many_rooms,
-                     "cannot open room '" + room + "': this node holds rooms.max_rooms (" +
-                         std::to_string(max_rooms_) + ") rooms; try again later"};
+protocol::BrokerError RoomBudget::refusal(const std::string& room) const {
+  return protocol::BrokerError{protocol::ErrorCode::too_many_rooms,
+                               "cannot open room '" + room +
+                                   "': this node holds rooms.max_rooms (" +
+                                   std::to_string(max_rooms_) + ") rooms; try again later"};
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

@@ -24,7 +24,7 @@
 #include "core/metrics/registry.hpp"
 #include "gateway/protocol/requests.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 class RoomBudget {
  public:
@@ -36,7 +36,7 @@ class RoomBudget {
   // One room fewer; pairs with a successful try_acquire(). Thread-safe.
   void release();
   // The error a refused command answers.
-  [[nodiscard]] BrokerError refusal(const std::string& room) const;
+  [[nodiscard]] protocol::BrokerError refusal(const std::string& room) const;
 
   [[nodiscard]] std::uint32_t held() const { return held_.load(std::memory_order_relaxed); }
 
@@ -47,4 +47,4 @@ class RoomBudget {
   metrics::Counter& refused_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

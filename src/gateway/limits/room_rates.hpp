@@ -24,7 +24,7 @@
 
 #include "gateway/limits/token_bucket.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 class RoomRates {
  public:
@@ -51,4 +51,4 @@ class RoomRates {
   std::size_t sweep_at_ = kMinSweep;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 class TokenBucket {
  public:
@@ -56,4 +56,4 @@ class TokenBucket {
   }
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

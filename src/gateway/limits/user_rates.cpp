@@ -1,6 +1,6 @@
 #include "gateway/limits/user_rates.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 bool UserRates::take(const std::string& user, std::int64_t now_ns) {
   std::lock_guard lock(mutex_);
@@ -11,4 +11,4 @@ bool UserRates::take(const std::string& user, std::int64_t now_ns) {
   return it->second.take(now_ns);
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

@@ -18,7 +18,7 @@
 
 #include "gateway/limits/token_bucket.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::limits {
 
 class UserRates {
  public:
@@ -38,4 +38,4 @@ class UserRates {
   std::unordered_map<std::string, TokenBucket> buckets_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::limits

@@ -5,16 +5,16 @@
 namespace herald::gateway::moderation {
 namespace {
 
-PublishResult refused(protocol::ErrorCode code, std::string message) {
-  PublishResult r;
-  r.error = BrokerError{code, std::move(message)};
+protocol::PublishResult refused(protocol::ErrorCode code, std::string message) {
+  protocol::PublishResult r;
+  r.error = protocol::BrokerError{code, std::move(message)};
   return r;
 }
 
 }  // namespace
 
-void ModeratingBroker::publish(unsigned from, PublishRequest request,
-                               std::function<void(PublishResult)> done) {
+void ModeratingBroker::publish(unsigned from, protocol::PublishRequest request,
+                               std::function<void(protocol::PublishResult)> done) {
   Policy* policy = moderator_.policy_of(request.room);
   if (policy == nullptr) return inner_.publish(from, std::move(request), std::move(done));
   Queue& queue = waiting_[from][policy];
@@ -35,8 +35,9 @@ void ModeratingBroker::publish(unsigned from, PublishRequest request,
   queue.push_back({std::move(request), std::move(done)});
 }
 
-void ModeratingBroker::decide(unsigned from, PublishRequest request, const Verdict& verdict,
-                              std::function<void(PublishResult)> done) {
+void ModeratingBroker::decide(unsigned from, protocol::PublishRequest request,
+                              const Verdict& verdict,
+                              std::function<void(protocol::PublishResult)> done) {
   switch (verdict.kind) {
     case Verdict::Kind::pass:
       return inner_.publish(from, std::move(request), std::move(done));
@@ -94,8 +95,8 @@ void ModeratingBroker::drain(unsigned from, Policy& policy, const std::string& e
   }
 }
 
-void ModeratingBroker::answer(unsigned from, std::function<void(PublishResult)> done,
-                              PublishResult result) {
+void ModeratingBroker::answer(unsigned from, std::function<void(protocol::PublishResult)> done,
+                              protocol::PublishResult result) {
   pool_.reply(from, std::move(done), std::move(result));
 }
 

@@ -26,30 +26,30 @@
 
 namespace herald::gateway::moderation {
 
-class ModeratingBroker final : public Broker {
+class ModeratingBroker final : public broker::Broker {
  public:
   // `inner`, `moderator` and `pool` must outlive this broker.
-  ModeratingBroker(Broker& inner, Moderator& moderator, ShardPool& pool)
+  ModeratingBroker(broker::Broker& inner, Moderator& moderator, ShardPool& pool)
       : inner_(inner), moderator_(moderator), pool_(pool), waiting_(pool.size()) {}
 
   // Publications of one namespace on one shard that may wait for its engine.
   static constexpr std::size_t kMaxWaiting = 4096;
 
-  void publish(unsigned from, PublishRequest request,
-               std::function<void(PublishResult)> done) override;
-  void subscribe(unsigned from, SubscribeRequest request,
-                 std::function<void(SubscribeResult)> done) override {
+  void publish(unsigned from, protocol::PublishRequest request,
+               std::function<void(protocol::PublishResult)> done) override;
+  void subscribe(unsigned from, protocol::SubscribeRequest request,
+                 std::function<void(protocol::SubscribeResult)> done) override {
     inner_.subscribe(from, std::move(request), std::move(done));
   }
   void unsubscribe(unsigned from, std::string room, std::string client) override {
     inner_.unsubscribe(from, std::move(room), std::move(client));
   }
-  void history(unsigned from, HistoryRequest request,
-               std::function<void(HistoryResult)> done) override {
+  void history(unsigned from, protocol::HistoryRequest request,
+               std::function<void(protocol::HistoryResult)> done) override {
     inner_.history(from, std::move(request), std::move(done));
   }
   void presence(unsigned from, std::string room,
-                std::function<void(PresenceResult)> done) override {
+                std::function<void(protocol::PresenceResult)> done) override {
     inner_.presence(from, std::move(room), std::move(done));
   }
   void start() override { inner_.start(); }
@@ -57,14 +57,14 @@ class ModeratingBroker final : public Broker {
 
  private:
   struct Waiting {
-    PublishRequest request;
-    std::function<void(PublishResult)> done;
+    protocol::PublishRequest request;
+    std::function<void(protocol::PublishResult)> done;
   };
   using Queue = std::deque<Waiting>;
 
   // Publishes, refuses or answers as the verdict says. On shard `from`.
-  void decide(unsigned from, PublishRequest request, const Verdict& verdict,
-              std::function<void(PublishResult)> done);
+  void decide(unsigned from, protocol::PublishRequest request, const Verdict& verdict,
+              std::function<void(protocol::PublishResult)> done);
   // Prepares the policy's engine off the shard, then drains the queue on it.
   void prepare_then_drain(unsigned from, Policy& policy);
   // Moderates and publishes the queue in order until it is empty or its
@@ -72,9 +72,10 @@ class ModeratingBroker final : public Broker {
   // refused. On shard `from`.
   void drain(unsigned from, Policy& policy, const std::string& error);
   // Answers on shard `from`, never inline (the Broker contract).
-  void answer(unsigned from, std::function<void(PublishResult)> done, PublishResult result);
+  void answer(unsigned from, std::function<void(protocol::PublishResult)> done,
+              protocol::PublishResult result);
 
-  Broker& inner_;
+  broker::Broker& inner_;
   Moderator& moderator_;
   ShardPool& pool_;
   // [shard][policy]: each shard's queues, touched only on that shard.

@@ -197,7 +197,8 @@ void Moderator::prepare(Policy& policy, std::function<void(std::string error)> d
   });
 }
 
-std::optional<Verdict> Moderator::moderate(Policy& policy, PublishRequest& req, Pending& pending) {
+std::optional<Verdict> Moderator::moderate(Policy& policy, protocol::PublishRequest& req,
+                                           Pending& pending) {
   auto current = current_engine(policy);
   if (!current) {
     if (const Pending* wait = std::get_if<Pending>(&current.error())) {

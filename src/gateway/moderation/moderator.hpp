@@ -131,7 +131,7 @@ class Moderator {
   // Moderates `req` in place (data masked, moderation_json set). nullopt when
   // the publication must wait (`pending` says for what): prepare(), then
   // call again. Any thread; no I/O, no build, no wait.
-  [[nodiscard]] std::optional<Verdict> moderate(Policy& policy, PublishRequest& req,
+  [[nodiscard]] std::optional<Verdict> moderate(Policy& policy, protocol::PublishRequest& req,
                                                 Pending& pending);
   // Loads the policy's dictionaries that are not loaded, then builds its
   // engine if it is not the one for the store's current dictionaries;

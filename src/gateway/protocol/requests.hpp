@@ -15,10 +15,10 @@
 #include "gateway/protocol/codes.hpp"
 #include "gateway/protocol/command.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::protocol {
 
 struct BrokerError {
-  protocol::ErrorCode code;
+  ErrorCode code;
   std::string message;
 };
 
@@ -45,7 +45,7 @@ struct PublishResult {
 
 struct SubscribeRequest {
   std::string room;
-  std::optional<protocol::StreamPosition> since;
+  std::optional<StreamPosition> since;
   std::string client;     // connection id, for presence
   std::string user;       // for presence_stats
   std::string info_json;  // presence entry and join/leave payload
@@ -61,7 +61,7 @@ struct SubscribeResult {
 struct HistoryRequest {
   std::string room;
   std::optional<std::uint32_t> limit;
-  std::optional<protocol::StreamPosition> since;
+  std::optional<StreamPosition> since;
   bool reverse = false;
 };
 struct HistoryResult {
@@ -81,4 +81,4 @@ struct PresenceResult {
   std::vector<PresenceEntry> clients;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::protocol

@@ -1,6 +1,6 @@
 #include "gateway/protocol/room_name.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::protocol {
 
 std::optional<std::string> room_name_error(std::string_view room) {
   if (room.empty()) return "room name is empty";
@@ -35,4 +35,4 @@ bool room_matches(std::string_view pattern, std::string_view room) {
   return pattern == room;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::protocol

@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-namespace herald::gateway {
+namespace herald::gateway::protocol {
 
 inline constexpr std::size_t kMaxRoomNameBytes = 255;
 
@@ -22,4 +22,4 @@ inline constexpr std::size_t kMaxRoomNameBytes = 255;
 // namespace, anything else exactly itself.
 [[nodiscard]] bool room_matches(std::string_view pattern, std::string_view room);
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::protocol

@@ -14,7 +14,7 @@
 namespace herald::gateway::proxy {
 namespace asio = boost::asio;
 namespace beast = boost::beast;
-namespace http = beast::http;
+namespace beast_http = beast::http;
 
 // One request. Owned by the handler in flight (shared_ptr), so it lives
 // exactly as long as the asynchronous operation chain; it refers to its
@@ -27,11 +27,11 @@ struct BackendClient::Exchange : std::enable_shared_from_this<Exchange> {
   BackendClient& client;
   InFlightLimit::Ticket ticket;
   Done done;
-  http::request<http::string_body> request;
+  beast_http::request<beast_http::string_body> request;
   std::unique_ptr<beast::tcp_stream> stream;
   bool reused = false;  // the stream served an earlier request
   beast::flat_buffer buffer;
-  std::optional<http::response_parser<http::string_body>> parser;
+  std::optional<beast_http::response_parser<beast_http::string_body>> parser;
   std::chrono::steady_clock::time_point started;
   std::chrono::steady_clock::time_point deadline;
 
@@ -49,22 +49,22 @@ struct BackendClient::Exchange : std::enable_shared_from_this<Exchange> {
 
   void send() {
     stream->expires_at(deadline);
-    http::async_write(*stream, request,
-                      [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                        if (ec) return self->lost(ec, "write");
-                        self->receive();
-                      });
+    beast_http::async_write(*stream, request,
+                            [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                              if (ec) return self->lost(ec, "write");
+                              self->receive();
+                            });
   }
 
   void receive() {
     parser.emplace();
     parser->body_limit(client.max_answer_bytes_);
     buffer.clear();
-    http::async_read(*stream, buffer, *parser,
-                     [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                       if (ec) return self->lost(ec, "read");
-                       self->answered();
-                     });
+    beast_http::async_read(*stream, buffer, *parser,
+                           [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                             if (ec) return self->lost(ec, "read");
+                             self->answered();
+                           });
   }
 
   // The stream failed after connecting. A reused connection the backend
@@ -86,22 +86,24 @@ struct BackendClient::Exchange : std::enable_shared_from_this<Exchange> {
                                   "no answer within proxy.timeout (" +
                                       std::to_string(client.hook_.timeout.count()) + " ms)"});
     }
-    if (ec == http::error::body_limit) {
+    if (ec == beast_http::error::body_limit) {
       return finish(FailureAnswer{Failure::bad_answer,
                                   "answer body over " + std::to_string(client.max_answer_bytes_) +
                                       " bytes (http.max_body_bytes)"});
     }
     // Closed before (end_of_stream) or during (partial_message) the answer:
     // the backend went away, it did not answer badly.
-    const bool closed = ec == http::error::end_of_stream || ec == http::error::partial_message;
-    if (!closed && ec.category() == http::make_error_code(http::error::bad_version).category()) {
+    const bool closed =
+        ec == beast_http::error::end_of_stream || ec == beast_http::error::partial_message;
+    if (!closed &&
+        ec.category() == beast_http::make_error_code(beast_http::error::bad_version).category()) {
       return finish(FailureAnswer{Failure::bad_answer, "not HTTP: " + ec.message()});
     }
     finish(FailureAnswer{Failure::unavailable, std::string(step) + ": " + ec.message()});
   }
 
   void answered() {
-    http::response<http::string_body> response = parser->release();
+    beast_http::response<beast_http::string_body> response = parser->release();
     if (response.keep_alive() && !client.stopped_) {
       stream->expires_never();
       client.idle_.push_back(std::move(stream));
@@ -148,12 +150,12 @@ void BackendClient::post(std::string json, Done done) {
                                                  ") requests in flight on this node"});
   }
   auto ex = std::make_shared<Exchange>(*this, std::move(ticket), std::move(done));
-  ex->request.method(http::verb::post);
+  ex->request.method(beast_http::verb::post);
   ex->request.target(hook_.url.target);
   ex->request.version(11);
-  ex->request.set(http::field::host, hook_.url.host_header);
-  ex->request.set(http::field::content_type, "application/json");
-  ex->request.set(http::field::user_agent, "heraldd/" HERALD_VERSION);
+  ex->request.set(beast_http::field::host, hook_.url.host_header);
+  ex->request.set(beast_http::field::content_type, "application/json");
+  ex->request.set(beast_http::field::user_agent, "heraldd/" HERALD_VERSION);
   ex->request.keep_alive(true);
   ex->request.body() = std::move(json);
   ex->request.prepare_payload();

@@ -34,7 +34,7 @@ std::vector<std::string> parse_header_list(std::string_view list) {
   return names;
 }
 
-std::string forwarded_headers_json(const HttpRequest& request,
+std::string forwarded_headers_json(const http::HttpRequest& request,
                                    const std::vector<std::string>& names, std::string_view peer) {
   std::string out = "{";
   for (const std::string& name : names) {
@@ -101,7 +101,7 @@ std::variant<ConnectGrant, std::string> read_connect_result(std::string_view res
       if (r.get(room) != simdjson::SUCCESS) {
         return std::string("result.rooms must hold strings");
       }
-      if (auto err = room_name_error(room)) {
+      if (auto err = protocol::room_name_error(room)) {
         return "result.rooms: " + *err;
       }
       if (std::find(grant.rooms.begin(), grant.rooms.end(), room) == grant.rooms.end()) {

@@ -30,7 +30,7 @@ namespace herald::gateway::proxy {
 
 // The "headers" object: each listed header the request has (its name as
 // listed, lower-case), then "x-forwarded-for" with `peer` appended.
-[[nodiscard]] std::string forwarded_headers_json(const HttpRequest& request,
+[[nodiscard]] std::string forwarded_headers_json(const http::HttpRequest& request,
                                                  const std::vector<std::string>& names,
                                                  std::string_view peer);
 

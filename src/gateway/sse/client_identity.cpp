@@ -4,25 +4,24 @@
 #include "gateway/protocol/user_name.hpp"
 
 namespace herald::gateway::sse {
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 
 namespace {
 
-HttpResponse unauthorized(const HttpRequest& request, std::string_view code,
-                          std::string_view message) {
-  HttpResponse res =
-      make_error_response(http::status::unauthorized, code, message, request.version());
-  res.set(http::field::www_authenticate, "Bearer");
+http::HttpResponse unauthorized(const http::HttpRequest& request, std::string_view code,
+                                std::string_view message) {
+  http::HttpResponse res =
+      http::make_error_response(beast_http::status::unauthorized, code, message, request.version());
+  res.set(beast_http::field::www_authenticate, "Bearer");
   return res;
 }
 
 }  // namespace
 
-std::variant<ClientIdentity, HttpResponse> read_client_identity(const HttpRequest& request,
-                                                                const QueryParams& query,
-                                                                const ServerState& state) {
+std::variant<ClientIdentity, http::HttpResponse> read_client_identity(
+    const http::HttpRequest& request, const http::QueryParams& query, const ServerState& state) {
   std::string token;
-  const std::string_view header = request[http::field::authorization];
+  const std::string_view header = request[beast_http::field::authorization];
   if (!header.empty()) {
     constexpr std::string_view kBearer = "Bearer ";
     if (!header.starts_with(kBearer)) {
@@ -31,9 +30,9 @@ std::variant<ClientIdentity, HttpResponse> read_client_identity(const HttpReques
     }
     token = header.substr(kBearer.size());
   } else {
-    token = query_value(query, "token");
+    token = http::query_value(query, "token");
   }
-  auto decision = client::decide_identity(state, token, query_value(query, "user"), false);
+  auto decision = client::decide_identity(state, token, http::query_value(query, "user"), false);
   if (auto* identity = std::get_if<client::Identity>(&decision)) return std::move(*identity);
   using Why = client::IdentityRefusal::Why;
   const auto& refused = std::get<client::IdentityRefusal>(decision);

@@ -33,7 +33,7 @@ using ClientIdentity = client::Identity;
 
 // The client's identity, or the response that refuses it (401, with the
 // JSON error body naming what is missing or wrong).
-[[nodiscard]] std::variant<ClientIdentity, HttpResponse> read_client_identity(
-    const HttpRequest& request, const QueryParams& query, const ServerState& state);
+[[nodiscard]] std::variant<ClientIdentity, http::HttpResponse> read_client_identity(
+    const http::HttpRequest& request, const http::QueryParams& query, const ServerState& state);
 
 }  // namespace herald::gateway::sse

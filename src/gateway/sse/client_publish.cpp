@@ -10,25 +10,26 @@
 #include "gateway/sse/client_identity.hpp"
 
 namespace herald::gateway::sse {
-namespace http = boost::beast::http;
+namespace beast_http = boost::beast::http;
 using protocol::ErrorCode;
 
 namespace {
 
 // A check's refusal as HTTP: the statuses a client's error deserves (the
 // broker's mapping serves the rest).
-HttpResponse refusal(const BrokerError& e) {
+http::HttpResponse refusal(const protocol::BrokerError& e) {
   switch (e.code) {
     case ErrorCode::permission_denied:
-      return make_error_response(http::status::forbidden, protocol::error_name(e.code), e.message);
+      return http::make_error_response(beast_http::status::forbidden, protocol::error_name(e.code),
+                                       e.message);
     case ErrorCode::limit_exceeded:
-      return make_error_response(http::status::payload_too_large, protocol::error_name(e.code),
-                                 e.message);
+      return http::make_error_response(beast_http::status::payload_too_large,
+                                       protocol::error_name(e.code), e.message);
     case ErrorCode::too_many_requests:
-      return make_error_response(http::status::too_many_requests, protocol::error_name(e.code),
-                                 e.message);
+      return http::make_error_response(beast_http::status::too_many_requests,
+                                       protocol::error_name(e.code), e.message);
     default:
-      return broker_error(e);
+      return api::broker_error(e);
   }
 }
 
@@ -42,7 +43,7 @@ HttpResponse refusal(const BrokerError& e) {
 // client, when the broker has answered.
 class HttpPublish final : public client::Output, public std::enable_shared_from_this<HttpPublish> {
  public:
-  HttpPublish(ServerState& state, unsigned shard, HttpRouter::Respond respond)
+  HttpPublish(ServerState& state, unsigned shard, http::HttpRouter::Respond respond)
       : respond_(std::move(respond)),
         client_(state, *state.shards[shard], (*state.pool)[shard].ctx.get_executor(), *this,
                 client::Setup{{}, {}, /*asks_hooks=*/false, &state.http_publish_rates}) {}
@@ -63,9 +64,10 @@ class HttpPublish final : public client::Output, public std::enable_shared_from_
   void reply(std::uint32_t id, const protocol::Reply& reply) override {
     const auto* published = std::get_if<protocol::PublishReply>(&reply);
     if (id != kPublishId || published == nullptr) return;  // the opening's ConnectReply
-    answer(make_text_response(http::status::ok,
-                              "{\"result\":" + protocol::publish_result(published->result) + "}\n",
-                              "application/json", 11));
+    answer(http::make_text_response(
+        beast_http::status::ok,
+        "{\"result\":" + protocol::publish_result(published->result) + "}\n", "application/json",
+        11));
   }
   void reply_error(std::uint32_t /*id*/, ErrorCode code, std::string_view message) override {
     answer(refusal({code, std::string(message)}));
@@ -75,55 +77,57 @@ class HttpPublish final : public client::Output, public std::enable_shared_from_
   // through the API, the server's shutdown): the publication's fate is
   // unknown to it, as to a WebSocket client cut off at that moment.
   void disconnect(std::uint16_t /*code*/, std::string_view reason, bool /*reconnect*/) override {
-    answer(make_error_response(http::status::service_unavailable, "unavailable",
-                               "the publish was cut off (" + std::string(reason) +
-                                   "); whether it was published is unknown"));
+    answer(http::make_error_response(beast_http::status::service_unavailable, "unavailable",
+                                     "the publish was cut off (" + std::string(reason) +
+                                         "); whether it was published is unknown"));
   }
   void close_now(protocol::DisconnectCode code) override {
     disconnect(0, protocol::disconnect_reason(code), true);
   }
 
-  void answer(HttpResponse response) {
+  void answer(http::HttpResponse response) {
     if (!respond_) return;
     auto respond = std::move(respond_);
     respond_ = nullptr;
     respond(std::move(response));
   }
 
-  HttpRouter::Respond respond_;
+  http::HttpRouter::Respond respond_;
   client::Client client_;
 };
 
 }  // namespace
 
-void register_client_publish(HttpRouter& router, ServerState& state) {
+void register_client_publish(http::HttpRouter& router, ServerState& state) {
   router.add_async(
-      http::verb::post, "/sse/publish",
-      [&state](const HttpRequest& req, unsigned shard, HttpRouter::Respond respond) {
-        if (!admit_json_body(req, respond)) return;
-        auto query = parse_query(req.target());
+      beast_http::verb::post, "/sse/publish",
+      [&state](const http::HttpRequest& req, unsigned shard, http::HttpRouter::Respond respond) {
+        if (!api::admit_json_body(req, respond)) return;
+        auto query = http::parse_query(req.target());
         if (auto* err = std::get_if<std::string>(&query)) {
-          return respond(make_error_response(http::status::bad_request, "bad_request", *err));
+          return respond(
+              http::make_error_response(beast_http::status::bad_request, "bad_request", *err));
         }
-        auto who = read_client_identity(req, std::get<QueryParams>(query), state);
-        if (auto* refused = std::get_if<HttpResponse>(&who)) return respond(std::move(*refused));
+        auto who = read_client_identity(req, std::get<http::QueryParams>(query), state);
+        if (auto* refused = std::get_if<http::HttpResponse>(&who))
+          return respond(std::move(*refused));
 
         simdjson::dom::parser parser;
         std::string_view room;
         simdjson::dom::element data;
-        auto parsed = parse_json_object(parser, req.body());
+        auto parsed = api::parse_json_object(parser, req.body());
         if (!parsed) {
-          return respond(
-              make_error_response(http::status::bad_request, "bad_request", parsed.error()));
+          return respond(http::make_error_response(beast_http::status::bad_request, "bad_request",
+                                                   parsed.error()));
         }
         simdjson::dom::object body = *parsed;
         if (body["room"].get(room) != simdjson::SUCCESS) {
-          return respond(make_error_response(http::status::bad_request, "bad_request",
-                                             "room: expected a string"));
+          return respond(http::make_error_response(beast_http::status::bad_request, "bad_request",
+                                                   "room: expected a string"));
         }
         if (body["data"].get(data) != simdjson::SUCCESS) {
-          return respond(make_error_response(http::status::bad_request, "bad_request",
-                                             "data: expected a JSON value"));
+          return respond(http::make_error_response(beast_http::status::bad_request, "bad_request",
+                                                   "data: expected a JSON value"));
         }
         auto publish = std::make_shared<HttpPublish>(state, shard, std::move(respond));
         publish->run(std::get<ClientIdentity>(std::move(who)),

@@ -25,6 +25,6 @@
 namespace herald::gateway::sse {
 
 // Adds the route. Before the server starts.
-void register_client_publish(HttpRouter& router, ServerState& state);
+void register_client_publish(http::HttpRouter& router, ServerState& state);
 
 }  // namespace herald::gateway::sse

@@ -42,8 +42,8 @@ std::int64_t signed_bytes(std::size_t n) {
 
 }  // namespace
 
-SseSession::SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
-                       unsigned shard, StreamRequest request)
+SseSession::SseSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
+                       ServerState& state, unsigned shard, StreamRequest request)
     : state_(state),
       shard_state_(*state.shards[shard]),
       stream_(std::move(stream)),
@@ -99,7 +99,7 @@ void SseSession::reply_error(std::uint32_t /*id*/, protocol::ErrorCode /*code*/,
 void SseSession::open(const protocol::ConnectReply& reply) {
   opened_ = true;
   // Each room's answer, in the order the request named them.
-  std::vector<const SubscribeResult*> results(rooms_.size(), nullptr);
+  std::vector<const protocol::SubscribeResult*> results(rooms_.size(), nullptr);
   for (const protocol::ServerSubscription& sub : reply.subs) {
     const std::size_t i = room_index(sub.room);
     if (i == rooms_.size()) continue;

@@ -67,7 +67,7 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
  public:
   // `lease`: the connection's slot of server.max_connections_per_ip.
   // `stream`: the request's connection, plain or TLS (client_stream.hpp).
-  SseSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
+  SseSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease, ServerState& state,
              unsigned shard, StreamRequest request);
   ~SseSession();
   SseSession(const SseSession&) = delete;
@@ -86,7 +86,7 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
     protocol::StreamPosition position;  // the last publication written (joined)
     bool recovered = false;
     std::uint64_t top = 0;  // the subscribe result's offset
-    std::optional<BrokerError> error;
+    std::optional<protocol::BrokerError> error;
   };
 
   // client::Output. The one reply is the opening's: every room answered.
@@ -127,7 +127,7 @@ class SseSession final : public std::enable_shared_from_this<SseSession>, privat
   // The TCP socket under stream_.
   boost::asio::ip::tcp::socket& socket() { return tcp_layer(stream_).socket(); }
   boost::asio::steady_timer heartbeat_;
-  ConnectionsPerIp::Lease lease_;
+  limits::ConnectionsPerIp::Lease lease_;
   const std::int64_t max_queue_bytes_;  // client.max_queue_bytes
   client::Client client_;
   client::Identity identity_;  // until start() hands it to the core

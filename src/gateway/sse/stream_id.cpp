@@ -45,7 +45,7 @@ std::variant<protocol::RoomPositions, std::string> parse_stream_id(std::string_v
     const std::string_view room = entry.substr(0, before);
     const std::string_view epoch = entry.substr(before + 1, last - before - 1);
     const std::string_view offset = entry.substr(last + 1);
-    if (auto err = room_name_error(room)) return what + ": " + *err;
+    if (auto err = protocol::room_name_error(room)) return what + ": " + *err;
     if (epoch.size() > kMaxEpochBytes || !std::ranges::all_of(epoch, is_epoch_char)) {
       return what + ": the epoch must be at most " + std::to_string(kMaxEpochBytes) +
              " letters, digits, '_' or '-'";

@@ -33,11 +33,11 @@ struct StreamRequest {
 
 // Whether `request` is for the event stream's path (/sse); the others are
 // routed as usual.
-[[nodiscard]] bool is_stream_request(const HttpRequest& request);
+[[nodiscard]] bool is_stream_request(const http::HttpRequest& request);
 
 // The checked request, or the error response that refuses it (405 for a
 // method other than GET).
-[[nodiscard]] std::variant<StreamRequest, HttpResponse> read_stream_request(
-    const HttpRequest& request, const ServerState& state);
+[[nodiscard]] std::variant<StreamRequest, http::HttpResponse> read_stream_request(
+    const http::HttpRequest& request, const ServerState& state);
 
 }  // namespace herald::gateway::sse

@@ -6,7 +6,7 @@
 
 #include <stdexcept>
 
-namespace herald::gateway {
+namespace herald::gateway::tls {
 namespace ssl = boost::asio::ssl;
 
 namespace {
@@ -81,4 +81,4 @@ std::shared_ptr<ssl::context> TlsCredentials::load() const {
   return ctx;
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::tls

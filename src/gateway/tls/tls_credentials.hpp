@@ -24,7 +24,7 @@
 
 #include "gateway/options.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::tls {
 
 class TlsCredentials {
  public:
@@ -47,4 +47,4 @@ class TlsCredentials {
   std::shared_ptr<boost::asio::ssl::context> current_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::tls

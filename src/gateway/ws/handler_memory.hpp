@@ -27,7 +27,7 @@
 #include <cstdio>
 #include <new>
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 
 class HandlerMemory {
  public:
@@ -106,4 +106,4 @@ class HandlerAllocator {
   HandlerMemory* memory_;
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws

@@ -5,7 +5,7 @@
 
 #include "gateway/ws/ws_connection.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 namespace asio = boost::asio;
 
 WriteCork::WriteCork(asio::io_context& ctx, std::chrono::nanoseconds delay)
@@ -62,4 +62,4 @@ void WriteCork::drain_list(std::vector<WsConnection*>& list, std::vector<WsConne
   spare.clear();
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws

@@ -44,7 +44,7 @@
 
 #include "gateway/ws/handler_memory.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 
 class WsConnection;
 
@@ -86,4 +86,4 @@ class WriteCork {
   HandlerMemory memory_;  // the drain's post or timer wait
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws

@@ -14,7 +14,7 @@
 #include "gateway/ws/frame_header.hpp"
 #include "gateway/ws/write_cork.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 namespace asio = boost::asio;
@@ -68,7 +68,7 @@ WsConnection::~WsConnection() {
   shard_.cork->cancel(cork_slot_);
 }
 
-void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_alive) {
+void WsConnection::start(const http::HttpRequest& request, std::weak_ptr<void> keep_alive) {
   keep_alive_ = std::move(keep_alive);
   const ClientLimits& limits = state_.options.client;
   // permessage-deflate (RFC 7692): answered here, in the 101 Beast
@@ -81,7 +81,7 @@ void WsConnection::start(const HttpRequest& request, std::weak_ptr<void> keep_al
       if (!offers.empty()) offers += ", ";
       offers += field->value();
     }
-    deflate = ws::negotiate_permessage_deflate(offers);
+    deflate = negotiate_permessage_deflate(offers);
   }
   deflate_ = deflate.has_value();
   std::visit(
@@ -155,7 +155,7 @@ void WsConnection::on_idle_tick() {
     ping_sent_ = false;
   } else if (!ping_sent_ && !close_frame_) {
     ping_sent_ = true;
-    out_.push_control(ws::control_frame(ws::Opcode::ping, {}));
+    out_.push_control(control_frame(Opcode::ping, {}));
     schedule_flush(false);
   } else {
     log::debug("websocket idle timeout");
@@ -209,8 +209,8 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
   std::size_t pos = 0;
   bool reading = true;
   while (reading) {
-    const ws::ReadResult r = reader_.next(std::span<char>(in_.data() + pos, in_size_ - pos));
-    if (r.event == ws::ReadEvent::need_more) break;
+    const ReadResult r = reader_.next(std::span<char>(in_.data() + pos, in_size_ - pos));
+    if (r.event == ReadEvent::need_more) break;
     pos += r.consumed;
     reading = on_frame(r);
   }
@@ -231,21 +231,21 @@ void WsConnection::on_read(beast::error_code ec, std::size_t bytes) {
   std::copy(in_.begin() + static_cast<std::ptrdiff_t>(pos),
             in_.begin() + static_cast<std::ptrdiff_t>(in_size_), in_.begin());
   in_size_ -= pos;
-  const std::size_t need = ws::FrameReader::frame_size(std::span<const char>(in_.data(), in_size_));
+  const std::size_t need = FrameReader::frame_size(std::span<const char>(in_.data(), in_size_));
   if (need > in_.size()) in_.resize(need);
   if (filled && in_.size() < kBusyReadBytes) in_.resize(in_.size() * 2);
   read();
 }
 
-bool WsConnection::on_frame(const ws::ReadResult& r) {
+bool WsConnection::on_frame(const ReadResult& r) {
   switch (r.event) {
-    case ws::ReadEvent::text:
+    case ReadEvent::text:
       if (!close_frame_ && !released_) owner_.on_text(r.payload);
       return true;
-    case ws::ReadEvent::binary:
+    case ReadEvent::binary:
       if (!close_frame_ && !released_) owner_.on_binary();
       return true;
-    case ws::ReadEvent::ping:
+    case ReadEvent::ping:
       if (close_frame_) return true;  // closing: no more frames but our close
       if (out_.control_bytes() + r.payload.size() > state_.options.client.max_queue_bytes) {
         // Pings sent faster than their pongs are read: a slow consumer too
@@ -253,14 +253,14 @@ bool WsConnection::on_frame(const ws::ReadResult& r) {
         owner_.on_overflow();
         return true;
       }
-      out_.push_control(ws::control_frame(ws::Opcode::pong, r.payload));
+      out_.push_control(control_frame(Opcode::pong, r.payload));
       schedule_flush(false);
       return true;
-    case ws::ReadEvent::pong:
-    case ws::ReadEvent::fragment:
-    case ws::ReadEvent::need_more:
+    case ReadEvent::pong:
+    case ReadEvent::fragment:
+    case ReadEvent::need_more:
       return true;
-    case ws::ReadEvent::close:
+    case ReadEvent::close:
       close_received_ = true;
       if (close_written_) {
         close_socket();  // the handshake is complete
@@ -271,7 +271,7 @@ bool WsConnection::on_frame(const ws::ReadResult& r) {
         send_close(r.close_code == kCloseNoStatus ? kCloseNormal : r.close_code, {});
       }
       return false;
-    case ws::ReadEvent::error:
+    case ReadEvent::error:
       log::debug("websocket protocol error", {{"error", r.payload}});
       // Lingering close: the read loop goes on, discarding, until the peer
       // closes its end or client.handshake_timeout passes from now (the
@@ -324,7 +324,7 @@ void WsConnection::write_now() {
     if (n == 0) {
       if (close_frame_ && !close_queued_) {
         // Data done: our close frame goes last.
-        out_.push_control(ws::close_frame(close_frame_->first, close_frame_->second));
+        out_.push_control(close_frame(close_frame_->first, close_frame_->second));
         close_queued_ = true;
         continue;
       }
@@ -340,7 +340,7 @@ void WsConnection::write_now() {
       log::debug("websocket write failed", {{"error", ec.message()}});
       return close_socket();  // the read fails and tells the owner
     }
-    const ws::OutboundQueue::Written w = out_.consume(written);
+    const OutboundQueue::Written w = out_.consume(written);
     state_.gw.write_batches->inc();
     state_.gw.bytes_out->inc(written);
     if (w.frames != 0) state_.gw.messages_out->inc(w.frames);
@@ -421,4 +421,4 @@ void WsConnection::closed() {
   owner_.on_closed();
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws

@@ -74,7 +74,7 @@
 #include "gateway/ws/outbound_queue.hpp"
 #include "gateway/ws/transport.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 
 class WsConnection {
  public:
@@ -102,7 +102,7 @@ class WsConnection {
 
   // Completes the upgrade for `request`; every operation from now on holds
   // `keep_alive` (the owner).
-  void start(const HttpRequest& request, std::weak_ptr<void> keep_alive);
+  void start(const http::HttpRequest& request, std::weak_ptr<void> keep_alive);
 
   // Queues a frame and joins the cork (among the replied-to connections,
   // flushed first, when `replied`: write_cork.hpp says why). Ignored once a
@@ -125,7 +125,7 @@ class WsConnection {
   void read();
   void on_read(boost::beast::error_code ec, std::size_t bytes);
   // Acts on one event of the frame reader; false: stop reading input.
-  bool on_frame(const ws::ReadResult& r);
+  bool on_frame(const ReadResult& r);
   void arm_idle_timer(std::chrono::milliseconds after);
   void on_idle_tick();
   void schedule_flush(bool replied);
@@ -146,7 +146,7 @@ class WsConnection {
   using Handshake = std::variant<std::unique_ptr<boost::beast::websocket::stream<PlainStream>>,
                                  std::unique_ptr<boost::beast::websocket::stream<TlsStream>>>;
   Handshake handshake_;
-  ws::Transport transport_;
+  Transport transport_;
   ServerState& state_;
   ShardState& shard_;
   Owner& owner_;
@@ -155,7 +155,7 @@ class WsConnection {
   // Inbound: bytes read and not yet parsed, [0, in_size_) of in_.
   std::vector<char> in_;
   std::size_t in_size_ = 0;
-  ws::FrameReader reader_;
+  FrameReader reader_;
   HandlerMemory read_memory_;    // the read, always outstanding
   bool heard_ = false;           // anything read since the last idle tick
   bool ping_sent_ = false;       // an idle tick pinged; the next one closes
@@ -165,7 +165,7 @@ class WsConnection {
   boost::asio::steady_timer idle_timer_;
 
   // Outbound.
-  ws::OutboundQueue out_;
+  OutboundQueue out_;
   std::size_t cork_slot_ = 0;  // 0: not in the shard's cork
   bool waiting_writable_ = false;
   std::optional<std::pair<std::uint16_t, std::string>> close_frame_;  // ours, once decided
@@ -179,4 +179,4 @@ class WsConnection {
   bool closed_ = false;    // on_closed was sent
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws

@@ -3,7 +3,7 @@
 #include "gateway/proxy/connect_hook.hpp"
 #include "gateway/ws/outbound_queue.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 namespace beast = boost::beast;
 using protocol::DisconnectCode;
 
@@ -20,13 +20,13 @@ client::Setup ws_setup(ClientStream& stream) {
 
 }  // namespace
 
-WsSession::WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
-                     unsigned shard, std::size_t endpoint)
+WsSession::WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
+                     ServerState& state, unsigned shard, std::size_t endpoint)
     : WsSession(std::move(stream), std::move(lease), state, shard, endpoint, ws_setup(stream),
                 tcp_layer(stream).get_executor()) {}
 
-WsSession::WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
-                     unsigned shard, std::size_t endpoint, client::Setup setup,
+WsSession::WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
+                     ServerState& state, unsigned shard, std::size_t endpoint, client::Setup setup,
                      const boost::asio::any_io_executor& executor)
     : state_(state),
       slot_(endpoint),
@@ -43,7 +43,7 @@ WsSession::~WsSession() {
   state_.connections.fetch_sub(1, std::memory_order_relaxed);
 }
 
-void WsSession::start(const HttpRequest& request) {
+void WsSession::start(const http::HttpRequest& request) {
   if (state_.hooks[proxy::HookKind::connect] || state_.hooks[proxy::HookKind::refresh]) {
     client_.set_forwarded_headers(
         proxy::forwarded_headers_json(request, state_.forward_headers, client_.peer()));
@@ -125,7 +125,7 @@ void WsSession::enqueue(const fanout::MessagePtr& message, bool replied) {
   if (closing_ || overflowed_) return;
   // Safety: client.max_queue_bytes is at most 1 GiB (options.cpp).
   const auto max = static_cast<std::int64_t>(state_.options.client.max_queue_bytes);
-  if (connection_.backlog_bytes() + ws::OutboundQueue::weight(*message) > max) {
+  if (connection_.backlog_bytes() + OutboundQueue::weight(*message) > max) {
     return overflow("pushes and replies");
   }
   connection_.enqueue(message, replied);
@@ -136,4 +136,4 @@ void WsSession::overflow(std::string_view what) {
   client_.close_slow_consumer(what, connection_.backlog_bytes());
 }
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws

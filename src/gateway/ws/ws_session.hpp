@@ -30,7 +30,7 @@
 #include "gateway/server_state.hpp"
 #include "gateway/ws/ws_connection.hpp"
 
-namespace herald::gateway {
+namespace herald::gateway::ws {
 
 class WsSession final : public std::enable_shared_from_this<WsSession>,
                         private WsConnection::Owner,
@@ -40,19 +40,19 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   // `lease` is the connection's slot of server.max_connections_per_ip,
   // held until the session ends. `endpoint`: the index of the endpoint the
   // client upgraded on (ServerState::ws_endpoints), which names its codec.
-  WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
+  WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease, ServerState& state,
             unsigned shard, std::size_t endpoint);
   ~WsSession();
   WsSession(const WsSession&) = delete;
   WsSession& operator=(const WsSession&) = delete;
 
   // Completes the upgrade for `request` (already known to be one).
-  void start(const HttpRequest& request);
+  void start(const http::HttpRequest& request);
 
  private:
   // The public constructor's work, with what it reads of the stream before
   // the connection takes it: the peer's address and the executor.
-  WsSession(ClientStream&& stream, ConnectionsPerIp::Lease lease, ServerState& state,
+  WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease, ServerState& state,
             unsigned shard, std::size_t endpoint, client::Setup setup,
             const boost::asio::any_io_executor& executor);
 
@@ -86,9 +86,9 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   codec::Codec& codec_;  // the shard's codec of that endpoint
   WsConnection connection_;
   client::Client client_;  // after connection_: its timers use the connection's executor
-  ConnectionsPerIp::Lease lease_;
+  limits::ConnectionsPerIp::Lease lease_;
   bool closing_ = false;     // a close is decided: nothing more is queued
   bool overflowed_ = false;  // a slow consumer: nothing more is queued
 };
 
-}  // namespace herald::gateway
+}  // namespace herald::gateway::ws
