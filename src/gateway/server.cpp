@@ -20,6 +20,7 @@
 #include "gateway/broker/memory_broker.hpp"
 #include "gateway/broker/redis_broker.hpp"
 #include "gateway/client/client.hpp"
+#include "gateway/codec/centrifugo_json.hpp"
 #include "gateway/codec/herald_json.hpp"
 #include "gateway/http_session.hpp"
 #include "gateway/moderation/moderating_broker.hpp"
@@ -145,6 +146,11 @@ Server::Server(Options options, metrics::Registry& registry)
   // Herald's own protocol on /ws: its codec slot 0 is the canonical form.
   add_websocket_endpoint("/ws", [max = impl_->options.client.max_message_bytes] {
     return std::make_unique<codec::HeraldJson>(max);
+  });
+  // Centrifugo's client protocol where its SDKs look for it
+  // (docs/centrifugo.md).
+  add_websocket_endpoint("/connection/websocket", [max = impl_->options.client.max_message_bytes] {
+    return std::make_unique<codec::CentrifugoJson>(max);
   });
   st.dev_mode = impl_->options.dev_mode();
   st.verifier = make_token_verifier(impl_->options.auth);

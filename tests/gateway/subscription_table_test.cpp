@@ -41,8 +41,9 @@ struct Command {
 // checks, as it happens, the rules the effects must keep.
 class Harness final : public SubscriptionTable::Effects {
  public:
-  Harness(std::uint32_t max_subscriptions, std::uint32_t max_pending)
-      : table(max_subscriptions, max_pending),
+  Harness(std::uint32_t max_subscriptions, std::uint32_t max_pending,
+          SubscriptionTable::Absent absent = SubscriptionTable::Absent::refused)
+      : table(max_subscriptions, max_pending, absent),
         max_subscriptions_(max_subscriptions),
         max_pending_(max_pending) {}
 
@@ -344,6 +345,31 @@ TEST(SubscriptionTable, SubscribeThenUnsubscribeInOneFrameAnswersBoth) {
   EXPECT_EQ(h.rooms["a"].unregistrations, 1);
   EXPECT_EQ(h.table.counted(), 0u);
   EXPECT_EQ(check_against_model(h), "");
+}
+
+// Centrifugo's protocol: unsubscribing from a room the client is not in
+// succeeds, whether it never was (none) or its subscribe was refused while
+// the unsubscribe waited behind it; an active room is left as always.
+TEST(SubscriptionTable, AbsentUnsubscribeSucceedsWhenTheProtocolSaysSo) {
+  Harness h(128, 16, SubscriptionTable::Absent::succeeds);
+  const auto never = h.unsubscribe("a");
+  ASSERT_EQ(h.replies[never].size(), 1u);
+  EXPECT_EQ(h.replies[never][0].kind, Kind::unsubscribed);
+  const auto s = h.subscribe("b");
+  const auto u = h.unsubscribe("b");
+  h.answer("b", false);
+  EXPECT_EQ(h.replies[s][0].kind, Kind::broker_error);
+  ASSERT_EQ(h.replies[u].size(), 1u);
+  EXPECT_EQ(h.replies[u][0].kind, Kind::unsubscribed);
+  EXPECT_EQ(h.rooms["b"].unregistrations, 0);  // nothing was registered
+  const auto s2 = h.subscribe("c");
+  h.answer("c", true);
+  const auto u2 = h.unsubscribe("c");
+  EXPECT_EQ(h.replies[s2][0].kind, Kind::subscribed);
+  EXPECT_EQ(h.replies[u2][0].kind, Kind::unsubscribed);
+  EXPECT_EQ(h.rooms["c"].unregistrations, 1);
+  EXPECT_EQ(h.table.counted(), 0u);
+  EXPECT_EQ(h.failure, "");
 }
 
 TEST(SubscriptionTable, SubscribeUnsubscribeSubscribeEndsSubscribed) {

@@ -22,7 +22,7 @@ Client::Client(CoreContext& core, ShardCore& shard, const boost::asio::any_io_ex
               setup_.asks_hooks ? shard_core_.backends[proxy::HookKind::refresh].get() : nullptr,
               setup_.asks_hooks ? core.hooks[proxy::HookKind::refresh].get() : nullptr),
       subscriptions_(core.options.client.max_subscriptions,
-                     core.options.client.max_pending_per_room),
+                     core.options.client.max_pending_per_room, setup_.unsubscribe_absent),
       publish_rate_(core.options.client.publish_rate, core.options.client.publish_rate,
                     steady_now_ns()),
       command_rate_(core.options.client.command_rate, core.options.client.command_burst,
@@ -79,7 +79,7 @@ void Client::execute(protocol::Command& cmd) {
 }
 
 void Client::run(std::uint32_t id, protocol::PingCmd& /*cmd*/) {
-  reply(id, protocol::EmptyReply{});
+  reply(id, protocol::PingReply{});
 }
 
 bool Client::check_room(std::uint32_t id, const std::string& room) {

@@ -63,6 +63,9 @@ struct Setup {
   // connection: for a transport with no lasting connection to keep it on
   // (an HTTP publish: one client per request). Null: per connection.
   limits::UserRates* publish_rate_per_user = nullptr;
+  // What unsubscribing from a room the client is not in answers: the
+  // codec's protocol says (codec::Codec::unsubscribe_is_idempotent).
+  SubscriptionTable::Absent unsubscribe_absent = SubscriptionTable::Absent::refused;
 };
 
 class Client final : public fanout::Subscriber {

@@ -21,6 +21,7 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
   auto it = rooms_.find(room);
   if (it == rooms_.end()) {  // none
     if (!cmd.subscribe) {
+      if (absent_ == Absent::succeeds) return fx.reply_unsubscribed(cmd.id, room);
       return fx.reply_error(cmd.id, room, ErrorCode::not_subscribed,
                             "not subscribed to '" + room + "'");
     }

@@ -60,7 +60,8 @@
 //   ----------  --------------------  ----------------  ------------------------------------------
 //   none        subscribe, n < S      pending([])       broker_subscribe
 //   none        subscribe, n = S      none              reply_error 106 (client.max_subscriptions)
-//   none        unsubscribe           none              reply_error 110 not_subscribed
+//   none        unsubscribe           none              reply_error 110 not_subscribed, or
+//                                                       reply_unsubscribed (Absent::succeeds)
 //   none        disconnect            none              -
 //   pending(q)  subscribe, |q| < P    pending(q+cmd)    -
 //   pending(q)  unsubscribe, |q| < P  pending(q+cmd)    -
@@ -129,8 +130,17 @@ class SubscriptionTable {
     ~Effects() = default;
   };
 
-  SubscriptionTable(std::uint32_t max_subscriptions, std::uint32_t max_pending_per_room)
-      : max_subscriptions_(max_subscriptions), max_pending_per_room_(max_pending_per_room) {}
+  // What an unsubscribe from a room the client is not in answers: an error
+  // (Herald's protocol: the client is told it had it wrong) or success
+  // (Centrifugo's: its SDKs reconnect the whole connection on an
+  // unsubscribe error, so the protocol makes unsubscribing idempotent).
+  enum class Absent : std::uint8_t { refused, succeeds };
+
+  SubscriptionTable(std::uint32_t max_subscriptions, std::uint32_t max_pending_per_room,
+                    Absent absent = Absent::refused)
+      : max_subscriptions_(max_subscriptions),
+        max_pending_per_room_(max_pending_per_room),
+        absent_(absent) {}
 
   // The client's commands (room names already checked).
   void subscribe(std::uint32_t id, const std::string& room, Since since, Effects& fx,
@@ -178,6 +188,7 @@ class SubscriptionTable {
   std::size_t counted_ = 0;  // entries pending or active
   std::uint32_t max_subscriptions_;
   std::uint32_t max_pending_per_room_;
+  Absent absent_;
   bool closed_ = false;
 };
 

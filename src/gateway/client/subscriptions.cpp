@@ -14,8 +14,8 @@ using protocol::ErrorCode;
 struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   explicit SubscriptionEffects(Client& session,
                                const protocol::SubscribeResult* broker_answer = nullptr,
-                               std::string_view backend_data = {})
-      : s(session), answer(broker_answer), data(backend_data) {}
+                               std::string_view backend_data = {}, bool was_recovering = false)
+      : s(session), answer(broker_answer), data(backend_data), recovering(was_recovering) {}
 
   // A namespace with subscribe_proxy asks the backend first; the table sees
   // the backend's decision and the broker's answer as one subscribe in
@@ -53,9 +53,9 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   void reply_subscribed(std::uint32_t id, const std::string& room) override {
     if (!answer) return;
     if (id == 0) {
-      return s.server_side_subscription_done({room, *answer, std::string(data), {}});
+      return s.server_side_subscription_done({room, *answer, std::string(data), {}, recovering});
     }
-    s.reply(id, protocol::SubscribeReply{*answer, data});
+    s.reply(id, protocol::SubscribeReply{*answer, data, recovering});
   }
   void reply_broker_error(std::uint32_t id, const std::string& room) override {
     if (answer && answer->error) {
@@ -63,28 +63,30 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     }
   }
   void reply_unsubscribed(std::uint32_t id, const std::string& /*room*/) override {
-    s.reply(id, protocol::EmptyReply{});
+    s.reply(id, protocol::UnsubscribeReply{});
   }
   void reply_error(std::uint32_t id, const std::string& room, ErrorCode code,
                    std::string message) override {
     if (id != 0) return s.reply_error(id, code, message);
-    s.server_side_subscription_done({room, std::nullopt, {}, {code, std::move(message)}});
+    s.server_side_subscription_done({room, std::nullopt, {}, {code, std::move(message)}, false});
   }
 
   Client& s;
   const protocol::SubscribeResult* answer;
   std::string_view data;  // the subscribe hook's data for the client, or empty
+  bool recovering;        // the subscribe gave a position to recover from
 };
 
 void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
                                    std::string_view chan_info_json, std::string backend_data) {
   std::string info =
       chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
+  const bool recovering = since.has_value();
   protocol::SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
   core_.broker->subscribe(shard_core_.index, std::move(req),
-                          [this, hold = hold(), room,
-                           data = std::move(backend_data)](const protocol::SubscribeResult& r) {
-                            SubscriptionEffects fx(*this, &r, data);
+                          [this, hold = hold(), room, data = std::move(backend_data),
+                           recovering](const protocol::SubscribeResult& r) {
+                            SubscriptionEffects fx(*this, &r, data, recovering);
                             subscriptions_.answered(room, !r.error, fx);
                           });
 }

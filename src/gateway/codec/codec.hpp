@@ -62,7 +62,26 @@ class Codec {
                                                       bool reconnect) const = 0;
   // A push (publication, join, leave, room-list diffs) from its canonical
   // line. Not called for the canonical codec, whose pushes are the line.
+  // Empty: this protocol has no such push (Centrifugo's has no room list),
+  // and the transport sends nothing.
   [[nodiscard]] virtual std::string encode_push(std::string_view canonical) const = 0;
+
+  // The close frame ending a connection the core disconnects with Herald's
+  // `code` (protocol/codes.hpp, or a backend's 4000-4999) and `reason`:
+  // Herald's own protocol closes with them as they are; another protocol
+  // with its own code for the same cause, which encode_disconnect's push
+  // carries too.
+  struct Close {
+    std::uint16_t code;
+    std::string reason;
+  };
+  [[nodiscard]] virtual Close close_frame(std::uint16_t code, std::string_view reason) const {
+    return {code, std::string(reason)};
+  }
+
+  // Whether unsubscribing from a room the client is not in succeeds (the
+  // protocol makes unsubscribe idempotent) or is refused (not_subscribed).
+  [[nodiscard]] virtual bool unsubscribe_is_idempotent() const { return false; }
 };
 
 // Makes the codec of one shard (Server::add_websocket_endpoint).

@@ -11,6 +11,8 @@ namespace {
 // ones the HTTP API shares).
 struct ResultJson {
   std::string operator()(const protocol::EmptyReply&) const { return "{}"; }
+  std::string operator()(const protocol::PingReply&) const { return "{}"; }
+  std::string operator()(const protocol::UnsubscribeReply&) const { return "{}"; }
   std::string operator()(const protocol::SubscribeReply& r) const {
     return protocol::subscribe_result(r.result, r.data_json);
   }

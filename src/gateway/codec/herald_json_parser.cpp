@@ -7,6 +7,8 @@
 
 #include <limits>
 
+#include "gateway/codec/json_fields.hpp"
+
 namespace herald::gateway::codec {
 namespace dom = simdjson::dom;
 // The command types are protocol/command.hpp's, named on every other line.
@@ -19,54 +21,9 @@ struct CommandParser::Impl {
 
 namespace {
 
-// A field-reading helper that turns type mismatches into messages such as
-// "subscribe.since.offset: expected an unsigned integer".
-struct Reader {
-  std::string_view method;
-  CommandError* error;  // set on the first failure
-
-  bool fail(std::string_view field, std::string_view expected) {
-    error->code = ErrorCode::bad_request;
-    error->message =
-        std::string(method) + "." + std::string(field) + ": expected " + std::string(expected);
-    return false;
-  }
-
-  bool string(dom::object obj, std::string_view field, std::string& out, bool required) {
-    dom::element e;
-    if (obj[field].get(e) != simdjson::SUCCESS) return !required || fail(field, "a string");
-    std::string_view v;
-    if (e.get(v) != simdjson::SUCCESS) return fail(field, "a string");
-    out.assign(v);
-    return true;
-  }
-
-  bool uint(dom::object obj, std::string_view field, std::optional<std::uint64_t>& out,
-            std::uint64_t max) {
-    dom::element e;
-    if (obj[field].get(e) != simdjson::SUCCESS) return true;
-    std::uint64_t v = 0;
-    if (e.get(v) != simdjson::SUCCESS || v > max) {
-      return fail(field, "an unsigned integer up to " + std::to_string(max));
-    }
-    out = v;
-    return true;
-  }
-
-  bool boolean(dom::object obj, std::string_view field, bool& out) {
-    dom::element e;
-    if (obj[field].get(e) != simdjson::SUCCESS) return true;
-    if (e.get(out) != simdjson::SUCCESS) return fail(field, "true or false");
-    return true;
-  }
-
-  // Any JSON value, re-serialized compactly (so it can be passed on as it
-  // is); `out` stays empty when the field is absent.
-  void any_json(dom::object obj, std::string_view field, std::string& out) {
-    dom::element e;
-    if (obj[field].get(e) == simdjson::SUCCESS) out = simdjson::minify(e);
-  }
-
+// JsonFields (codec/json_fields.hpp) and the stream positions of Herald's
+// protocol: {"epoch","offset"}, both required.
+struct Reader : JsonFields {
   // {"<room>":{"since":{epoch, offset}}, ...}; absent is empty.
   bool room_positions(dom::object obj, std::string_view field, RoomPositions& out) {
     dom::element e;
@@ -112,7 +69,7 @@ struct Reader {
 
 bool parse_body(std::string_view method, dom::object params, CommandBody& body,
                 CommandError& error) {
-  Reader r{method, &error};
+  Reader r{{method, &error}};
   if (method == "connect") {
     ConnectCmd c;
     if (!r.string(params, "token", c.token, false) || !r.string(params, "user", c.user, false) ||
@@ -183,7 +140,7 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     if (params["filter"].get(f) == simdjson::SUCCESS) {
       dom::object filter;
       if (f.get(filter) != simdjson::SUCCESS) return r.fail("filter", "an object");
-      Reader fr{"rooms.watch.filter", &error};
+      Reader fr{{"rooms.watch.filter", &error}};
       if (!fr.boolean(filter, "unread", c.unread) || !fr.boolean(filter, "mentions", c.mentions) ||
           !fr.boolean(filter, "favourite", c.favourite) ||
           !fr.string(filter, "name", c.name, false))
@@ -222,21 +179,8 @@ CommandParser::~CommandParser() = default;
 
 ParseResult CommandParser::parse(std::string_view line) {
   CommandError error;
-  if (line.size() > impl_->max_line_bytes) {
-    error.message = "command of " + std::to_string(line.size()) + " bytes is over the limit of " +
-                    std::to_string(impl_->max_line_bytes);
-    return error;
-  }
-  dom::element root;
-  if (auto ec = impl_->parser.parse(line.data(), line.size()).get(root); ec) {
-    error.message = std::string("malformed JSON: ") + simdjson::error_message(ec);
-    return error;
-  }
   dom::object obj;
-  if (root.get(obj) != simdjson::SUCCESS) {
-    error.message = "a command must be a JSON object";
-    return error;
-  }
+  if (!parse_command_object(impl_->parser, line, impl_->max_line_bytes, obj, error)) return error;
   std::uint64_t id = 0;
   if (obj["id"].get(id) != simdjson::SUCCESS || id == 0 ||
       id > std::numeric_limits<std::uint32_t>::max()) {

@@ -18,8 +18,12 @@
 
 namespace herald::gateway::protocol {
 
-// A command that succeeded with nothing to say (ping, unsubscribe, the
-// room-list commands).
+// Commands that succeeded with nothing to say. They are three types, not
+// one, because a protocol may name the command in its reply (Centrifugo's
+// {"id":3,"unsubscribe":{}}): the reply says which it answers.
+struct PingReply {};
+struct UnsubscribeReply {};
+// The room-list commands (rooms.watch, rooms.page, rooms.read, rooms.tag).
 struct EmptyReply {};
 
 // A subscription's answer: the broker's result, and what the subscribe
@@ -27,6 +31,7 @@ struct EmptyReply {};
 struct SubscribeReply {
   const SubscribeResult& result;
   std::string_view data_json;
+  bool was_recovering = false;  // the subscribe gave a position (result.recovered says if it held)
 };
 
 // One server-side subscription in a connect reply: its subscribe answer,
@@ -36,6 +41,7 @@ struct ServerSubscription {
   std::optional<SubscribeResult> result;  // set when it took
   std::string data_json;                  // the subscribe hook's data, or empty
   BrokerError error{};                    // when result is unset
+  bool was_recovering = false;            // the connect gave a position for it
 };
 
 struct ConnectReply {
@@ -61,7 +67,7 @@ struct RpcReply {
   std::string_view result_json;
 };
 
-using Reply = std::variant<EmptyReply, ConnectReply, SubscribeReply, PublishReply, HistoryReply,
-                           PresenceReply, RpcReply>;
+using Reply = std::variant<EmptyReply, PingReply, UnsubscribeReply, ConnectReply, SubscribeReply,
+                           PublishReply, HistoryReply, PresenceReply, RpcReply>;
 
 }  // namespace herald::gateway::protocol

@@ -74,14 +74,18 @@ std::string presence_result(const PresenceResult& r) {
   return out + "]}";
 }
 
-std::string presence_stats_result(const PresenceResult& r) {
+std::size_t distinct_users(const PresenceResult& r) {
   std::vector<std::string_view> users;
   users.reserve(r.clients.size());
   for (const auto& c : r.clients) users.push_back(c.user);
   std::sort(users.begin(), users.end());
-  const auto distinct = std::unique(users.begin(), users.end()) - users.begin();
+  // Safety: unique returns an iterator in [begin, end]: the difference is >= 0.
+  return static_cast<std::size_t>(std::unique(users.begin(), users.end()) - users.begin());
+}
+
+std::string presence_stats_result(const PresenceResult& r) {
   return "{\"clients\":" + std::to_string(r.clients.size()) +
-         ",\"users\":" + std::to_string(distinct) + "}";
+         ",\"users\":" + std::to_string(distinct_users(r)) + "}";
 }
 
 }  // namespace herald::gateway::protocol

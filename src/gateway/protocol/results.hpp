@@ -3,6 +3,7 @@
 // surfaces answer the same question with the same bytes.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 #include "gateway/protocol/requests.hpp"
@@ -23,7 +24,10 @@ void append_connection_identity(std::string& out, std::string_view client, std::
 [[nodiscard]] std::string publish_result(const PublishResult& r);
 // {"clients":[info, ...]}
 [[nodiscard]] std::string presence_result(const PresenceResult& r);
-// {"clients":N,"users":M} (M: distinct users)
+// How many distinct users the entries are of (a user may hold several
+// connections).
+[[nodiscard]] std::size_t distinct_users(const PresenceResult& r);
+// {"clients":N,"users":M} (M: distinct_users)
 [[nodiscard]] std::string presence_stats_result(const PresenceResult& r);
 
 }  // namespace herald::gateway::protocol

@@ -9,12 +9,15 @@ using protocol::DisconnectCode;
 
 namespace {
 
-client::Setup ws_setup(ClientStream& stream) {
+client::Setup ws_setup(ClientStream& stream, const codec::Codec& codec) {
   client::Setup setup;
   boost::system::error_code ec;
   auto endpoint = tcp_layer(stream).socket().remote_endpoint(ec);
   if (!ec) setup.peer = endpoint.address().to_string();
   setup.asks_hooks = true;
+  if (codec.unsubscribe_is_idempotent()) {
+    setup.unsubscribe_absent = client::SubscriptionTable::Absent::succeeds;
+  }
   return setup;
 }
 
@@ -22,7 +25,8 @@ client::Setup ws_setup(ClientStream& stream) {
 
 WsSession::WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
                      ServerState& state, unsigned shard, std::size_t endpoint)
-    : WsSession(std::move(stream), std::move(lease), state, shard, endpoint, ws_setup(stream),
+    : WsSession(std::move(stream), std::move(lease), state, shard, endpoint,
+                ws_setup(stream, *state.shards[shard]->codecs[endpoint]),
                 tcp_layer(stream).get_executor()) {}
 
 WsSession::WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
@@ -99,9 +103,10 @@ void WsSession::reply_error(std::uint32_t id, protocol::ErrorCode code, std::str
 void WsSession::push(const std::string& /*room*/, const fanout::MessagePtr& message) {
   // The canonical message for Herald's codec; another codec's form made
   // once per message, whichever of its subscribers asks first.
-  enqueue(message->encoded(message, slot_,
-                           [this](std::string_view text) { return codec_.encode_push(text); }),
-          false);
+  const fanout::MessagePtr& encoded = message->encoded(
+      message, slot_, [this](std::string_view text) { return codec_.encode_push(text); });
+  if (encoded->text.empty()) return;  // a push this protocol does not have
+  enqueue(encoded, false);
 }
 
 void WsSession::disconnect(std::uint16_t code, std::string_view reason, bool reconnect) {
@@ -110,15 +115,17 @@ void WsSession::disconnect(std::uint16_t code, std::string_view reason, bool rec
   enqueue(fanout::make_message(codec_.encode_disconnect(code, reason, reconnect)), false);
   if (overflowed_) return;  // the push itself overflowed: the core closes it as slow
   closing_ = true;
-  connection_.close_after_queue(code, reason);
+  codec::Codec::Close close = codec_.close_frame(code, reason);
+  connection_.close_after_queue(close.code, close.reason);
 }
 
 void WsSession::close_now(DisconnectCode code) {
   if (closing_) return;
   closing_ = true;
   // Safety: DisconnectCode's underlying type is std::uint16_t.
-  connection_.close_dropping_queue(static_cast<std::uint16_t>(code),
-                                   protocol::disconnect_reason(code));
+  codec::Codec::Close close =
+      codec_.close_frame(static_cast<std::uint16_t>(code), protocol::disconnect_reason(code));
+  connection_.close_dropping_queue(close.code, close.reason);
 }
 
 void WsSession::enqueue(const fanout::MessagePtr& message, bool replied) {

@@ -1,0 +1,295 @@
+#include "gateway/codec/centrifugo_json.hpp"
+
+#include <simdjson.h>
+
+#include "core/json.hpp"
+#include "gateway/codec/centrifugo_codes.hpp"
+#include "gateway/codec/herald_json_parser.hpp"
+#include "gateway/protocol/results.hpp"
+
+namespace herald::gateway::codec {
+namespace dom = simdjson::dom;
+
+namespace {
+
+// The encoders read Herald's canonical JSON (publications, client info)
+// back to rewrite it; encode_push runs on any shard's thread, so each
+// thread has its own parser (allocated once, reused). A parse invalidates
+// the previous one's values: each is used before the next.
+bool parse_object(std::string_view json, dom::object& out) {
+  thread_local dom::parser parser;
+  return parser.parse(json.data(), json.size()).get(out) == simdjson::SUCCESS;
+}
+
+// `"<key>":<the value of field in obj, compact>`, when obj has it.
+void append_field(std::string& out, dom::object obj, std::string_view field, std::string_view key) {
+  dom::element e;
+  if (obj[field].get(e) != simdjson::SUCCESS) return;
+  out += ",\"";
+  out += key;
+  out += "\":";
+  out += simdjson::minify(e);
+}
+
+// Herald's info object ({"client","user","info"?,"chan_info"?}:
+// protocol::encode_client_info) as Centrifugo's ClientInfo: user and client
+// always written, the connect hook's info as conn_info.
+void append_client_info(std::string& out, dom::object info) {
+  // Both are always in Herald's info; a missing one is written empty, as
+  // Centrifugo writes an anonymous user.
+  std::string_view user;
+  std::string_view client;
+  if (info["user"].get(user) != simdjson::SUCCESS) user = {};
+  if (info["client"].get(client) != simdjson::SUCCESS) client = {};
+  out += "{\"user\":";
+  json::append_string(out, user);
+  out += ",\"client\":";
+  json::append_string(out, client);
+  append_field(out, info, "info", "conn_info");
+  append_field(out, info, "chan_info", "chan_info");
+  out += '}';
+}
+
+// Herald's publication object ({"room","offset"?,"epoch"?,"data","info"?,
+// "moderation"?}: protocol::append_publication) as Centrifugo's
+// Publication: data, info, and the offset when it is in the stream.
+void append_publication(std::string& out, dom::object pub) {
+  dom::element data;
+  out += "{\"data\":";
+  out += pub["data"].get(data) == simdjson::SUCCESS ? simdjson::minify(data) : "null";
+  dom::object info;
+  if (pub["info"].get(info) == simdjson::SUCCESS) {
+    out += ",\"info\":";
+    append_client_info(out, info);
+  }
+  std::uint64_t offset = 0;
+  if (pub["offset"].get(offset) == simdjson::SUCCESS && offset != 0) {
+    out += ",\"offset\":" + std::to_string(offset);
+  }
+  out += '}';
+}
+
+// "publications":[...] from stored push lines ({"pub":{...}}).
+void append_publications(std::string& out, const std::vector<fanout::MessagePtr>& pubs) {
+  out += "\"publications\":[";
+  bool first = true;
+  for (const fanout::MessagePtr& m : pubs) {
+    dom::object push;
+    dom::object pub;
+    if (!parse_object(m->text, push) || push["pub"].get(pub) != simdjson::SUCCESS)
+      continue;  // the broker stores only {"pub":...} lines
+    if (!first) out += ',';
+    first = false;
+    append_publication(out, pub);
+  }
+  out += ']';
+}
+
+// Centrifugo's SubscribeResult. A room with a stream (an epoch) is
+// positioned and recoverable: its SDK then keeps the offset and asks to
+// recover from it after a reconnect. Publications go with a recovery that
+// held only: the SDK hands every one it is given to the application, and a
+// recovery that failed tells it to reload instead (was_recovering without
+// recovered).
+std::string subscribe_result(const protocol::SubscribeResult& r, std::string_view data_json,
+                             bool was_recovering) {
+  std::string out = "{";
+  if (!r.epoch.empty()) {
+    out += "\"recoverable\":true,\"positioned\":true,\"epoch\":";
+    json::append_string(out, r.epoch);
+    out += ",\"offset\":" + std::to_string(r.offset);
+  }
+  auto comma = [&out] {
+    if (out.size() > 1) out += ',';
+  };
+  if (was_recovering) {
+    comma();
+    out += "\"was_recovering\":true";
+  }
+  if (r.recovered) {
+    comma();
+    out += "\"recovered\":true";
+    if (!r.publications.empty()) {
+      out += ',';
+      append_publications(out, r.publications);
+    }
+  }
+  if (!data_json.empty()) {
+    comma();
+    out += "\"data\":";
+    out += data_json;
+  }
+  return out + '}';
+}
+
+// The result object of each reply, under the key of the command it answers.
+struct ResultJson {
+  std::string& out;
+
+  void key(std::string_view method) {
+    out += ",\"";
+    out += method;
+    out += "\":";
+  }
+  void operator()(const protocol::EmptyReply&) {}  // the room list's: not decoded here
+  void operator()(const protocol::PingReply&) {
+    key("ping");
+    out += "{}";
+  }
+  void operator()(const protocol::UnsubscribeReply&) {
+    key("unsubscribe");
+    out += "{}";
+  }
+  void operator()(const protocol::SubscribeReply& r) {
+    key("subscribe");
+    out += subscribe_result(r.result, r.data_json, r.was_recovering);
+  }
+  void operator()(const protocol::PublishReply&) {
+    key("publish");
+    out += "{}";
+  }
+  void operator()(const protocol::HistoryReply& r) {
+    key("history");
+    out += '{';
+    append_publications(out, r.result.publications);
+    out += ",\"epoch\":";
+    json::append_string(out, r.result.epoch);
+    out += ",\"offset\":" + std::to_string(r.result.offset) + '}';
+  }
+  void operator()(const protocol::PresenceReply& r) {
+    if (r.stats) {
+      key("presence_stats");
+      out += "{\"num_clients\":" + std::to_string(r.result.clients.size()) +
+             ",\"num_users\":" + std::to_string(protocol::distinct_users(r.result)) + '}';
+      return;
+    }
+    key("presence");
+    out += "{\"presence\":{";
+    bool first = true;
+    for (const protocol::PresenceEntry& e : r.result.clients) {
+      dom::object info;
+      if (!parse_object(e.info_json, info)) continue;
+      if (!first) out += ',';
+      first = false;
+      json::append_string(out, e.client);
+      out += ':';
+      append_client_info(out, info);
+    }
+    out += "}}";
+  }
+  void operator()(const protocol::RpcReply& r) {
+    key("rpc");
+    if (r.result_json.empty()) {
+      out += "{}";
+      return;
+    }
+    out += "{\"data\":";
+    out += r.result_json;
+    out += '}';
+  }
+  void operator()(const protocol::ConnectReply& r) {
+    key("connect");
+    out += "{\"client\":";
+    json::append_string(out, r.client);
+    out += ",\"version\":";
+    json::append_string(out, HERALD_VERSION);
+    if (!r.data_json.empty()) {
+      out += ",\"data\":";
+      out += r.data_json;
+    }
+    // Centrifugo's connect result has no place for a refused server-side
+    // subscription: it is left out (the SDK then has no such channel).
+    bool first = true;
+    for (const protocol::ServerSubscription& s : r.subs) {
+      if (!s.result) continue;
+      out += first ? ",\"subs\":{" : ",";
+      first = false;
+      json::append_string(out, s.room);
+      out += ':';
+      out += subscribe_result(*s.result, s.data_json, s.was_recovering);
+    }
+    if (!first) out += '}';
+    out += '}';
+  }
+};
+
+}  // namespace
+
+void CentrifugoJson::decode(std::string_view message, CommandSink& sink) {
+  bool go_on = true;
+  for_each_line(message, [&](std::string_view line) {
+    if (!go_on) return;
+    CentrifugoParse parsed = parser_.parse(line);
+    if (auto* cmd = std::get_if<protocol::Command>(&parsed)) {
+      go_on = sink.on_command(*cmd);
+    } else if (auto* err = std::get_if<protocol::CommandError>(&parsed)) {
+      go_on = sink.on_refused(*err);
+    }
+  });
+}
+
+std::string CentrifugoJson::encode_reply(std::uint32_t id, const protocol::Reply& reply) const {
+  std::string out = "{\"id\":" + std::to_string(id);
+  std::visit(ResultJson{out}, reply);
+  return out + '}';
+}
+
+std::string CentrifugoJson::encode_error(std::uint32_t id, protocol::ErrorCode code,
+                                         std::string_view message) const {
+  const centrifugo::Error e = centrifugo::error_for(code);
+  std::string out = "{\"id\":" + std::to_string(id) +
+                    ",\"error\":{\"code\":" + std::to_string(e.code) + ",\"message\":";
+  json::append_string(out, message);
+  if (e.temporary) out += ",\"temporary\":true";
+  return out + "}}";
+}
+
+std::string CentrifugoJson::encode_disconnect(std::uint16_t code, std::string_view reason,
+                                              bool /*reconnect*/) const {
+  // Centrifugo's SDKs read reconnect from the code's range, which the
+  // mapped code keeps (codec/centrifugo_codes.hpp).
+  const centrifugo::Disconnect d = centrifugo::disconnect_for(code, reason);
+  std::string out =
+      "{\"push\":{\"disconnect\":{\"code\":" + std::to_string(d.code) + ",\"reason\":";
+  json::append_string(out, d.reason);
+  return out + "}}}";
+}
+
+Codec::Close CentrifugoJson::close_frame(std::uint16_t code, std::string_view reason) const {
+  const centrifugo::Disconnect d = centrifugo::disconnect_for(code, reason);
+  return {d.code, std::string(d.reason)};
+}
+
+std::string CentrifugoJson::encode_push(std::string_view canonical) const {
+  dom::object push;
+  if (!parse_object(canonical, push)) return {};
+  for (auto [kind, value] : push) {
+    dom::object body;
+    std::string_view room;
+    if (value.get(body) != simdjson::SUCCESS || body["room"].get(room) != simdjson::SUCCESS) {
+      return {};
+    }
+    std::string out = "{\"push\":{\"channel\":";
+    json::append_string(out, room);
+    if (kind == "pub") {
+      out += ",\"pub\":";
+      append_publication(out, body);
+    } else if (kind == "join" || kind == "leave") {
+      out += ",\"";
+      out += kind;
+      out += "\":{";
+      dom::object info;
+      if (body["info"].get(info) == simdjson::SUCCESS) {
+        out += "\"info\":";
+        append_client_info(out, info);
+      }
+      out += '}';
+    } else {
+      return {};  // the room list's pushes: Centrifugo has none
+    }
+    return out + "}}";
+  }
+  return {};
+}
+
+}  // namespace herald::gateway::codec

@@ -1,0 +1,247 @@
+// Centrifugo's own JavaScript SDK (npm `centrifuge`, unchanged, with `ws`
+// as its WebSocket) against heraldd's /connection/websocket
+// (docs/centrifugo.md): connect with a token, subscribe, publish, history,
+// presence, an abrupt drop recovered exactly, unsubscribe and subscribe
+// again, one room shared with a client of Herald's own protocol, and bad
+// input that closes only its own connection. Run by ctest:
+// node --test tests/node/centrifuge_sdk.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import WebSocket from 'ws';
+import { Centrifuge } from 'centrifuge';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
+import { Client as HeraldClient } from './ws_client.mjs';
+
+const SECRET = 'centrifuge-sdk-test-secret-of-32-bytes-or-more';
+const FLAGS = ['--auth.dev_mode', 'on', '--auth.hmac_secret', SECRET,
+  '--rooms.presence', 'true', '--rooms.join_leave', 'true'];
+
+// An HS256 JWT as Centrifugo's docs sign them (sub, exp).
+function token(sub, ttlSeconds = 3600) {
+  const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const head = b64({ alg: 'HS256', typ: 'JWT' });
+  const body = b64({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
+  const sig = createHmac('sha256', SECRET).update(`${head}.${body}`).digest('base64url');
+  return `${head}.${body}.${sig}`;
+}
+
+function sdk(port, user, options = {}) {
+  return new Centrifuge(`ws://127.0.0.1:${port}/connection/websocket`,
+    { websocket: WebSocket, token: token(user), minReconnectDelay: 100, maxReconnectDelay: 500, ...options });
+}
+
+// Resolves with the next `event` of `emitter` (an SDK client or
+// subscription) whose context passes `pred`; fails after `ms`.
+function next(emitter, event, pred = () => true, ms = 5000) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      emitter.off(event, on);
+      reject(new Error(`no '${event}' in ${ms} ms`));
+    }, ms);
+    function on(ctx) {
+      if (!pred(ctx)) return;
+      clearTimeout(timer);
+      emitter.off(event, on);
+      resolve(ctx);
+    }
+    emitter.on(event, on);
+  });
+}
+
+async function connected(client) {
+  const ctx = next(client, 'connected');
+  client.connect();
+  return ctx;
+}
+
+async function subscribed(sub) {
+  const ctx = next(sub, 'subscribed');
+  sub.subscribe();
+  return ctx;
+}
+
+test('the SDK connects, subscribes, publishes and reads history and presence', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice');
+  const bob = sdk(port, 'bob');
+  try {
+    const ctx = await connected(alice);
+    assert.match(ctx.client, /.+/);
+    await connected(bob);
+    const a = alice.newSubscription('chat:lobby');
+    const b = bob.newSubscription('chat:lobby', { joinLeave: true });
+    const sa = await subscribed(a);
+    assert.equal(sa.recoverable, true);
+    assert.equal(sa.positioned, true);
+    await subscribed(b);
+
+    const got = next(b, 'publication');
+    await a.publish({ text: 'hi bob' });
+    const pub = await got;
+    assert.deepEqual(pub.data, { text: 'hi bob' });
+    assert.equal(pub.info.user, 'alice');
+    assert.equal(pub.info.client, ctx.client);
+    assert.equal(pub.offset, 1);
+
+    const history = await b.history({ limit: 10 });
+    assert.equal(history.publications.length, 1);
+    assert.deepEqual(history.publications[0].data, { text: 'hi bob' });
+    assert.equal(history.offset, 1);
+    assert.match(history.epoch, /.+/);
+    const none = await b.history({});  // no limit: the position only (Centrifugo's rule)
+    assert.equal(none.publications.length, 0);
+    assert.equal(none.offset, 1);
+
+    const presence = await a.presence();
+    const users = Object.values(presence.clients).map((c) => c.user).sort();
+    assert.deepEqual(users, ['alice', 'bob']);
+    assert.equal(presence.clients[ctx.client].client, ctx.client);
+    assert.deepEqual(await a.presenceStats(), { numClients: 2, numUsers: 2 });
+
+    // Join and leave reach the subscription that asked for them.
+    const carol = sdk(port, 'carol');
+    await connected(carol);
+    const joined = next(b, 'join', (j) => j.info.user === 'carol');
+    const c = carol.newSubscription('chat:lobby');
+    await subscribed(c);
+    assert.equal((await joined).info.user, 'carol');
+    const left = next(b, 'leave', (l) => l.info.user === 'carol');
+    c.unsubscribe();
+    assert.equal((await left).info.user, 'carol');
+    carol.disconnect();
+  } finally {
+    alice.disconnect();
+    bob.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('an abrupt drop is recovered exactly by the SDK\'s own reconnect', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice');
+  const bob = sdk(port, 'bob');
+  try {
+    await connected(alice);
+    await connected(bob);
+    const a = alice.newSubscription('room');
+    const b = bob.newSubscription('room');
+    await subscribed(a);
+    await subscribed(b);
+    const seen = [];
+    b.on('publication', (p) => seen.push(p.data.n));
+    await a.publish({ n: 1 });
+    while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
+
+    // Cut bob's socket: no close frame, as a network drop.
+    const lost = next(bob, 'connecting');
+    bob._transport._transport.terminate();
+    await lost;
+    await a.publish({ n: 2 });
+    await a.publish({ n: 3 });
+    const again = await next(b, 'subscribed', () => true, 10000);
+    assert.equal(again.wasRecovering, true);
+    assert.equal(again.recovered, true);
+    while (seen.length < 3) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(seen, [1, 2, 3]);  // each once, in order
+
+    // Unsubscribe, twice (the second finds nothing: still a success, no
+    // reconnect), and subscribe again.
+    const state = [];
+    bob.on('connecting', () => state.push('connecting'));
+    b.unsubscribe();
+    const raw = bob.newSubscription('other');
+    raw.unsubscribe();
+    await subscribed(b);
+    await a.publish({ n: 4 });
+    while (seen.length < 4) await new Promise((r) => setTimeout(r, 10));
+    assert.deepEqual(seen, [1, 2, 3, 4]);
+    assert.deepEqual(state, [], 'the client reconnected');
+  } finally {
+    alice.disconnect();
+    bob.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('a Herald client and a Centrifugo client share a room', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice');
+  const bob = new HeraldClient(`ws://127.0.0.1:${port}/ws`);
+  const bobOpen = bob.open();  // before anything else is awaited: 'open' may come first
+  try {
+    await connected(alice);
+    const a = alice.newSubscription('shared');
+    await subscribed(a);
+    await bobOpen;
+    bob.send({ id: 1, connect: { token: token('bob') } });
+    assert.equal((await bob.reply(1)).result.user, 'bob');
+    bob.send({ id: 2, subscribe: { room: 'shared' } });
+    await bob.reply(2);
+
+    const fromBob = next(a, 'publication');
+    bob.send({ id: 3, publish: { room: 'shared', data: { from: 'bob' } } });
+    const p = await fromBob;
+    assert.deepEqual(p.data, { from: 'bob' });
+    assert.equal(p.info.user, 'bob');
+    await a.publish({ from: 'alice' });
+    for (;;) {
+      const m = await bob.next();
+      if (m.pub && m.pub.info.user === 'alice') {
+        assert.deepEqual(m.pub.data, { from: 'alice' });
+        assert.equal(m.pub.offset, 2);
+        break;
+      }
+    }
+  } finally {
+    alice.disconnect();
+    bob.ws.close();
+    await stopHeraldd(proc);
+  }
+});
+
+test('bad input closes its own connection with Centrifugo\'s code and no other', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice');
+  try {
+    await connected(alice);
+    const a = alice.newSubscription('calm');
+    await subscribed(a);
+    const url = `ws://127.0.0.1:${port}/connection/websocket`;
+    for (const bad of ['{"id":1,', '{"subscribe":{"channel":"x"}}']) {
+      const ws = new WebSocket(url);
+      await new Promise((r) => ws.once('open', r));
+      const closed = new Promise((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
+      ws.send(bad);
+      const c = await closed;
+      assert.equal(c.code, 3501, bad);
+      assert.equal(c.reason, 'bad request');
+    }
+    // An unknown method with an id is an error reply; the connection lives.
+    const ws = new WebSocket(url);
+    await new Promise((r) => ws.once('open', r));
+    const replies = [];
+    ws.on('message', (d) => replies.push(...d.toString().trim().split('\n').map((l) => JSON.parse(l))));
+    ws.send(`{"id":1,"connect":{"token":"${token('eve')}"}}\n{"id":2,"bogus":{}}`);
+    while (replies.length < 2) await new Promise((r) => setTimeout(r, 10));
+    assert.equal(replies[1].id, 2);
+    assert.equal(replies[1].error.code, 104);
+    // A token whose signature does not verify: refused, not retried.
+    const mallory = new Centrifuge(url, { websocket: WebSocket, token: token('x').slice(0, -2) + 'AA' });
+    const gone = next(mallory, 'disconnected');
+    mallory.connect();
+    const d = await gone;
+    // Herald refuses the connect (101, not temporary: the SDK stops) where
+    // Centrifugo closes with 3500; both end the client without a retry.
+    assert.equal(d.code, 101);
+    assert.equal(d.reason, 'token signature does not verify');
+    ws.close();
+    // The neighbour never noticed.
+    const got = next(a, 'publication');
+    await a.publish({ still: 'here' });
+    assert.deepEqual((await got).data, { still: 'here' });
+  } finally {
+    alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});
