@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using herald::gateway::codec::CentrifugoParse;
   using herald::gateway::codec::for_each_line;
   static CentrifugoCommandParser parser(64 * 1024);
-  static const CentrifugoJson codec(64 * 1024);
+  static const CentrifugoJson codec(64 * 1024, std::chrono::seconds(15));
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view frame(reinterpret_cast<const char*>(data), size);
   for_each_line(frame, [](std::string_view line) {

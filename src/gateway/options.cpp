@@ -126,6 +126,10 @@ void register_options(config::Schema& s, Options& o) {
   s.add_duration("client.idle_timeout", o.client.idle_timeout, milliseconds(200),
                  milliseconds(3'600'000),
                  "Ping a silent client at half this; close it when nothing came back by the end");
+  s.add_duration("client.refresh_grace", o.client.refresh_grace, milliseconds(0),
+                 milliseconds(3'600'000),
+                 "How long past its token's exp a Centrifugo SDK client stays connected for its "
+                 "refresh (sent when the token expires) to arrive; then closed (3005)");
   s.add_duration(
       "client.write_delay", o.client.write_delay, milliseconds(0), milliseconds(1000),
       "Hold outbound messages this long to batch them into one write (0: next loop turn)");

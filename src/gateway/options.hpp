@@ -41,6 +41,10 @@ struct ClientLimits {
   std::chrono::milliseconds handshake_timeout{10'000};  // WebSocket upgrade
   std::chrono::milliseconds connect_timeout{10'000};    // until the connect command
   std::chrono::milliseconds idle_timeout{30'000};       // pings at half, close at full
+  // How long past its token's exp a client of a protocol whose SDK sends
+  // refresh only when the token expires (Centrifugo's) stays connected,
+  // for that refresh to arrive (Centrifugo's client.expired_close_delay).
+  std::chrono::milliseconds refresh_grace{25'000};
   std::chrono::milliseconds write_delay{0};  // 0: flush every loop turn; >0: coalesce this long
   // Negotiate permessage-deflate (RFC 7692) with clients that offer it.
   bool compression = false;

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/time/unix_clock.hpp"
 #include "gateway/codec/centrifugo_codes.hpp"
 #include "gateway/codec/centrifugo_json.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -39,7 +40,7 @@ struct Collected final : codec::CommandSink {
 };
 
 Collected decode(std::string_view frame) {
-  CentrifugoJson codec(64 * 1024);
+  CentrifugoJson codec(64 * 1024, std::chrono::seconds(15));
   Collected out;
   codec.decode(frame, out);
   return out;
@@ -116,6 +117,10 @@ TEST(CentrifugoDecode, PublishHistoryPresenceRpcUnsubscribe) {
   EXPECT_EQ(rpc.data, R"({"x":1})");
 }
 
+TEST(CentrifugoDecode, RefreshCarriesTheNewToken) {
+  EXPECT_EQ(only<protocol::RefreshCmd>(R"({"id":3,"refresh":{"token":"T2"}})").token, "T2");
+}
+
 TEST(CentrifugoDecode, HistoryLimitFollowsCentrifugo) {
   // Absent or 0: the position only; -1: everything kept; N: at most N.
   EXPECT_EQ(only<protocol::HistoryCmd>(R"({"id":1,"history":{"channel":"c"}})").limit, 0U);
@@ -159,11 +164,17 @@ TEST(CentrifugoDecode, RefusalsSayWhatAndKeepTheIdWhenThereIsOne) {
   EXPECT_EQ(missing.message, "publish.data: expected a JSON value");
   EXPECT_EQ(refusal(R"({"id":5,"subscribe":{"channel":7}})").message,
             "subscribe.channel: expected a string");
+  EXPECT_EQ(refusal(R"({"id":6,"connect":{"subs":{"news":{"recover":"yes"}}}})").message,
+            "connect.subs.news.recover: expected true or false");
+  EXPECT_EQ(refusal(R"({"id":6,"connect":{"subs":{"news":[]}}})").message,
+            "connect.subs.news: expected an object {recover, epoch, offset}");
   EXPECT_EQ(refusal(R"({"id":6,"subscribe":"c"})").message,
             "subscribe: expected an object of parameters");
-  EXPECT_EQ(refusal(R"({"id":7,"refresh":{"token":"t"}})").code, ErrorCode::not_available);
+  EXPECT_EQ(refusal(R"({"id":7,"sub_refresh":{"channel":"c","token":"t"}})").code,
+            ErrorCode::not_available);
+  EXPECT_EQ(refusal(R"({"id":8,"refresh":{}})").message, "refresh.token: expected a string");
   // Over the line limit: refused unparsed.
-  CentrifugoJson small(16);
+  CentrifugoJson small(16, std::chrono::seconds(15));
   Collected c;
   small.decode(R"({"id":1,"connect":{"token":"abcdef"}})", c);
   ASSERT_EQ(c.refused.size(), 1U);
@@ -171,7 +182,7 @@ TEST(CentrifugoDecode, RefusalsSayWhatAndKeepTheIdWhenThereIsOne) {
 }
 
 TEST(CentrifugoEncode, RepliesAreKeyedByTheirCommandEvenWhenEmpty) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   EXPECT_EQ(codec.encode_reply(3, protocol::UnsubscribeReply{}), R"({"id":3,"unsubscribe":{}})");
   EXPECT_EQ(codec.encode_reply(4, protocol::PingReply{}), R"({"id":4,"ping":{}})");
   protocol::PublishResult published;
@@ -190,7 +201,7 @@ std::string pub_line(std::uint64_t offset, std::string_view text) {
 }
 
 TEST(CentrifugoEncode, SubscribeReplyCarriesPositionAndRecoveredPublications) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   protocol::SubscribeResult r;
   r.epoch = "ep";
   r.offset = 12;
@@ -227,7 +238,7 @@ TEST(CentrifugoEncode, SubscribeReplyCarriesPositionAndRecoveredPublications) {
 }
 
 TEST(CentrifugoEncode, HistoryPresenceAndStatsAlwaysWriteTheirFields) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   protocol::HistoryResult h;
   h.epoch = "ep";
   h.offset = 0;
@@ -248,7 +259,7 @@ TEST(CentrifugoEncode, HistoryPresenceAndStatsAlwaysWriteTheirFields) {
 }
 
 TEST(CentrifugoEncode, ConnectReplyNamesTheClientAndItsServerSideSubscriptions) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   protocol::SubscribeResult took;
   took.epoch = "e";
   took.offset = 3;
@@ -261,12 +272,47 @@ TEST(CentrifugoEncode, ConnectReplyNamesTheClientAndItsServerSideSubscriptions) 
   EXPECT_EQ(std::string_view(c["version"]), HERALD_VERSION);
   EXPECT_EQ(std::uint64_t(c["subs"]["news"]["offset"]), 3U);
   EXPECT_EQ(c["subs"]["secret"].error(), simdjson::NO_SUCH_FIELD);
-  // No client-side refresh is offered: the SDK would need a getToken.
+  // An expiry the server refreshes (a hook), or none: no client-side
+  // refresh is offered (the SDK would need a getToken).
   EXPECT_EQ(c["expires"].error(), simdjson::NO_SUCH_FIELD);
+  // The keep-alive period, so the SDK knows when silence means a dead
+  // connection, and that it must answer each ping.
+  EXPECT_EQ(std::uint64_t(c["ping"]), 15U);
+  EXPECT_TRUE(bool(c["pong"]));
+  EXPECT_EQ(codec.ping_message(), "{}");
+  // A period under a second is announced as one (never less than it is);
+  // none at all is left out.
+  CentrifugoJson fast(1024, std::chrono::milliseconds(400));
+  Doc f(fast.encode_reply(1, protocol::ConnectReply{"cid", "alice", {}, "", {}}));
+  EXPECT_EQ(std::uint64_t(f.root["connect"]["ping"]), 1U);
+  CentrifugoJson none(1024, std::chrono::milliseconds(0));
+  Doc n(none.encode_reply(1, protocol::ConnectReply{"cid", "alice", {}, "", {}}));
+  EXPECT_EQ(n.root["connect"]["ping"].error(), simdjson::NO_SUCH_FIELD);
+}
+
+TEST(CentrifugoEncode, AnExpiryTheClientRefreshesIsAnnouncedWithItsTtl) {
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
+  const std::int64_t in_an_hour = unix_now() + 3600;
+  std::vector<protocol::ServerSubscription> none;
+  Doc d(codec.encode_reply(1, protocol::ConnectReply{"cid", "alice", in_an_hour, "", none, true}));
+  EXPECT_TRUE(bool(d.root["connect"]["expires"]));
+  const std::uint64_t ttl = d.root["connect"]["ttl"];
+  EXPECT_GE(ttl, 3598U);
+  EXPECT_LE(ttl, 3600U);
+  Doc r(codec.encode_reply(2, protocol::RefreshReply{"cid", in_an_hour}));
+  EXPECT_EQ(std::string_view(r.root["refresh"]["client"]), "cid");
+  EXPECT_TRUE(bool(r.root["refresh"]["expires"]));
+  EXPECT_GE(std::uint64_t(r.root["refresh"]["ttl"]), 3598U);
+  // Past already (a slow reply): a ttl of 1, never 0 (the SDK would refresh
+  // in a loop).
+  Doc late(codec.encode_reply(3, protocol::RefreshReply{"cid", unix_now() - 5}));
+  EXPECT_EQ(std::uint64_t(late.root["refresh"]["ttl"]), 1U);
+  Doc forever(codec.encode_reply(4, protocol::RefreshReply{"cid", std::nullopt}));
+  EXPECT_EQ(forever.root["refresh"]["expires"].error(), simdjson::NO_SUCH_FIELD);
 }
 
 TEST(CentrifugoEncode, ErrorsUseCentrifugoCodesAndTheTemporaryFlag) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   EXPECT_EQ(codec.encode_error(7, ErrorCode::permission_denied, "no"),
             R"({"id":7,"error":{"code":103,"message":"no"}})");
   EXPECT_EQ(codec.encode_error(8, ErrorCode::too_many_requests, "slow down"),
@@ -286,7 +332,7 @@ TEST(CentrifugoEncode, ErrorsUseCentrifugoCodesAndTheTemporaryFlag) {
 }
 
 TEST(CentrifugoEncode, DisconnectsKeepTheReconnectRuleInCentrifugoCodes) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   EXPECT_EQ(codec.encode_disconnect(3001, "shutdown", true),
             R"({"push":{"disconnect":{"code":3001,"reason":"shutdown"}}})");
   EXPECT_EQ(codec.close_frame(3002, "slow consumer").code, 3008);
@@ -309,7 +355,7 @@ TEST(CentrifugoEncode, DisconnectsKeepTheReconnectRuleInCentrifugoCodes) {
 }
 
 TEST(CentrifugoEncode, PushesCarryTheChannelAndCentrifugoShapes) {
-  CentrifugoJson codec(1024);
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
   Doc pub(codec.encode_push(pub_line(5, "hi")));
   dom::object push = pub.root["push"];
   EXPECT_EQ(std::string_view(push["channel"]), "chat");

@@ -29,6 +29,14 @@ CommandError err(const ParseResult& r) {
   return std::get<CommandError>(r);
 }
 
+TEST(CommandParser, ParsesRefresh) {
+  CommandParser p(4096);
+  auto c = ok(p.parse(R"({"id":9,"refresh":{"token":"fresh"}})"));
+  EXPECT_EQ(c.id, 9U);
+  EXPECT_EQ(std::get<protocol::RefreshCmd>(c.body).token, "fresh");
+  EXPECT_EQ(err(p.parse(R"({"id":9,"refresh":{}})")).message, "refresh.token: expected a string");
+}
+
 TEST(CommandParser, ParsesEveryCommand) {
   CommandParser p(4096);
   auto c = ok(p.parse(R"({"id":1,"connect":{"token":"abc"}})"));

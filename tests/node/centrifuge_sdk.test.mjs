@@ -245,3 +245,94 @@ test('bad input closes its own connection with Centrifugo\'s code and no other',
     await stopHeraldd(proc);
   }
 });
+
+test('pings keep an idle SDK client connected, and a client that never answers is closed', async () => {
+  // A keep-alive period of 1 s (half of client.idle_timeout), announced in
+  // the connect reply; the SDK gives the server 1 s beyond it.
+  const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--client.idle_timeout', '2s']);
+  const alice = sdk(port, 'alice', { maxServerPingDelay: 1000 });
+  try {
+    await connected(alice);
+    const reconnects = [];
+    alice.on('connecting', (ctx) => reconnects.push(ctx));
+    const a = alice.newSubscription('quiet');
+    await subscribed(a);
+    await new Promise((r) => setTimeout(r, 6000));  // several periods with nothing to say
+    assert.deepEqual(reconnects, [], 'the SDK missed a ping');
+    const got = next(a, 'publication');
+    await a.publish({ after: 'silence' });
+    assert.deepEqual((await got).data, { after: 'silence' });
+
+    // A raw client that reads the pings but never answers: closed after a
+    // period with no answer. One that answers {} stays.
+    const url = `ws://127.0.0.1:${port}/connection/websocket`;
+    const open = async (answer) => {
+      const ws = new WebSocket(url);
+      await new Promise((r) => ws.once('open', r));
+      const pings = [];
+      ws.on('message', (d) => {
+        for (const line of d.toString().trim().split('\n')) {
+          if (line === '{}') {
+            pings.push(Date.now());
+            if (answer) ws.send('{}');
+          }
+        }
+      });
+      ws.send(`{"id":1,"connect":{"token":"${token('raw')}"}}`);
+      return { ws, pings, closed: new Promise((r) => ws.once('close', () => r(Date.now()))) };
+    };
+    const mute = await open(false);
+    const polite = await open(true);
+    const closedAt = await mute.closed;
+    assert.ok(mute.pings.length >= 1, 'no ping before the close');
+    assert.ok(closedAt - mute.pings[0] < 3500, 'closed long after the unanswered ping');
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(polite.ws.readyState, WebSocket.OPEN);
+    assert.ok(polite.pings.length >= 3, `${polite.pings.length} pings`);
+    polite.ws.close();
+  } finally {
+    alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('the SDK refreshes its token as it expires, and a bad refresh ends the connection', async () => {
+  // The SDK refreshes when the ttl runs out; the server waits
+  // client.refresh_grace (1 s here) past exp for it.
+  const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--client.refresh_grace', '1s']);
+  let asked = 0;
+  // Tokens of 3 s: the connect reply says expires/ttl, the SDK asks
+  // getToken and sends refresh; without it the connection would close at
+  // 4 s (exp and the grace).
+  const alice = sdk(port, 'alice', {
+    token: token('alice', 3),
+    getToken: async () => { asked += 1; return token('alice', 3); },
+  });
+  try {
+    await connected(alice);
+    const reconnects = [];
+    alice.on('connecting', (ctx) => reconnects.push(ctx));
+    const a = alice.newSubscription('kept');
+    await subscribed(a);
+    await new Promise((r) => setTimeout(r, 7000));
+    assert.ok(asked >= 2, `getToken asked ${asked} times`);
+    assert.deepEqual(reconnects, [], 'the connection did not last');
+    const got = next(a, 'publication');
+    await a.publish({ still: 'connected' });
+    assert.deepEqual((await got).data, { still: 'connected' });
+
+    // A token of another user: the connection is closed as invalid
+    // (Centrifugo's 3500: the SDK does not reconnect).
+    const mallory = sdk(port, 'mallory', {
+      token: token('mallory', 2),
+      getToken: async () => token('someone-else', 60),
+    });
+    await connected(mallory);
+    const d = await next(mallory, 'disconnected', () => true, 6000);
+    assert.equal(d.code, 3500);
+    assert.equal(d.reason, 'invalid token');
+  } finally {
+    alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});

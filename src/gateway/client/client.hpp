@@ -66,6 +66,11 @@ struct Setup {
   // What unsubscribing from a room the client is not in answers: the
   // codec's protocol says (codec::Codec::unsubscribe_is_idempotent).
   SubscriptionTable::Absent unsubscribe_absent = SubscriptionTable::Absent::refused;
+  // How long past its token's exp a client that refreshes itself (a token,
+  // no refresh hook) keeps its connection: 0 for a protocol whose clients
+  // refresh before the end, client.refresh_grace for one whose SDK sends
+  // refresh when the token expires (codec::Codec::refreshes_at_expiry).
+  std::chrono::seconds refresh_grace{0};
 };
 
 class Client final : public fanout::Subscriber {

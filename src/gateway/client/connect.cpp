@@ -1,5 +1,6 @@
 // connect: who the client is (client/identity.hpp), then its server-side
 // subscriptions and its expiry.
+#include "core/log.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/client/client_id.hpp"
@@ -139,10 +140,13 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
 }
 
 void Client::arm_expiry(std::int64_t expires_at) {
+  const bool hook = backend(proxy::HookKind::refresh) != nullptr;
   std::string refresh_request =
-      backend(proxy::HookKind::refresh)
-          ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
-          : std::string{};
+      hook ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
+           : std::string{};
+  // A client that refreshes its own token may do so as it expires
+  // (Setup::refresh_grace); the hook, when there is one, is asked at exp.
+  if (claims_ && !hook) expires_at += setup_.refresh_grace.count();
   expiry_.arm(expires_at, owner_, std::move(refresh_request),
               [this](std::optional<proxy::DisconnectAnswer> bye) {
                 if (finished_) return;
@@ -158,8 +162,44 @@ void Client::server_side_subscription_done(protocol::ServerSubscription sub) {
   if (--p.awaiting != 0) return;
   PendingConnect done = std::move(p);
   pending_connect_.reset();
-  reply(done.id,
-        protocol::ConnectReply{client_id_, user_, done.expires, done.data_json, done.subs});
+  const bool client_refreshes = claims_ && done.expires && !backend(proxy::HookKind::refresh);
+  reply(done.id, protocol::ConnectReply{client_id_, user_, done.expires, done.data_json, done.subs,
+                                        client_refreshes});
+}
+
+// The client's own refresh (Centrifugo's client-side refresh): a fresh
+// token of the same user moves the connection's expiry. A token that does
+// not verify, or names another user, ends the connection as a bad one at
+// connect would (3501); one already expired ends it as expiry does (3003,
+// and the client reconnects with a fresh token). Its other claims (rooms,
+// subs) replace the old ones for what comes next; subscriptions already
+// made stay.
+void Client::run(std::uint32_t id, protocol::RefreshCmd& cmd) {
+  if (!claims_ || !core_.verifier) {
+    return reply_error(id, ErrorCode::not_available,
+                       "refresh: this connection's identity has no token to refresh (it came "
+                       "from the connect hook or dev mode)");
+  }
+  auth::VerifyResult r = core_.verifier->verify(cmd.token, unix_now());
+  if (auto* e = std::get_if<auth::TokenError>(&r)) {
+    log::info("refresh refused",
+              {{"client", client_id_}, {"user", user_}, {"error", auth::describe(*e)}});
+    return disconnect(*e == auth::TokenError::expired ? DisconnectCode::token_expired
+                                                      : DisconnectCode::unauthorized);
+  }
+  auto& claims = std::get<auth::Claims>(r);
+  if (claims.user != user_) {
+    log::info("refresh refused: the token names another user",
+              {{"client", client_id_}, {"user", user_}, {"token_user", claims.user}});
+    return disconnect(DisconnectCode::unauthorized);
+  }
+  claims_ = std::move(claims);
+  if (claims_->expires_at) {
+    arm_expiry(*claims_->expires_at);
+  } else {
+    expiry_.cancel();
+  }
+  reply(id, protocol::RefreshReply{client_id_, claims_->expires_at});
 }
 
 }  // namespace herald::gateway::client

@@ -2,7 +2,10 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
+
 #include "core/json.hpp"
+#include "core/time/unix_clock.hpp"
 #include "gateway/codec/centrifugo_codes.hpp"
 #include "gateway/codec/herald_json_parser.hpp"
 #include "gateway/protocol/results.hpp"
@@ -125,6 +128,7 @@ std::string subscribe_result(const protocol::SubscribeResult& r, std::string_vie
 // The result object of each reply, under the key of the command it answers.
 struct ResultJson {
   std::string& out;
+  std::uint32_t ping_seconds;  // the connect reply's "ping"; 0: left out
 
   void key(std::string_view method) {
     out += ",\"";
@@ -177,6 +181,26 @@ struct ResultJson {
     }
     out += "}}";
   }
+  void operator()(const protocol::RefreshReply& r) {
+    key("refresh");
+    open_identity(r.client);
+    if (r.expires) append_expiry(*r.expires);
+    out += '}';
+  }
+  // {"client":C,"version":V, left open: how connect and refresh results
+  // begin.
+  void open_identity(std::string_view client) {
+    out += "{\"client\":";
+    json::append_string(out, client);
+    out += ",\"version\":";
+    json::append_string(out, HERALD_VERSION);
+  }
+  // "expires":true,"ttl":<seconds left, at least 1: a ttl of 0 would make
+  // the SDK refresh in a loop>.
+  void append_expiry(std::int64_t expires_at) {
+    out += ",\"expires\":true,\"ttl\":" +
+           std::to_string(std::max<std::int64_t>(1, expires_at - unix_now()));
+  }
   void operator()(const protocol::RpcReply& r) {
     key("rpc");
     if (r.result_json.empty()) {
@@ -189,10 +213,14 @@ struct ResultJson {
   }
   void operator()(const protocol::ConnectReply& r) {
     key("connect");
-    out += "{\"client\":";
-    json::append_string(out, r.client);
-    out += ",\"version\":";
-    json::append_string(out, HERALD_VERSION);
+    open_identity(r.client);
+    if (ping_seconds != 0) {
+      out += ",\"ping\":" + std::to_string(ping_seconds) + ",\"pong\":true";
+    }
+    // Only an expiry the client refreshes itself: the SDK then asks its
+    // getToken before it passes and sends refresh. (Announced otherwise,
+    // an SDK without getToken would stop as misconfigured.)
+    if (r.client_refreshes && r.expires) append_expiry(*r.expires);
     if (!r.data_json.empty()) {
       out += ",\"data\":";
       out += r.data_json;
@@ -215,6 +243,13 @@ struct ResultJson {
 
 }  // namespace
 
+CentrifugoJson::CentrifugoJson(std::size_t max_line_bytes, std::chrono::milliseconds ping_interval)
+    : parser_(max_line_bytes),
+      // Rounded up: the SDK waits "ping" seconds and 10 more for the next
+      // one, so announcing more than the period never cuts a live client.
+      // Safety: client.idle_timeout is at most an hour, so this fits.
+      ping_seconds_(static_cast<std::uint32_t>((ping_interval.count() + 999) / 1000)) {}
+
 void CentrifugoJson::decode(std::string_view message, CommandSink& sink) {
   bool go_on = true;
   for_each_line(message, [&](std::string_view line) {
@@ -230,7 +265,7 @@ void CentrifugoJson::decode(std::string_view message, CommandSink& sink) {
 
 std::string CentrifugoJson::encode_reply(std::uint32_t id, const protocol::Reply& reply) const {
   std::string out = "{\"id\":" + std::to_string(id);
-  std::visit(ResultJson{out}, reply);
+  std::visit(ResultJson{out, ping_seconds_}, reply);
   return out + '}';
 }
 

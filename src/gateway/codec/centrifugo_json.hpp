@@ -17,13 +17,17 @@
 //     chan_info) for Herald's info; the room list, which Centrifugo does
 //     not have, is not sent;
 //   - unsubscribe is idempotent (its SDK reconnects on an unsubscribe
-//     error).
+//     error);
+//   - the keep-alive ping is the line {} every period, which the SDK
+//     answers with {} and times out without (the connect reply's "ping").
 //
 // Threading as every codec (codec/codec.hpp): decode() on its shard only;
 // the encoders touch only their arguments and a parser of their thread's.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 
 #include "gateway/codec/centrifugo_json_parser.hpp"
 #include "gateway/codec/codec.hpp"
@@ -33,8 +37,10 @@ namespace herald::gateway::codec {
 class CentrifugoJson final : public Codec {
  public:
   // Lines longer than `max_line_bytes` (client.max_message_bytes) are
-  // refused unparsed.
-  explicit CentrifugoJson(std::size_t max_line_bytes) : parser_(max_line_bytes) {}
+  // refused unparsed. `ping_interval`: the keep-alive period (half of
+  // client.idle_timeout) the connect reply announces, so the SDK knows how
+  // long a silence means a dead connection; zero announces none.
+  CentrifugoJson(std::size_t max_line_bytes, std::chrono::milliseconds ping_interval);
 
   void decode(std::string_view message, CommandSink& sink) override;
   [[nodiscard]] std::string encode_reply(std::uint32_t id,
@@ -46,9 +52,14 @@ class CentrifugoJson final : public Codec {
   [[nodiscard]] std::string encode_push(std::string_view canonical) const override;
   [[nodiscard]] Close close_frame(std::uint16_t code, std::string_view reason) const override;
   [[nodiscard]] bool unsubscribe_is_idempotent() const override { return true; }
+  [[nodiscard]] bool refreshes_at_expiry() const override { return true; }
+  // The ping is the empty reply {}; the SDK answers it with {} (the connect
+  // reply says "pong":true).
+  [[nodiscard]] std::string_view ping_message() const override { return "{}"; }
 
  private:
   CentrifugoCommandParser parser_;
+  std::uint32_t ping_seconds_;  // announced in the connect reply; 0: none
 };
 
 }  // namespace herald::gateway::codec

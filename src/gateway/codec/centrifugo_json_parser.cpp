@@ -68,7 +68,8 @@ struct Reader : JsonFields {
       if (value.get(entry) != simdjson::SUCCESS) {
         return fail("subs." + std::string(channel), "an object {recover, epoch, offset}");
       }
-      Reader sub{{"connect.subs." + std::string(channel), error}};
+      const std::string where = "connect.subs." + std::string(channel);  // outlives `sub`
+      Reader sub{{where, error}};
       std::optional<StreamPosition> since;
       if (!sub.recovery(entry, since)) return false;
       if (since) out.emplace_back(std::string(channel), std::move(*since));
@@ -141,7 +142,12 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     if (!r.string(params, "method", c.method, false)) return false;
     r.any_json(params, "data", c.data);
     body = std::move(c);
-  } else {  // refresh, sub_refresh
+  } else if (method == "refresh") {
+    RefreshCmd c;
+    if (!r.string(params, "token", c.token, true)) return false;
+    if (c.token.empty()) return r.fail("token", "a token");
+    body = std::move(c);
+  } else {  // sub_refresh
     error.code = ErrorCode::not_available;
     error.message = std::string(method) + " is not supported yet";
     return false;

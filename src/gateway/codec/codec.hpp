@@ -79,6 +79,17 @@ class Codec {
     return {code, std::string(reason)};
   }
 
+  // The protocol's own ping, sent every keep-alive period (half of
+  // client.idle_timeout) in place of a WebSocket ping frame; empty when the
+  // protocol has none (Herald's: WebSocket pings only). A client that
+  // sends nothing back within the next period is closed either way.
+  [[nodiscard]] virtual std::string_view ping_message() const { return {}; }
+
+  // Whether the protocol's clients send refresh only once their token has
+  // expired (Centrifugo's SDKs do, at the ttl the connect reply gives), so
+  // the connection must outlive exp by client.refresh_grace for it.
+  [[nodiscard]] virtual bool refreshes_at_expiry() const { return false; }
+
   // Whether unsubscribing from a room the client is not in succeeds (the
   // protocol makes unsubscribe idempotent) or is refused (not_subscribed).
   [[nodiscard]] virtual bool unsubscribe_is_idempotent() const { return false; }

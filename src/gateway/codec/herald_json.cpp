@@ -27,6 +27,12 @@ struct ResultJson {
                    : protocol::presence_result(r.result);
   }
   std::string operator()(const protocol::RpcReply& r) const { return std::string(r.result_json); }
+  std::string operator()(const protocol::RefreshReply& r) const {
+    std::string out = "{\"client\":";
+    json::append_string(out, r.client);
+    if (r.expires) out += ",\"expires\":" + std::to_string(*r.expires);
+    return out + '}';
+  }
   std::string operator()(const protocol::ConnectReply& r) const {
     std::string out;
     protocol::append_connection_identity(out, r.client, r.user);

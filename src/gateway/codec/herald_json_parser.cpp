@@ -77,6 +77,10 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
       return false;
     r.any_json(params, "data", c.data);
     body = std::move(c);
+  } else if (method == "refresh") {
+    RefreshCmd c;
+    if (!r.string(params, "token", c.token, true)) return false;
+    body = std::move(c);
   } else if (method == "subscribe") {
     SubscribeCmd c;
     if (!r.string(params, "room", c.room, true) || !r.position(params, "since", c.since))

@@ -41,6 +41,11 @@ struct ConnectCmd {
   // ignored).
   RoomPositions subs;
 };
+// A fresh token for the connected client (client-side refresh): the same
+// user ("sub"), a later "exp".
+struct RefreshCmd {
+  std::string token;
+};
 struct SubscribeCmd {
   std::string room;
   std::string data;  // for the subscribe hook: "data" re-serialized compactly; empty when absent
@@ -107,6 +112,7 @@ inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
 // NOLINTBEGIN(cppcoreguidelines-macro-usage): a list, expanded in two places
 #define HERALD_CLIENT_COMMANDS(X, SEP) \
   X(ConnectCmd)                        \
+  SEP X(RefreshCmd)                    \
   SEP X(SubscribeCmd)                  \
   SEP X(UnsubscribeCmd)                \
   SEP X(PublishCmd)                    \

@@ -50,6 +50,15 @@ struct ConnectReply {
   std::optional<std::int64_t> expires;  // Unix seconds, with a token or a hook's expire_at
   std::string_view data_json;           // the connect hook's data for the client, or empty
   const std::vector<ServerSubscription>& subs;
+  // The expiry is the client's to push back with refresh (a token's exp,
+  // and no refresh hook doing it for the client).
+  bool client_refreshes = false;
+};
+
+// A refresh that took: the connection's new expiry, if its token has one.
+struct RefreshReply {
+  std::string_view client;
+  std::optional<std::int64_t> expires;  // Unix seconds
 };
 
 struct PublishReply {
@@ -67,7 +76,7 @@ struct RpcReply {
   std::string_view result_json;
 };
 
-using Reply = std::variant<EmptyReply, PingReply, UnsubscribeReply, ConnectReply, SubscribeReply,
-                           PublishReply, HistoryReply, PresenceReply, RpcReply>;
+using Reply = std::variant<EmptyReply, PingReply, UnsubscribeReply, ConnectReply, RefreshReply,
+                           SubscribeReply, PublishReply, HistoryReply, PresenceReply, RpcReply>;
 
 }  // namespace herald::gateway::protocol

@@ -131,6 +131,7 @@ void WsConnection::on_handshake(beast::error_code ec) {
   }
   // Keep-alive: ping a silent client at half the idle timeout, close it
   // when the other half passes in silence too.
+  protocol_ping_ = owner_.has_protocol_ping();
   arm_idle_timer(state_.options.client.idle_timeout / 2);
   in_.resize(kInitialReadBytes);
   owner_.on_open();
@@ -153,15 +154,26 @@ void WsConnection::on_idle_tick() {
   if (heard_) {
     heard_ = false;
     ping_sent_ = false;
+    // A protocol's own ping goes out every period (its client counts on
+    // it); a WebSocket ping only to a client that went silent.
+    if (protocol_ping_ && !close_frame_) send_ping();
   } else if (!ping_sent_ && !close_frame_) {
-    ping_sent_ = true;
-    out_.push_control(control_frame(Opcode::ping, {}));
-    schedule_flush(false);
+    send_ping();
   } else {
     log::debug("websocket idle timeout");
     return close_socket();
   }
   arm_idle_timer(state_.options.client.idle_timeout / 2);
+}
+
+void WsConnection::send_ping() {
+  ping_sent_ = true;
+  if (protocol_ping_) {
+    owner_.send_protocol_ping();
+  } else {
+    out_.push_control(control_frame(Opcode::ping, {}));
+  }
+  schedule_flush(false);
 }
 
 void WsConnection::read() {

@@ -87,6 +87,12 @@ class WsConnection {
     virtual void before_write() = 0;                     // about to write: last chance to queue
     virtual void on_overflow() = 0;  // the peer owes more pongs than client.max_queue_bytes
     virtual void on_closed() = 0;    // the socket is gone (or never opened)
+    // Whether the protocol pings in its own messages (Centrifugo's `{}`,
+    // which its clients watch for and answer) instead of WebSocket ping
+    // frames; asked once, at open. Such a ping goes out every period,
+    // whatever was heard, because the client times out without one.
+    [[nodiscard]] virtual bool has_protocol_ping() const = 0;
+    virtual void send_protocol_ping() = 0;
 
    protected:
     Owner() = default;
@@ -128,6 +134,7 @@ class WsConnection {
   bool on_frame(const ReadResult& r);
   void arm_idle_timer(std::chrono::milliseconds after);
   void on_idle_tick();
+  void send_ping();  // this period's: the protocol's own, or a WebSocket ping frame
   void schedule_flush(bool replied);
   void flush();
   // Writes what the queue holds until it is empty or the kernel is full.
@@ -159,6 +166,7 @@ class WsConnection {
   HandlerMemory read_memory_;    // the read, always outstanding
   bool heard_ = false;           // anything read since the last idle tick
   bool ping_sent_ = false;       // an idle tick pinged; the next one closes
+  bool protocol_ping_ = false;   // Owner::has_protocol_ping, read at open
   bool reader_stopped_ = false;  // no read outstanding: the peer's close was received, or the
                                  // connection ended
   bool discarding_ = false;      // input refused: reads go on, dropping all (lingering close)

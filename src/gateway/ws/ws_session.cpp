@@ -9,7 +9,7 @@ using protocol::DisconnectCode;
 
 namespace {
 
-client::Setup ws_setup(ClientStream& stream, const codec::Codec& codec) {
+client::Setup ws_setup(ClientStream& stream, const codec::Codec& codec, const Options& options) {
   client::Setup setup;
   boost::system::error_code ec;
   auto endpoint = tcp_layer(stream).socket().remote_endpoint(ec);
@@ -17,6 +17,10 @@ client::Setup ws_setup(ClientStream& stream, const codec::Codec& codec) {
   setup.asks_hooks = true;
   if (codec.unsubscribe_is_idempotent()) {
     setup.unsubscribe_absent = client::SubscriptionTable::Absent::succeeds;
+  }
+  if (codec.refreshes_at_expiry()) {
+    // Whole seconds, rounded up: expiries are Unix seconds.
+    setup.refresh_grace = std::chrono::ceil<std::chrono::seconds>(options.client.refresh_grace);
   }
   return setup;
 }
@@ -26,7 +30,7 @@ client::Setup ws_setup(ClientStream& stream, const codec::Codec& codec) {
 WsSession::WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
                      ServerState& state, unsigned shard, std::size_t endpoint)
     : WsSession(std::move(stream), std::move(lease), state, shard, endpoint,
-                ws_setup(stream, *state.shards[shard]->codecs[endpoint]),
+                ws_setup(stream, *state.shards[shard]->codecs[endpoint], state.options),
                 tcp_layer(stream).get_executor()) {}
 
 WsSession::WsSession(ClientStream&& stream, limits::ConnectionsPerIp::Lease lease,
@@ -85,6 +89,14 @@ void WsSession::before_write() {
 
 void WsSession::on_overflow() {
   client_.close_slow_consumer("pongs not read", connection_.backlog_bytes());
+}
+
+bool WsSession::has_protocol_ping() const {
+  return !codec_.ping_message().empty();
+}
+
+void WsSession::send_protocol_ping() {
+  enqueue(fanout::make_message(std::string(codec_.ping_message())), false);
 }
 
 void WsSession::on_closed() {

@@ -63,6 +63,8 @@ class WsSession final : public std::enable_shared_from_this<WsSession>,
   void before_write() override;
   void on_overflow() override;
   void on_closed() override;
+  [[nodiscard]] bool has_protocol_ping() const override;
+  void send_protocol_ping() override;
 
   // codec::CommandSink.
   bool on_command(protocol::Command& command) override;
