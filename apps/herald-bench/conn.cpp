@@ -16,8 +16,11 @@ std::variant<Conn::Plain, Conn::Tls> make_stream(boost::asio::io_context& ctx,
 }  // namespace
 
 Conn::Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
-           boost::asio::ssl::context* tls, bool compression)
-    : ws_(make_stream(ctx, tls)), server_(std::move(server)), cb_(std::move(callbacks)) {
+           boost::asio::ssl::context* tls, bool compression, std::string path)
+    : ws_(make_stream(ctx, tls)),
+      server_(std::move(server)),
+      path_(std::move(path)),
+      cb_(std::move(callbacks)) {
   if (compression) {
     websocket::permessage_deflate pmd;
     pmd.client_enable = true;
@@ -48,7 +51,7 @@ void Conn::open() {
 void Conn::upgrade() {
   std::visit(
       [self = shared_from_this()](auto& ws) {
-        ws.async_handshake("127.0.0.1", "/ws", [self](beast::error_code e) {
+        ws.async_handshake("127.0.0.1", self->path_, [self](beast::error_code e) {
           if (e) return self->fail("handshake: " + e.message());
           self->tcp().expires_never();
           std::visit([](auto& w) { w.read_message_max(64 << 20); }, self->ws_);

@@ -41,8 +41,10 @@ class Conn : public std::enable_shared_from_this<Conn> {
 
   // `tls`: connect over TLS with this client context (it must outlive the
   // connection); null for plain TCP. `compression`: offer permessage-deflate.
+  // `path`: the WebSocket endpoint to upgrade on.
   Conn(boost::asio::io_context& ctx, boost::asio::ip::tcp::endpoint server, Callbacks callbacks,
-       boost::asio::ssl::context* tls = nullptr, bool compression = false);
+       boost::asio::ssl::context* tls = nullptr, bool compression = false,
+       std::string path = "/ws");
   void open();
   void send(std::string text);
   // Drops the connection at once (TCP close, no WebSocket close handshake),
@@ -59,6 +61,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
 
   std::variant<Plain, Tls> ws_;
   boost::asio::ip::tcp::endpoint server_;
+  std::string path_;
   boost::beast::flat_buffer buffer_;
   std::deque<std::string> out_;
   Callbacks cb_;

@@ -68,6 +68,46 @@ std::string chat_fields(std::uint64_t n) {
       n % 97, a, b, (n / 60) % 60, n % 60, n % 5 == 0 ? std::to_string(n / 2) : "null");
 }
 
+// What G2's clients say in each protocol, and how they read the answers:
+// the same load over either endpoint.
+struct Wire {
+  const G2Options& o;
+
+  [[nodiscard]] bool centrifugo() const { return o.protocol == G2Options::Protocol::centrifugo; }
+  [[nodiscard]] std::string path() const { return centrifugo() ? "/connection/websocket" : "/ws"; }
+  [[nodiscard]] std::string connect(const std::string& user) const {
+    if (centrifugo()) return R"({"id":1,"connect":{"token":")" + o.token + R"("}})";
+    return R"({"id":1,"connect":{"user":")" + user + R"("}})";
+  }
+  // The field naming a room in a command.
+  [[nodiscard]] std::string_view room_key() const { return centrifugo() ? "channel" : "room"; }
+  [[nodiscard]] std::string subscribe(const std::string& room) const {
+    return fmt::format(R"({{"id":2,"subscribe":{{"{}":"{}"}}}})", room_key(), room);
+  }
+  [[nodiscard]] std::string publish(std::uint32_t id, const std::string& room,
+                                    const std::string& data) const {
+    return fmt::format(R"({{"id":{},"publish":{{"{}":"{}","data":{}}}}})", id, room_key(), room,
+                       data);
+  }
+  // A publication pushed to a subscriber.
+  [[nodiscard]] bool is_pub(std::string_view line) const {
+    if (!centrifugo()) return line.starts_with(R"({"pub":)");
+    // {"push":{"channel":"g2:rN","pub":{...}}}: the key after the channel.
+    if (!line.starts_with(R"({"push":{"channel":")")) return false;
+    const auto quote = line.find('"', 20);
+    return quote != std::string_view::npos && line.substr(quote + 1).starts_with(R"(,"pub":)");
+  }
+  [[nodiscard]] bool is_subscribed(std::string_view line) const {
+    return line.starts_with(centrifugo() ? R"({"id":2,"subscribe")" : R"({"id":2,"result")");
+  }
+  // A publish's acknowledgement (not an error).
+  [[nodiscard]] bool is_ack(std::string_view line) const {
+    return line.find(centrifugo() ? R"("publish")" : R"("result")") != std::string_view::npos;
+  }
+  // Centrifugo's keep-alive ping, which the client must answer ({}).
+  [[nodiscard]] bool is_ping(std::string_view line) const { return centrifugo() && line == "{}"; }
+};
+
 double sample(const std::string& text, std::string_view series) {
   auto p = text.find("\n" + std::string(series) + " ");
   if (p == std::string::npos) return 0;
@@ -87,6 +127,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   Latencies latency;
   const std::string payload(o.payload_bytes, 'x');
   auto room_name = [](unsigned r) { return "g2:r" + std::to_string(r); };
+  const Wire wire{o};
 
   unsigned opening = 0, next = 0;
   auto open_sub = [&](unsigned i) {
@@ -96,8 +137,9 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     cb.on_open = [&, done] {
       if (!*done) *done = true, --opening;
     };
-    cb.on_message = [&](std::string_view line) {
-      if (line.starts_with(R"({"pub":)")) {
+    auto self = std::make_shared<std::weak_ptr<Conn>>();
+    cb.on_message = [&, self](std::string_view line) {
+      if (wire.is_pub(line)) {
         ++received;
         if (measuring) {
           ++received_in_window;
@@ -107,19 +149,19 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
             if (t) latency.add(now_ns() - static_cast<std::int64_t>(*t));
           }
         }
-      } else if (line.starts_with(R"({"id":2,"result")")) {
+      } else if (wire.is_subscribed(line)) {
         ++subscribed;
+      } else if (wire.is_ping(line)) {
+        if (auto c = self->lock()) c->send("{}");
       }
     };
     cb.on_closed = [&, done](const std::string& error) {
       if (!*done) *done = true, --opening;
       if (!error.empty()) ++failures;
     };
-    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls, o.compression);
-    c->send(R"({"id":1,"connect":{"user":"s)" + std::to_string(i) +
-            R"("}})"
-            "\n" +
-            R"({"id":2,"subscribe":{"room":")" + room_name(i % o.rooms) + R"("}})");
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls, o.compression, wire.path());
+    *self = c;
+    c->send(wire.connect("s" + std::to_string(i)) + "\n" + wire.subscribe(room_name(i % o.rooms)));
     c->open();
     subs.push_back(c);
   };
@@ -150,15 +192,16 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     if (!publishing) return;
     unsigned room = (next_room[p]++ * o.publishers + p) % o.rooms;
     const std::string fields = o.chat ? chat_fields(sent) : R"(,"x":")" + payload + "\"}";
-    pubs[p]->send(R"({"id":)" + std::to_string(next_id[p]++) + R"(,"publish":{"room":")" +
-                  room_name(room) + R"(","data":{"t":)" + std::to_string(now_ns()) + fields + "}}");
+    pubs[p]->send(wire.publish(next_id[p]++, room_name(room),
+                               R"({"t":)" + std::to_string(now_ns()) + fields));
     ++sent;
   };
   for (unsigned p = 0; p < o.publishers; ++p) {
     Conn::Callbacks cb;
     cb.on_message = [&, p](std::string_view line) {
+      if (wire.is_ping(line)) return pubs[p]->send("{}");
       if (!line.starts_with(R"({"id":)") || line.starts_with(R"({"id":1,)")) return;
-      if (line.find(R"("result")") != std::string_view::npos) {
+      if (wire.is_ack(line)) {
         ++acked;
       } else {
         ++pub_errors;
@@ -168,8 +211,8 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
     cb.on_closed = [&](const std::string& error) {
       if (!error.empty()) ++failures;
     };
-    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls, o.compression);
-    c->send(R"({"id":1,"connect":{"user":"pub)" + std::to_string(p) + R"("}})");
+    auto c = std::make_shared<Conn>(ctx, server, std::move(cb), o.tls, o.compression, wire.path());
+    c->send(wire.connect("pub" + std::to_string(p)));
     c->open();
     pubs.push_back(c);
   }
@@ -215,6 +258,7 @@ Report run_g2(const G2Options& o, Target& target, bool& ok) {
   Report r;
   r.add("scenario", std::string("G2"));
   r.add("server", target.name());
+  r.add("protocol", std::string(wire.centrifugo() ? "centrifugo" : "herald"));
   r.add("subscribers", static_cast<std::uint64_t>(o.subscribers));
   r.add("rooms", static_cast<std::uint64_t>(o.rooms));
   r.add("publishers", static_cast<std::uint64_t>(o.publishers));

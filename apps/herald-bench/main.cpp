@@ -6,6 +6,7 @@
 //   herald-bench g2 [--subscribers N] [--rooms R] ...         fan-out throughput vs references
 //                   [--reference uws|ws|both]                 (uWebSockets.js, Node.js ws)
 //                   [--tls]                                   heraldd over wss:// too
+//                   [--centrifugo]                            and over Centrifugo's protocol
 //   herald-bench g3 [--nodes 3] [--subscribers N] ...         G1 over a cluster, a node killed
 //                   [--kill node|redis-master|none]           or the Redis master (Sentinel
 //                   failover)
@@ -27,6 +28,8 @@
 #include <thread>
 
 #include "core/config/values.hpp"
+#include "core/random.hpp"
+#include "gateway/auth/token.hpp"
 #include "scenarios.hpp"
 
 namespace {
@@ -181,6 +184,10 @@ int main(int argc, char** argv) {
                   "certificate made for the run): the same load, the cost of TLS beside it");
   g2cmd->add_option("--openssl", openssl_cli, "The openssl command line, to make that certificate")
       ->capture_default_str();
+  bool centrifugo = false;
+  g2cmd->add_flag("--centrifugo", centrifugo,
+                  "After heraldd on /ws, heraldd again on /connection/websocket with Centrifugo's "
+                  "client protocol (a token signed for the run): the same load in both protocols");
 
   G1Options g3;
   unsigned g3_nodes = 3;
@@ -292,6 +299,17 @@ int main(int argc, char** argv) {
   if (g2.compression) {
     heraldd_argv.emplace_back("--client.compression");
     heraldd_argv.emplace_back("true");
+  }
+  // Centrifugo's clients connect with a token: every G2 run of heraldd gets
+  // the key (dev mode stays on for Herald's clients), so both protocols are
+  // measured against the same configuration.
+  // Made for this run, from the OS's entropy: 32 bytes as hex.
+  const std::string token_secret = fmt::format(
+      "{:016x}{:016x}{:016x}{:016x}", herald::random::entropy64(), herald::random::entropy64(),
+      herald::random::entropy64(), herald::random::entropy64());
+  if (centrifugo) {
+    heraldd_argv.insert(heraldd_argv.end(),
+                        {"--auth.hmac_secret", token_secret, "--auth.dev_mode", "on"});
   }
   // After the bench's own flags, so that a --heraldd-flag overrides them.
   heraldd_argv.insert(heraldd_argv.end(), heraldd_flags.begin(), heraldd_flags.end());
@@ -418,6 +436,16 @@ int main(int argc, char** argv) {
       {
         Target t("heraldd", heraldd_argv);
         reports.push_back(run_g2(g2, t, ok));
+        all_ok = t.finish() && all_ok && ok;
+      }
+      if (centrifugo) {
+        G2Options c = g2;
+        c.protocol = G2Options::Protocol::centrifugo;
+        herald::gateway::auth::Claims claims;
+        claims.user = "bench";
+        c.token = herald::gateway::auth::sign_hs256(claims, token_secret);
+        Target t("heraldd (centrifugo)", heraldd_argv);
+        reports.push_back(run_g2(c, t, ok));
         all_ok = t.finish() && all_ok && ok;
       }
       if (tls) {

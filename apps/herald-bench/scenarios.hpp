@@ -5,6 +5,7 @@
 #include <boost/asio/ssl/context.hpp>
 
 #include <chrono>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,12 @@ struct G2Options {
   unsigned server_threads = 1;  // 0 for the single-threaded reference
   // Connect over TLS (wss://) with this client context; null: plain.
   boost::asio::ssl::context* tls = nullptr;
+  // The client protocol: Herald's own on /ws (dev mode's bare user), or
+  // Centrifugo's on /connection/websocket, connecting with `token` (heraldd
+  // then runs with the key that signed it).
+  enum class Protocol : std::uint8_t { herald, centrifugo };
+  Protocol protocol = Protocol::herald;
+  std::string token;
 };
 
 // Which side ran out of CPU: "load generator" (its one thread over 90% of a
