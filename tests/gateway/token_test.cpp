@@ -154,6 +154,56 @@ TEST(Token, AudienceAndIssuerAreCheckedWhenConfigured) {
   EXPECT_EQ(std::get<Claims>(free).issuer, "anyone");
 }
 
+// Tokens as Centrifugo issues them: server-side subscriptions as "channels"
+// or as "subs" keyed by channel, the user's info as JSON or base64, and
+// expire_at apart from exp.
+TEST(Token, ReadsCentrifugosClaims) {
+  TokenVerifier v("s3cret");
+  auto claims = [&](std::string_view payload) {
+    auto r = v.verify(sign_hs256_payload(payload, "s3cret"), 1000);
+    if (auto* e = std::get_if<TokenError>(&r)) ADD_FAILURE() << payload << ": " << describe(*e);
+    return std::holds_alternative<Claims>(r) ? std::get<Claims>(r) : Claims{};
+  };
+  auto refused = [&](std::string_view payload) {
+    auto r = v.verify(sign_hs256_payload(payload, "s3cret"), 1000);
+    return std::holds_alternative<TokenError>(r) ? std::get<TokenError>(r)
+                                                 : static_cast<TokenError>(255);
+  };
+  EXPECT_EQ(claims(R"({"sub":"42","channels":["news","chat:a"]})").subs,
+            (std::vector<std::string>{"news", "chat:a"}));
+  EXPECT_EQ(claims(R"({"sub":"42","subs":{"news":{"data":{"x":1}},"chat:a":{}}})").subs,
+            (std::vector<std::string>{"news", "chat:a"}));
+  // Both, and Herald's array form: one list, each room once.
+  EXPECT_EQ(claims(R"({"sub":"42","subs":["news"],"channels":["news","b"]})").subs,
+            (std::vector<std::string>{"news", "b"}));
+  EXPECT_EQ(claims(R"({"sub":"42","info":{"name": "Ann"}})").info_json, R"({"name":"Ann"})");
+  // base64 of {"name":"Ann"}, standard alphabet with padding.
+  EXPECT_EQ(claims(R"({"sub":"42","b64info":"eyJuYW1lIjoiQW5uIn0="})").info_json,
+            R"({"name":"Ann"})");
+  // expire_at ends the connection apart from exp; 0 means never.
+  Claims both = claims(R"({"sub":"42","exp":2000,"expire_at":5000})");
+  EXPECT_EQ(both.expires_at, 2000);
+  EXPECT_EQ(both.session_expiry(), 5000);
+  EXPECT_EQ(claims(R"({"sub":"42","exp":2000,"expire_at":0})").session_expiry(), std::nullopt);
+  EXPECT_EQ(claims(R"({"sub":"42","exp":2000})").session_expiry(), 2000);
+  for (std::string_view bad :
+       {R"({"sub":"42","channels":"news"})", R"({"sub":"42","channels":[""]})",
+        R"({"sub":"42","subs":{"bad room":{}}})", R"({"sub":"42","b64info":"not base64!"})",
+        R"({"sub":"42","b64info":"bm90IGpzb24="})", R"({"sub":"42","expire_at":-1})",
+        R"({"sub":"42","expire_at":"soon"})"}) {
+    EXPECT_EQ(refused(bad), TokenError::bad_claim) << bad;
+  }
+  // What sign_hs256 writes, verify reads back.
+  Claims c;
+  c.user = "42";
+  c.info_json = R"({"n":1})";
+  c.expire_at = 7000;
+  auto back = v.verify(sign_hs256(c, "s3cret"), 1000);
+  ASSERT_TRUE(std::holds_alternative<Claims>(back));
+  EXPECT_EQ(std::get<Claims>(back).info_json, c.info_json);
+  EXPECT_EQ(std::get<Claims>(back).expire_at, 7000);
+}
+
 }  // namespace
 }  // namespace herald::gateway::auth
 

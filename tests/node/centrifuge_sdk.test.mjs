@@ -17,11 +17,12 @@ const SECRET = 'centrifuge-sdk-test-secret-of-32-bytes-or-more';
 const FLAGS = ['--auth.dev_mode', 'on', '--auth.hmac_secret', SECRET,
   '--rooms.presence', 'true', '--rooms.join_leave', 'true'];
 
-// An HS256 JWT as Centrifugo's docs sign them (sub, exp).
-function token(sub, ttlSeconds = 3600) {
+// An HS256 JWT as Centrifugo's docs sign them (sub, exp, and `extra`
+// claims: channels, info, ...).
+function token(sub, ttlSeconds = 3600, extra = {}) {
   const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const head = b64({ alg: 'HS256', typ: 'JWT' });
-  const body = b64({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds });
+  const body = b64({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds, ...extra });
   const sig = createHmac('sha256', SECRET).update(`${head}.${body}`).digest('base64url');
   return `${head}.${body}.${sig}`;
 }
@@ -333,6 +334,32 @@ test('the SDK refreshes its token as it expires, and a bad refresh ends the conn
     assert.equal(d.reason, 'invalid token');
   } finally {
     alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('a token\'s channels subscribe server-side, and its info is the connection\'s', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice', {
+    token: token('alice', 3600, { channels: ['news'], info: { name: 'Ann' } }),
+  });
+  const bob = sdk(port, 'bob');
+  try {
+    const serverSide = next(alice, 'subscribed', (c) => c.channel === 'news');
+    await connected(alice);
+    assert.equal((await serverSide).channel, 'news');
+    await connected(bob);
+    const b = bob.newSubscription('news');
+    await subscribed(b);
+    const got = next(alice, 'publication', (c) => c.channel === 'news');
+    await b.publish({ n: 1 });
+    assert.deepEqual((await got).data, { n: 1 });
+    const presence = await b.presence();
+    const ann = Object.values(presence.clients).find((c) => c.user === 'alice');
+    assert.deepEqual(ann.connInfo, { name: 'Ann' });
+  } finally {
+    alice.disconnect();
+    bob.disconnect();
     await stopHeraldd(proc);
   }
 });

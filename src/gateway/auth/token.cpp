@@ -64,6 +64,8 @@ std::string claims_json(const Claims& claims) {
     }
     payload += ']';
   }
+  if (!claims.info_json.empty()) payload += ",\"info\":" + claims.info_json;
+  if (claims.expire_at) payload += ",\"expire_at\":" + std::to_string(*claims.expire_at);
   if (claims.issuer) {
     payload += ",\"iss\":";
     json::append_string(payload, *claims.issuer);
@@ -262,18 +264,54 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
       claims.rooms->emplace_back(r);
     }
   }
-  if (p["subs"].get(e) == simdjson::SUCCESS) {
-    simdjson::dom::array arr;
-    if (e.get(arr) != simdjson::SUCCESS) return TokenError::bad_claim;
-    for (auto item : arr) {
-      std::string_view room;
-      if (item.get(room) != simdjson::SUCCESS || protocol::room_name_error(room)) {
-        return TokenError::bad_claim;
-      }
-      if (std::find(claims.subs.begin(), claims.subs.end(), room) == claims.subs.end()) {
-        claims.subs.emplace_back(room);
-      }
+  // Server-side subscriptions: Herald's "subs" (an array), Centrifugo's
+  // "subs" (an object keyed by channel; its per-channel options are not
+  // read) and "channels" (an array).
+  auto add_sub = [&claims](std::string_view room) {
+    if (protocol::room_name_error(room)) return false;
+    if (std::find(claims.subs.begin(), claims.subs.end(), room) == claims.subs.end()) {
+      claims.subs.emplace_back(room);
     }
+    return true;
+  };
+  for (std::string_view field : {"subs", "channels"}) {
+    if (p[field].get(e) != simdjson::SUCCESS) continue;
+    simdjson::dom::array arr;
+    simdjson::dom::object obj;
+    if (e.get(arr) == simdjson::SUCCESS) {
+      for (auto item : arr) {
+        std::string_view room;
+        if (item.get(room) != simdjson::SUCCESS || !add_sub(room)) return TokenError::bad_claim;
+      }
+    } else if (field == "subs" && e.get(obj) == simdjson::SUCCESS) {
+      for (auto channel : obj) {
+        if (!add_sub(channel.key)) return TokenError::bad_claim;
+      }
+    } else {
+      return TokenError::bad_claim;
+    }
+  }
+  if (p["info"].get(e) == simdjson::SUCCESS) {
+    claims.info_json = simdjson::minify(e);
+  } else if (p["b64info"].get(e) == simdjson::SUCCESS) {
+    // Standard base64 (Centrifugo's b64 fields), read as base64url.
+    std::string_view b64;
+    if (e.get(b64) != simdjson::SUCCESS) return TokenError::bad_claim;
+    std::string url(b64.substr(0, b64.find_last_not_of('=') + 1));
+    std::replace(url.begin(), url.end(), '+', '-');
+    std::replace(url.begin(), url.end(), '/', '_');
+    auto raw = base64url_decode(url);
+    simdjson::dom::parser info_parser;
+    simdjson::dom::element info;
+    if (!raw || info_parser.parse(*raw).get(info) != simdjson::SUCCESS) {
+      return TokenError::bad_claim;
+    }
+    claims.info_json = simdjson::minify(info);
+  }
+  if (p["expire_at"].get(e) == simdjson::SUCCESS) {
+    std::int64_t v = 0;
+    if (e.get(v) != simdjson::SUCCESS || v < 0) return TokenError::bad_claim;
+    claims.expire_at = v;
   }
   if (p["iss"].get(e) == simdjson::SUCCESS) {
     std::string_view iss;

@@ -37,7 +37,24 @@ struct Claims {
   std::optional<std::string> issuer;
   // Signed as a string when it has one element, as an array otherwise.
   std::vector<std::string> audience;
-  std::vector<std::string> subs;  // deduplicated, in the token's order
+  // Server-side subscriptions, deduplicated, in the token's order: "subs"
+  // as Herald signs it (an array of rooms) or as Centrifugo does (an object
+  // keyed by channel), and Centrifugo's "channels" (an array).
+  std::vector<std::string> subs;
+  // What the token says of the user for others to see (Centrifugo's "info",
+  // any JSON, or "b64info", that JSON base64-encoded): the connection's
+  // info in presence and on its publications (conn_info). Empty: none.
+  std::string info_json;
+  // Centrifugo's "expire_at": when the connection ends, apart from when
+  // the token stops being accepted (exp); 0 means never.
+  std::optional<std::int64_t> expire_at;
+
+  // When the connection this token opens ends: expire_at when the token
+  // has it (0: never), else exp.
+  [[nodiscard]] std::optional<std::int64_t> session_expiry() const {
+    if (expire_at) return *expire_at == 0 ? std::nullopt : expire_at;
+    return expires_at;
+  }
 
   // Whether the claims allow `room` (always, when there is no rooms claim).
   [[nodiscard]] bool allows(std::string_view room) const;

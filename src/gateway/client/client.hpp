@@ -166,6 +166,9 @@ class Client final : public fanout::Subscriber {
   void proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
   void on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
                          const protocol::RoomPositions& since);
+  // Takes `identity` as the connection's (user, token claims) and names
+  // the connection: its client id and its info.
+  void adopt(Identity identity);
   // The identity is settled: state connected, the expiry enforced, the
   // server-side subscriptions (`rooms`) made, from `since` where the client
   // gave a position, the reply sent once they are.

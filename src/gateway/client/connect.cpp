@@ -45,21 +45,14 @@ void Client::run(std::uint32_t id, protocol::ConnectCmd& cmd) {
         return disconnect(DisconnectCode::unauthorized);
     }
   }
-  auto& identity = std::get<Identity>(decision);
-  user_ = std::move(identity.user);
-  claims_ = std::move(identity.claims);
-  client_id_ = random_client_id();
-  info_json_ = protocol::encode_client_info(user_, client_id_);
-  if (claims_) return complete_connect(id, claims_->expires_at, {}, claims_->subs, cmd.subs);
+  adopt(std::move(std::get<Identity>(decision)));
+  if (claims_) return complete_connect(id, claims_->session_expiry(), {}, claims_->subs, cmd.subs);
   complete_connect(id, std::nullopt, {}, {}, {});
 }
 
 void Client::open(Identity identity, const std::vector<std::string>& rooms,
                   const protocol::RoomPositions& since) {
-  user_ = std::move(identity.user);
-  claims_ = std::move(identity.claims);
-  client_id_ = random_client_id();
-  info_json_ = protocol::encode_client_info(user_, client_id_);
+  adopt(std::move(identity));
   // The rooms are the client's choice, not a grant: a namespace that asks
   // the subscribe hook first is refused when the transport cannot ask it.
   std::vector<std::string> asked;
@@ -71,8 +64,17 @@ void Client::open(Identity identity, const std::vector<std::string>& rooms,
       asked.push_back(room);
     }
   }
-  complete_connect(0, claims_ ? claims_->expires_at : std::nullopt, {}, asked, since,
+  complete_connect(0, claims_ ? claims_->session_expiry() : std::nullopt, {}, asked, since,
                    std::move(refused));
+}
+
+void Client::adopt(Identity identity) {
+  user_ = std::move(identity.user);
+  claims_ = std::move(identity.claims);
+  client_id_ = random_client_id();
+  // A token's info (Centrifugo's "info"/"b64info") is the connection's for
+  // others to see, as the connect hook's is.
+  info_json_ = protocol::encode_client_info(user_, client_id_, claims_ ? claims_->info_json : "");
 }
 
 void Client::proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd) {
@@ -194,12 +196,13 @@ void Client::run(std::uint32_t id, protocol::RefreshCmd& cmd) {
     return disconnect(DisconnectCode::unauthorized);
   }
   claims_ = std::move(claims);
-  if (claims_->expires_at) {
-    arm_expiry(*claims_->expires_at);
+  const std::optional<std::int64_t> ends = claims_->session_expiry();
+  if (ends) {
+    arm_expiry(*ends);
   } else {
     expiry_.cancel();
   }
-  reply(id, protocol::RefreshReply{client_id_, claims_->expires_at});
+  reply(id, protocol::RefreshReply{client_id_, ends});
 }
 
 }  // namespace herald::gateway::client
