@@ -83,6 +83,20 @@ TEST(GatewayApi, RefusesBadKeysAndBadBodies) {
   EXPECT_EQ(r.status, 401) << r.body;
   r = post(d.port, "/api/publish", R"({"room":"x","data":1})", "");
   EXPECT_EQ(r.status, 401) << r.body;
+  // Centrifugo's two headers: X-API-Key (what cent.js sends; it wins when
+  // present), and the apikey scheme in any case.
+  auto with = [&](std::map<std::string, std::string> headers) {
+    headers["Content-Type"] = "application/json";
+    return http_request("127.0.0.1", d.port,
+                        {"POST", "/api/publish", headers, R"({"room":"x","data":1})"})
+        .status;
+  };
+  EXPECT_EQ(with({{"X-API-Key", "k3y"}}), 200);
+  EXPECT_EQ(with({{"X-API-Key", "wrong"}}), 401);
+  EXPECT_EQ(with({{"X-API-Key", "wrong"}, {"Authorization", "apikey k3y"}}), 401);
+  EXPECT_EQ(with({{"Authorization", "ApiKey k3y"}}), 200);
+  EXPECT_EQ(with({{"Authorization", "apikey k3y2"}}), 401);
+  EXPECT_EQ(with({{"Authorization", "apikey "}}), 401);
   r = post(d.port, "/api/publish", R"({"room":"x","data":)");
   EXPECT_EQ(r.status, 400) << r.body;
   EXPECT_THAT(r.body, HasSubstr("body is not valid JSON"));

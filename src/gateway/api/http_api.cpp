@@ -125,14 +125,27 @@ bool api_authorized(const ServerState& state, const http::HttpRequest& req, Resp
                                       "the server API is off: set api.key (HERALD_API_KEY)"));
     return false;
   }
-  std::string_view header = req[beast_http::field::authorization];
+  // Either of Centrifugo's two headers, so its API clients (cent.js sends
+  // X-API-Key) need no change: "X-API-Key: KEY", or when that is absent
+  // "Authorization: apikey KEY" (the scheme in any case). Compared in
+  // constant time.
+  auto is_key = [&key](std::string_view given) {
+    return given.size() == key.size() && CRYPTO_memcmp(given.data(), key.data(), key.size()) == 0;
+  };
   constexpr std::string_view kScheme = "apikey ";
-  bool ok = header.size() == kScheme.size() + key.size() && header.starts_with(kScheme) &&
-            CRYPTO_memcmp(header.data() + kScheme.size(), key.data(), key.size()) == 0;
+  bool ok = false;
+  if (auto x = req.find("X-API-Key"); x != req.end()) {
+    ok = is_key(x->value());
+  } else {
+    std::string_view header = req[beast_http::field::authorization];
+    ok = header.size() > kScheme.size() &&
+         boost::beast::iequals(header.substr(0, kScheme.size()), kScheme) &&
+         is_key(header.substr(kScheme.size()));
+  }
   if (!ok) {
-    http::HttpResponse res =
-        http::make_error_response(beast_http::status::unauthorized, "unauthorized",
-                                  "send the header Authorization: apikey <api.key>");
+    http::HttpResponse res = http::make_error_response(
+        beast_http::status::unauthorized, "unauthorized",
+        "send the header Authorization: apikey <api.key> (or X-API-Key: <api.key>)");
     res.set(beast_http::field::www_authenticate, "apikey");
     respond(std::move(res));
   }
