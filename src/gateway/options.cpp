@@ -153,10 +153,10 @@ void register_options(config::Schema& s, Options& o) {
   });
 
   s.add_string("auth.hmac_secret", o.auth.hmac_secret,
-               "HS256 secret that signs connection tokens (JWT), at least 32 bytes "
+               "HS256/384/512 secret that signs connection tokens (JWT), at least 32 bytes "
                "(openssl rand -hex 32)");
   s.add_string("auth.rsa_public_key_file", o.auth.rsa_public_key_file,
-               "PEM file with the RSA public key that verifies RS256 connection tokens");
+               "PEM file with the RSA public key that verifies RS256/384/512 connection tokens");
   s.add_string("auth.audience", o.auth.audience,
                "Connection tokens must carry this audience (aud, a string or an array holding "
                "it); empty: aud is not checked",

@@ -75,5 +75,45 @@ TEST(TokenFromOpenssl, Rs256SignedByOpensslVerifies) {
   EXPECT_EQ(std::get<TokenError>(wrong.verify(token, 1000)), TokenError::bad_signature);
 }
 
+// HS384, HS512, RS384 and RS512, as Centrifugo's token libraries may sign:
+// the same keys, each digest openssl's own; a token's alg must match what
+// signed it.
+TEST(TokenFromOpenssl, Sha384And512SignedByOpensslVerify) {
+  const std::string secret = "an-hmac-secret-of-at-least-32-bytes!";
+  const std::string key = test::write_temp_file("rs512.key", "");
+  openssl({"genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key});
+  openssl({"pkey", "-in", key, "-pubout", "-out", key + ".pub"});
+  TokenVerifier v(secret, read_file(key + ".pub"));
+  for (const std::string bits : {"384", "512"}) {
+    for (const std::string family : {"HS", "RS"}) {
+      const std::string alg = family + bits;
+      const std::string input = signing_input(alg, R"({"sub":")" + alg + R"("})");
+      const std::string in_path = test::write_temp_file(alg + ".in", input);
+      const std::string sig_path = in_path + ".sig";
+      if (family == "HS") {
+        openssl({"dgst", "-sha" + bits, "-hmac", secret, "-binary", "-out", sig_path, in_path});
+      } else {
+        openssl({"dgst", "-sha" + bits, "-sign", key, "-binary", "-out", sig_path, in_path});
+      }
+      const std::string signature = base64url_encode(read_file(sig_path));
+      auto r = v.verify(input + "." + signature, 1000);
+      ASSERT_TRUE(std::holds_alternative<Claims>(r))
+          << alg << ": " << describe(std::get<TokenError>(r));
+      EXPECT_EQ(std::get<Claims>(r).user, alg);
+      // The same signature under a header naming another digest is refused.
+      const std::string other = family + (bits == "384" ? "512" : "384");
+      const std::string relabelled = base64url_encode(R"({"alg":")" + other + R"(","typ":"JWT"})") +
+                                     input.substr(input.find('.')) + "." + signature;
+      EXPECT_EQ(std::get<TokenError>(v.verify(relabelled, 1000)), TokenError::bad_signature) << alg;
+    }
+  }
+  // Names that are not JWS algorithms are refused as such.
+  for (const std::string alg : {"HS128", "RS1024", "ES256", "none"}) {
+    const std::string input = signing_input(alg, R"({"sub":"x"})");
+    EXPECT_EQ(std::get<TokenError>(v.verify(input + ".AAAA", 1000)), TokenError::unsupported_alg)
+        << alg;
+  }
+}
+
 }  // namespace
 }  // namespace herald::gateway::auth

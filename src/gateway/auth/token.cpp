@@ -22,20 +22,32 @@ namespace {
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-std::string hmac_sha256(std::string_view key, std::string_view data) {
+// The digest of a JWS alg's family (RFC 7518 3.2 HS*, 3.3 RS*): its last
+// three characters, 256, 384 or 512; null for any other. Centrifugo issues
+// all six, so the verifier takes all six.
+const EVP_MD* alg_digest(std::string_view alg) {
+  if (alg.size() != 5) return nullptr;
+  const std::string_view bits = alg.substr(2);
+  if (bits == "256") return EVP_sha256();
+  if (bits == "384") return EVP_sha384();
+  if (bits == "512") return EVP_sha512();
+  return nullptr;
+}
+
+std::string hmac(const EVP_MD* md, std::string_view key, std::string_view data) {
   std::array<unsigned char, EVP_MAX_MD_SIZE> out{};
   unsigned int len = 0;
   // Safety: HMAC reads key.size() and data.size() bytes from these pointers;
   // unsigned char and char have the same representation.
-  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+  HMAC(md, key.data(), static_cast<int>(key.size()),
        reinterpret_cast<const unsigned char*>(data.data()), data.size(), out.data(), &len);
   return std::string(reinterpret_cast<const char*>(out.data()), len);
 }
 
-bool rs256_verify(EVP_PKEY* key, std::string_view data, std::string_view signature) {
+bool rsa_verify(const EVP_MD* md, EVP_PKEY* key, std::string_view data,
+                std::string_view signature) {
   OpensslPtr<EVP_MD_CTX> ctx(EVP_MD_CTX_new());
-  if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key) != 1)
-    return false;
+  if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, md, nullptr, key) != 1) return false;
   // Safety: OpenSSL reads exactly these byte ranges; char and unsigned char
   // share a representation.
   return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
@@ -137,7 +149,7 @@ std::string_view describe(TokenError e) {
     case TokenError::malformed:
       return "token is not a well-formed JWT";
     case TokenError::unsupported_alg:
-      return "token alg is not HS256 or RS256 with a configured key";
+      return "token alg is not HS256/384/512 or RS256/384/512 with a configured key";
     case TokenError::bad_signature:
       return "token signature does not verify";
     case TokenError::missing_subject:
@@ -222,13 +234,14 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
   if (parser.parse(*header).get(h) != simdjson::SUCCESS) return TokenError::malformed;
   std::string_view alg;
   if (h["alg"].get(alg) != simdjson::SUCCESS) return TokenError::unsupported_alg;
-  if (alg == "HS256" && !secret_.empty()) {
-    std::string expected = hmac_sha256(secret_, signing_input);
+  const EVP_MD* md = alg_digest(alg);
+  if (md != nullptr && alg.starts_with("HS") && !secret_.empty()) {
+    std::string expected = hmac(md, secret_, signing_input);
     if (signature->size() != expected.size() ||
         CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
       return TokenError::bad_signature;
-  } else if (alg == "RS256" && rsa_key_ != nullptr) {
-    if (!rs256_verify(static_cast<EVP_PKEY*>(rsa_key_), signing_input, *signature))
+  } else if (md != nullptr && alg.starts_with("RS") && rsa_key_ != nullptr) {
+    if (!rsa_verify(md, static_cast<EVP_PKEY*>(rsa_key_), signing_input, *signature))
       return TokenError::bad_signature;
   } else {
     return TokenError::unsupported_alg;
@@ -350,7 +363,7 @@ std::string sign_hs256(const Claims& claims, std::string_view secret) {
 std::string sign_hs256_payload(std::string_view payload, std::string_view secret) {
   std::string input =
       base64url_encode(R"({"alg":"HS256","typ":"JWT"})") + "." + base64url_encode(payload);
-  return input + "." + base64url_encode(hmac_sha256(secret, input));
+  return input + "." + base64url_encode(hmac(EVP_sha256(), secret, input));
 }
 
 std::string sign_rs256(const Claims& claims, std::string_view private_key_pem) {
@@ -364,7 +377,7 @@ std::string sign_rs256(const Claims& claims, std::string_view private_key_pem) {
   std::string input = base64url_encode(R"({"alg":"RS256","typ":"JWT"})") + "." +
                       base64url_encode(claims_json(claims));
   std::size_t len = 0;
-  // Safety: as in rs256_verify, byte ranges OpenSSL reads and writes.
+  // Safety: as in rsa_verify, byte ranges OpenSSL reads and writes.
   const auto* data = reinterpret_cast<const unsigned char*>(input.data());
   if (EVP_DigestSign(ctx.get(), nullptr, &len, data, input.size()) != 1) return {};
   std::string sig(len, '\0');

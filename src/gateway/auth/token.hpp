@@ -73,7 +73,8 @@ inline constexpr std::chrono::seconds kLongestWait{std::chrono::hours(24 * 365 *
 
 enum class TokenError : std::uint8_t {
   malformed,        // not three base64url parts, or not JSON objects
-  unsupported_alg,  // header alg is neither HS256 nor RS256, or its key is not configured
+  unsupported_alg,  // header alg is none of HS256/384/512, RS256/384/512, or its key is not
+                    // configured
   bad_signature,
   missing_subject,
   long_subject,  // sub is over protocol::kMaxUserBytes (user_name.hpp)
