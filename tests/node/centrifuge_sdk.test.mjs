@@ -93,6 +93,13 @@ test('the SDK connects, subscribes, publishes and reads history and presence', a
     const none = await b.history({});  // no limit: the position only (Centrifugo's rule)
     assert.equal(none.publications.length, 0);
     assert.equal(none.offset, 1);
+    // since with an offset alone (the SDK leaves an unknown epoch out): read
+    // in the current epoch; a wrong epoch is refused.
+    await a.publish({ text: 'second' });
+    const after = await b.history({ limit: 10, since: { offset: 1, epoch: '' } });
+    assert.deepEqual(after.publications.map((p) => p.data.text), ['second']);
+    await assert.rejects(b.history({ limit: 10, since: { offset: 1, epoch: 'nope' } }),
+      (e) => e.code === 107);
 
     const presence = await a.presence();
     const users = Object.values(presence.clients).map((c) => c.user).sort();

@@ -303,16 +303,8 @@ void MemoryBroker::history(unsigned from, protocol::HistoryRequest req,
       ring = &room.ring;
     }
     std::size_t begin = 0;
-    if (req.since) {
-      if (req.since->epoch != result.epoch) {
-        result.error =
-            protocol::BrokerError{protocol::ErrorCode::bad_request,
-                                  "history.since.epoch is not the room's current epoch '" +
-                                      result.epoch + "'; the stream was reset"};
-      } else {
-        begin = ring->first_after(req.since->offset);
-      }
-    }
+    result.error = protocol::since_epoch_error(req, result.epoch);
+    if (req.since && !result.error) begin = ring->first_after(req.since->offset);
     if (!result.error) {
       std::size_t n = ring->size() - begin;
       if (req.limit) n = std::min<std::size_t>(n, *req.limit);

@@ -784,12 +784,8 @@ void RedisBroker::history(unsigned from, protocol::HistoryRequest req,
           } else {
             result.epoch = read->epoch;
             result.offset = read->top;
-            if (req.since && req.since->epoch != read->epoch) {
-              result.error =
-                  protocol::BrokerError{protocol::ErrorCode::bad_request,
-                                        "history.since.epoch is not the room's current epoch '" +
-                                            read->epoch + "'; the stream was reset"};
-            } else {
+            result.error = protocol::since_epoch_error(req, read->epoch);
+            if (!result.error) {
               std::size_t n = read->frames.size();
               if (req.limit) n = std::min<std::size_t>(n, *req.limit);
               for (std::size_t i = 0; i < n; ++i) {

@@ -64,6 +64,19 @@ struct HistoryRequest {
   std::optional<StreamPosition> since;
   bool reverse = false;
 };
+// A history's `since` names a position in one epoch of the room's stream:
+// from another epoch its offset means nothing (the stream was reset), and
+// the request is refused rather than answered from the wrong stream. An
+// empty epoch is not checked: the offset is read in the current one
+// (Centrifugo's clients leave the epoch out when they do not know it).
+[[nodiscard]] inline std::optional<BrokerError> since_epoch_error(const HistoryRequest& req,
+                                                                  const std::string& epoch) {
+  if (!req.since || req.since->epoch.empty() || req.since->epoch == epoch) return std::nullopt;
+  return BrokerError{
+      ErrorCode::bad_request,
+      "history.since.epoch is not the room's current epoch '" + epoch + "'; the stream was reset"};
+}
+
 struct HistoryResult {
   std::optional<BrokerError> error;
   std::string epoch;
