@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "gateway/codec/centrifugo_json.hpp"
-#include "gateway/codec/herald_json_parser.hpp"
+#include "gateway/codec/lines.hpp"
 
 namespace {
 

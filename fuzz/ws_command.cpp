@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "gateway/codec/herald_json_parser.hpp"
+#include "gateway/codec/lines.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace herald::gateway::protocol;

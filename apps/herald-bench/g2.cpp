@@ -92,9 +92,11 @@ struct Wire {
   // A publication pushed to a subscriber.
   [[nodiscard]] bool is_pub(std::string_view line) const {
     if (!centrifugo()) return line.starts_with(R"({"pub":)");
-    // {"push":{"channel":"g2:rN","pub":{...}}}: the key after the channel.
-    if (!line.starts_with(R"({"push":{"channel":")")) return false;
-    const auto quote = line.find('"', 20);
+    // {"push":{"channel":"g2:rN","pub":{...}}}: the key after the channel
+    // (G2's room names hold no quote).
+    constexpr std::string_view kChannel = R"({"push":{"channel":")";
+    if (!line.starts_with(kChannel)) return false;
+    const auto quote = line.find('"', kChannel.size());
     return quote != std::string_view::npos && line.substr(quote + 1).starts_with(R"(,"pub":)");
   }
   [[nodiscard]] bool is_subscribed(std::string_view line) const {

@@ -51,6 +51,11 @@ struct ClientLimits {
   // SSE streams (gateway/sse/): a comment this often on a quiet stream, so
   // proxies keep it open and a dead peer is found.
   std::chrono::milliseconds sse_heartbeat{15'000};
+
+  // A WebSocket's keep-alive period: a ping each period (to a silent
+  // client, or always where the protocol pings itself), and a close when a
+  // whole period after a ping brings nothing back.
+  [[nodiscard]] std::chrono::milliseconds keepalive_period() const { return idle_timeout / 2; }
 };
 
 // Moderation of the publications of a room (gateway/moderation/): the

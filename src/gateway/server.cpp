@@ -149,10 +149,11 @@ Server::Server(Options options, metrics::Registry& registry)
   });
   // Centrifugo's client protocol where its SDKs look for it
   // (docs/centrifugo.md).
-  add_websocket_endpoint("/connection/websocket", [max = impl_->options.client.max_message_bytes,
-                                                   ping = impl_->options.client.idle_timeout / 2] {
-    return std::make_unique<codec::CentrifugoJson>(max, ping);
-  });
+  add_websocket_endpoint("/connection/websocket",
+                         [max = impl_->options.client.max_message_bytes,
+                          ping = impl_->options.client.keepalive_period()] {
+                           return std::make_unique<codec::CentrifugoJson>(max, ping);
+                         });
   st.dev_mode = impl_->options.dev_mode();
   st.verifier = make_token_verifier(impl_->options.auth);
   if (impl_->options.tls.enabled())

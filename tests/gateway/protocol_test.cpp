@@ -4,6 +4,7 @@
 #include <set>
 
 #include "gateway/codec/herald_json_parser.hpp"
+#include "gateway/codec/lines.hpp"
 #include "gateway/protocol/command.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/publication_summary.hpp"

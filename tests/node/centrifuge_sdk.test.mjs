@@ -50,6 +50,15 @@ function next(emitter, event, pred = () => true, ms = 5000) {
   });
 }
 
+// Waits until `cond()` holds, checking every 10 ms; fails after `ms`.
+async function until(cond, ms = 5000) {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`not so after ${ms} ms: ${cond}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
 async function connected(client) {
   const ctx = next(client, 'connected');
   client.connect();
@@ -139,7 +148,7 @@ test('an abrupt drop is recovered exactly by the SDK\'s own reconnect', async ()
     const seen = [];
     b.on('publication', (p) => seen.push(p.data.n));
     await a.publish({ n: 1 });
-    while (seen.length < 1) await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen.length >= 1);
 
     // Cut bob's socket: no close frame, as a network drop.
     const lost = next(bob, 'connecting');
@@ -150,7 +159,7 @@ test('an abrupt drop is recovered exactly by the SDK\'s own reconnect', async ()
     const again = await next(b, 'subscribed', () => true, 10000);
     assert.equal(again.wasRecovering, true);
     assert.equal(again.recovered, true);
-    while (seen.length < 3) await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen.length >= 3);
     assert.deepEqual(seen, [1, 2, 3]);  // each once, in order
 
     // Unsubscribe, twice (the second finds nothing: still a success, no
@@ -162,7 +171,7 @@ test('an abrupt drop is recovered exactly by the SDK\'s own reconnect', async ()
     raw.unsubscribe();
     await subscribed(b);
     await a.publish({ n: 4 });
-    while (seen.length < 4) await new Promise((r) => setTimeout(r, 10));
+    await until(() => seen.length >= 4);
     assert.deepEqual(seen, [1, 2, 3, 4]);
     assert.deepEqual(state, [], 'the client reconnected');
   } finally {
@@ -231,7 +240,7 @@ test('bad input closes its own connection with Centrifugo\'s code and no other',
     const replies = [];
     ws.on('message', (d) => replies.push(...d.toString().trim().split('\n').map((l) => JSON.parse(l))));
     ws.send(`{"id":1,"connect":{"token":"${token('eve')}"}}\n{"id":2,"bogus":{}}`);
-    while (replies.length < 2) await new Promise((r) => setTimeout(r, 10));
+    await until(() => replies.length >= 2);
     assert.equal(replies[1].id, 2);
     assert.equal(replies[1].error.code, 104);
     // A token whose signature does not verify: refused, not retried.

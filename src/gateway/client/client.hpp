@@ -166,6 +166,9 @@ class Client final : public fanout::Subscriber {
   void proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
   void on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
                          const protocol::RoomPositions& since);
+  // Whether the client refreshes its own expiry (a token's, with the
+  // refresh command) rather than the refresh hook doing it for the client.
+  [[nodiscard]] bool refreshes_itself() const;
   // Takes `identity` as the connection's (user, token claims) and names
   // the connection: its client id and its info.
   void adopt(Identity identity);

@@ -141,14 +141,18 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
   server_side_subscription_done({});
 }
 
+bool Client::refreshes_itself() const {
+  return claims_ && backend(proxy::HookKind::refresh) == nullptr;
+}
+
 void Client::arm_expiry(std::int64_t expires_at) {
-  const bool hook = backend(proxy::HookKind::refresh) != nullptr;
   std::string refresh_request =
-      hook ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
-           : std::string{};
+      backend(proxy::HookKind::refresh)
+          ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
+          : std::string{};
   // A client that refreshes its own token may do so as it expires
   // (Setup::refresh_grace); the hook, when there is one, is asked at exp.
-  if (claims_ && !hook) expires_at += setup_.refresh_grace.count();
+  if (refreshes_itself()) expires_at += setup_.refresh_grace.count();
   expiry_.arm(expires_at, owner_, std::move(refresh_request),
               [this](std::optional<proxy::DisconnectAnswer> bye) {
                 if (finished_) return;
@@ -164,9 +168,8 @@ void Client::server_side_subscription_done(protocol::ServerSubscription sub) {
   if (--p.awaiting != 0) return;
   PendingConnect done = std::move(p);
   pending_connect_.reset();
-  const bool client_refreshes = claims_ && done.expires && !backend(proxy::HookKind::refresh);
   reply(done.id, protocol::ConnectReply{client_id_, user_, done.expires, done.data_json, done.subs,
-                                        client_refreshes});
+                                        refreshes_itself()});
 }
 
 // The client's own refresh (Centrifugo's client-side refresh): a fresh

@@ -7,7 +7,8 @@
 #include "core/json.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/codec/centrifugo_codes.hpp"
-#include "gateway/codec/herald_json_parser.hpp"
+#include "gateway/codec/lines.hpp"
+#include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 
 namespace herald::gateway::codec {
@@ -77,10 +78,10 @@ void append_publications(std::string& out, const std::vector<fanout::MessagePtr>
   out += "\"publications\":[";
   bool first = true;
   for (const fanout::MessagePtr& m : pubs) {
-    dom::object push;
+    // The broker stores only {"pub":...} lines: the publication is read
+    // where it stands in one.
     dom::object pub;
-    if (!parse_object(m->text, push) || push["pub"].get(pub) != simdjson::SUCCESS)
-      continue;  // the broker stores only {"pub":...} lines
+    if (!parse_object(protocol::publication_in_push(m->text), pub)) continue;
     if (!first) out += ',';
     first = false;
     append_publication(out, pub);
@@ -248,19 +249,11 @@ CentrifugoJson::CentrifugoJson(std::size_t max_line_bytes, std::chrono::millisec
       // Rounded up: the SDK waits "ping" seconds and 10 more for the next
       // one, so announcing more than the period never cuts a live client.
       // Safety: client.idle_timeout is at most an hour, so this fits.
-      ping_seconds_(static_cast<std::uint32_t>((ping_interval.count() + 999) / 1000)) {}
+      ping_seconds_(static_cast<std::uint32_t>(
+          std::chrono::ceil<std::chrono::seconds>(ping_interval).count())) {}
 
 void CentrifugoJson::decode(std::string_view message, CommandSink& sink) {
-  bool go_on = true;
-  for_each_line(message, [&](std::string_view line) {
-    if (!go_on) return;
-    CentrifugoParse parsed = parser_.parse(line);
-    if (auto* cmd = std::get_if<protocol::Command>(&parsed)) {
-      go_on = sink.on_command(*cmd);
-    } else if (auto* err = std::get_if<protocol::CommandError>(&parsed)) {
-      go_on = sink.on_refused(*err);
-    }
-  });
+  decode_lines(message, sink, [this](std::string_view line) { return parser_.parse(line); });
 }
 
 std::string CentrifugoJson::encode_reply(std::uint32_t id, const protocol::Reply& reply) const {

@@ -1,6 +1,7 @@
 #include "gateway/codec/herald_json.hpp"
 
 #include "core/json.hpp"
+#include "gateway/codec/lines.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 
@@ -58,16 +59,7 @@ struct ResultJson {
 }  // namespace
 
 void HeraldJson::decode(std::string_view message, CommandSink& sink) {
-  bool go_on = true;
-  for_each_line(message, [&](std::string_view line) {
-    if (!go_on) return;
-    ParseResult parsed = parser_.parse(line);
-    if (auto* err = std::get_if<protocol::CommandError>(&parsed)) {
-      go_on = sink.on_refused(*err);
-    } else {
-      go_on = sink.on_command(std::get<protocol::Command>(parsed));
-    }
-  });
+  decode_lines(message, sink, [this](std::string_view line) { return parser_.parse(line); });
 }
 
 std::string HeraldJson::encode_reply(std::uint32_t id, const protocol::Reply& reply) const {

@@ -41,18 +41,4 @@ class CommandParser {
   std::unique_ptr<Impl> impl_;
 };
 
-// Calls f(line) for each non-empty line of a frame ('\n' separated; a
-// trailing '\r' on a line is dropped).
-template <class F>
-void for_each_line(std::string_view frame, F&& f) {
-  while (!frame.empty()) {
-    auto nl = frame.find('\n');
-    std::string_view line = frame.substr(0, nl);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-    if (!line.empty()) f(line);
-    if (nl == std::string_view::npos) break;
-    frame.remove_prefix(nl + 1);
-  }
-}
-
 }  // namespace herald::gateway::codec

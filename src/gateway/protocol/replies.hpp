@@ -50,8 +50,8 @@ struct ConnectReply {
   std::optional<std::int64_t> expires;  // Unix seconds, with a token or a hook's expire_at
   std::string_view data_json;           // the connect hook's data for the client, or empty
   const std::vector<ServerSubscription>& subs;
-  // The expiry is the client's to push back with refresh (a token's exp,
-  // and no refresh hook doing it for the client).
+  // An expiry, when there is one, is the client's to push back with
+  // refresh (a token's, and no refresh hook doing it for the client).
   bool client_refreshes = false;
 };
 

@@ -132,7 +132,7 @@ void WsConnection::on_handshake(beast::error_code ec) {
   // Keep-alive: ping a silent client at half the idle timeout, close it
   // when the other half passes in silence too.
   protocol_ping_ = owner_.has_protocol_ping();
-  arm_idle_timer(state_.options.client.idle_timeout / 2);
+  arm_idle_timer(state_.options.client.keepalive_period());
   in_.resize(kInitialReadBytes);
   owner_.on_open();
   read();
@@ -163,7 +163,7 @@ void WsConnection::on_idle_tick() {
     log::debug("websocket idle timeout");
     return close_socket();
   }
-  arm_idle_timer(state_.options.client.idle_timeout / 2);
+  arm_idle_timer(state_.options.client.keepalive_period());
 }
 
 void WsConnection::send_ping() {
