@@ -81,7 +81,8 @@ if ((${#missing[@]})); then
 fi
 
 # npm packages, pinned by each folder's package-lock.json: the Node.js
-# client tests (ws, and centrifuge: Centrifugo's SDK), the benchmark's two
+# client tests (ws; centrifuge, Centrifugo's SDK; cent.js, a client of its
+# server API), the benchmark's two
 # reference servers (ws, and uWebSockets.js, whose native binaries ship
 # inside the npm package), and playwright-core for
 # the browser tests (which drive Debian's chromium: no browser download). One
@@ -89,7 +90,7 @@ fi
 # after the first colon is a path under node_modules); a folder with any
 # missing gets `npm ci`.
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-for pkg in tests/node:ws tests/node:centrifuge bench/gateway:ws bench/gateway:@trufflesuite/uws-js-unofficial \
+for pkg in tests/node:ws tests/node:centrifuge tests/node:cent.js bench/gateway:ws bench/gateway:@trufflesuite/uws-js-unofficial \
   tests/browser:playwright-core; do
   dir="${pkg%%:*}"
   if [[ ! -d "$ROOT/$dir/node_modules/${pkg#*:}" ]]; then

@@ -7,69 +7,14 @@
 // node --test tests/node/centrifuge_sdk.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import WebSocket from 'ws';
 import { Centrifuge } from 'centrifuge';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { Client as HeraldClient } from './ws_client.mjs';
+import { SECRET, token, sdk, next, until, connected, subscribed } from './centrifuge_helpers.mjs';
 
-const SECRET = 'centrifuge-sdk-test-secret-of-32-bytes-or-more';
 const FLAGS = ['--auth.dev_mode', 'on', '--auth.hmac_secret', SECRET,
   '--rooms.presence', 'true', '--rooms.join_leave', 'true'];
-
-// An HS256 JWT as Centrifugo's docs sign them (sub, exp, and `extra`
-// claims: channels, info, ...).
-function token(sub, ttlSeconds = 3600, extra = {}) {
-  const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const head = b64({ alg: 'HS256', typ: 'JWT' });
-  const body = b64({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds, ...extra });
-  const sig = createHmac('sha256', SECRET).update(`${head}.${body}`).digest('base64url');
-  return `${head}.${body}.${sig}`;
-}
-
-function sdk(port, user, options = {}) {
-  return new Centrifuge(`ws://127.0.0.1:${port}/connection/websocket`,
-    { websocket: WebSocket, token: token(user), minReconnectDelay: 100, maxReconnectDelay: 500, ...options });
-}
-
-// Resolves with the next `event` of `emitter` (an SDK client or
-// subscription) whose context passes `pred`; fails after `ms`.
-function next(emitter, event, pred = () => true, ms = 5000) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      emitter.off(event, on);
-      reject(new Error(`no '${event}' in ${ms} ms`));
-    }, ms);
-    function on(ctx) {
-      if (!pred(ctx)) return;
-      clearTimeout(timer);
-      emitter.off(event, on);
-      resolve(ctx);
-    }
-    emitter.on(event, on);
-  });
-}
-
-// Waits until `cond()` holds, checking every 10 ms; fails after `ms`.
-async function until(cond, ms = 5000) {
-  const end = Date.now() + ms;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error(`not so after ${ms} ms: ${cond}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-async function connected(client) {
-  const ctx = next(client, 'connected');
-  client.connect();
-  return ctx;
-}
-
-async function subscribed(sub) {
-  const ctx = next(sub, 'subscribed');
-  sub.subscribe();
-  return ctx;
-}
 
 test('the SDK connects, subscribes, publishes and reads history and presence', async () => {
   const { proc, port } = await startHeraldd(undefined, FLAGS);

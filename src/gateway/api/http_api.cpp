@@ -5,9 +5,14 @@
 #include <openssl/crypto.h>
 #include <simdjson.h>
 
+#include <functional>
+#include <map>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/json.hpp"
+#include "gateway/api/api_dialect.hpp"
 #include "gateway/api/json_body.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -21,15 +26,8 @@ namespace dom = simdjson::dom;
 using Respond = http::HttpRouter::Respond;
 
 http::HttpResponse broker_error(const protocol::BrokerError& e) {
-  beast_http::status status = beast_http::status::bad_request;
-  if (e.code == protocol::ErrorCode::limit_exceeded) status = beast_http::status::too_many_requests;
-  if (e.code == protocol::ErrorCode::not_available) status = beast_http::status::not_found;
-  if (e.code == protocol::ErrorCode::internal) status = beast_http::status::internal_server_error;
-  if (e.code == protocol::ErrorCode::moderation_rejected)
-    status = beast_http::status::unprocessable_entity;
-  if (e.code == protocol::ErrorCode::unavailable || e.code == protocol::ErrorCode::too_many_rooms)
-    status = beast_http::status::service_unavailable;
-  return http::make_error_response(status, protocol::error_name(e.code), e.message);
+  const ApiError error = api_error(e);
+  return http::make_error_response(error.status, protocol::error_name(error.code), error.message);
 }
 
 namespace {
@@ -41,27 +39,29 @@ http::HttpResponse json_ok(std::string_view result) {
   return http::make_text_response(beast_http::status::ok, std::move(body), "application/json", 11);
 }
 
-http::HttpResponse bad_request(std::string_view message) {
-  return http::make_error_response(beast_http::status::bad_request, "bad_request", message);
+// What one API method answers: its result's JSON, or why not.
+struct Outcome {
+  std::string result;
+  std::optional<ApiError> error;
+};
+using Done = std::function<void(Outcome)>;
+
+Outcome refused(ApiError e) {
+  return {{}, std::move(e)};
 }
 
-// The parsed body and a reader for its fields; each reader returns false and
-// sets `error` (naming the field) when a field is missing or mistyped.
-struct Body {
-  dom::parser parser;
+// A request's parameters, read with its dialect's field names. Each reader
+// returns false and sets `error` (naming the field) when a field is
+// missing or mistyped. `obj` points into `parser`, which lives as long as
+// some Params does (a batch reads its commands one after another).
+struct Params {
+  std::shared_ptr<dom::parser> parser;
   dom::object obj;
+  const ApiDialect* dialect;
   std::string error;
 
-  bool parse(const std::string& text) {
-    auto parsed = parse_json_object(parser, text);
-    if (!parsed) {
-      error = std::move(parsed).error();
-      return false;
-    }
-    obj = *parsed;
-    return true;
-  }
-  bool room(std::string& out, std::string_view field = "room") {
+  bool room(std::string& out) {
+    const std::string_view field = dialect->room_field();
     std::string_view v;
     if (obj[field].get(v) != simdjson::SUCCESS) {
       error = std::string(field) + ": expected a string";
@@ -91,28 +91,22 @@ struct Body {
     error = std::string(field) + ": expected true or false";
     return false;
   }
+  Outcome bad() const { return refused(bad_request(error)); }
 };
 
-// Wraps a handler with the API key check and body parsing.
-template <class F>
-http::HttpRouter::AsyncHandler api(ServerState& state, F handler) {
-  return [&state, handler](const http::HttpRequest& req, unsigned shard, Respond respond) {
-    if (!admit_api_request(state, req, respond)) return;
-    auto body = std::make_shared<Body>();
-    if (!body->parse(req.body())) return respond(bad_request(body->error));
-    handler(body, shard, std::move(respond));
-  };
-}
+// A method reads its parameters before it returns (they may not outlive
+// the call) and answers through `done` exactly once, on the request's
+// shard.
+using Method = std::function<void(Params& params, unsigned shard, Done done)>;
 
-bool check_data_size(const ServerState& state, const std::string& room, const std::string& data,
-                     Respond& respond) {
+std::optional<ApiError> data_size_error(const ServerState& state, const std::string& room,
+                                        const std::string& data) {
   const auto limit = state.options.room_options(room).max_publication_bytes;
-  if (data.size() <= limit) return true;
-  respond(http::make_error_response(beast_http::status::payload_too_large, "limit_exceeded",
-                                    "data is " + std::to_string(data.size()) +
-                                        " bytes; max_publication_bytes is " +
-                                        std::to_string(limit)));
-  return false;
+  if (data.size() <= limit) return std::nullopt;
+  return ApiError{protocol::ErrorCode::limit_exceeded,
+                  "data is " + std::to_string(data.size()) + " bytes; max_publication_bytes is " +
+                      std::to_string(limit),
+                  beast_http::status::payload_too_large};
 }
 
 }  // namespace
@@ -205,155 +199,316 @@ void register_api_action(http::HttpRouter& router, ServerState& state, std::stri
                    });
 }
 
-void register_api(http::HttpRouter& router, ServerState& state) {
-  router.add_async(
-      beast_http::verb::post, "/api/publish",
-      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
-        protocol::PublishRequest req;
-        if (!body->room(req.room) || !body->data(req.data_json) ||
-            !body->flag("skip_history", req.skip_history))
-          return respond(bad_request(body->error));
-        if (!check_data_size(state, req.room, req.data_json, respond)) return;
-        state.broker->publish(shard, std::move(req), [respond](protocol::PublishResult r) {
-          if (r.error) return respond(broker_error(*r.error));
-          respond(json_ok(protocol::publish_result(r)));
-        });
-      }));
+namespace {
 
-  router.add_async(
-      beast_http::verb::post, "/api/broadcast",
-      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
-        std::string data;
-        bool skip_history = false;
-        dom::array rooms;
-        if (body->obj["rooms"].get(rooms) != simdjson::SUCCESS)
-          return respond(bad_request("rooms: expected an array of room names"));
-        if (!body->data(data) || !body->flag("skip_history", skip_history))
-          return respond(bad_request(body->error));
-        std::vector<std::string> names;
-        for (auto r : rooms) {
-          std::string_view name;
-          if (r.get(name) != simdjson::SUCCESS)
-            return respond(bad_request("rooms: expected an array of strings"));
-          if (auto e = protocol::room_name_error(name))
-            return respond(bad_request("rooms: '" + std::string(name) + "': " + *e));
-          if (!check_data_size(state, std::string(name), data, respond)) return;
-          names.emplace_back(name);
-        }
-        if (names.empty()) return respond(bad_request("rooms: expected at least one room"));
-        // One publish per room; the reply lists them in request order once
-        // all have answered (callbacks run on this shard, so no lock).
-        struct Pending {
-          std::vector<std::string> parts;
-          std::size_t left;
-          Respond respond;
-        };
-        auto pending = std::make_shared<Pending>(
-            Pending{std::vector<std::string>(names.size()), names.size(), std::move(respond)});
-        for (std::size_t i = 0; i < names.size(); ++i) {
-          protocol::PublishRequest req{names[i], data, ""};
-          req.skip_history = skip_history;
-          state.broker->publish(
-              shard, std::move(req), [pending, i, room = names[i]](protocol::PublishResult r) {
-                std::string part = "{\"room\":";
-                json::append_string(part, room);
-                // The room, then the error's or the publish result's
-                // fields ({"room":R} alone for a publication outside the
-                // stream).
-                const std::string fields =
-                    r.error ? protocol::encode_error_object(r.error->code, r.error->message)
-                            : protocol::publish_result(r);
-                part += fields.size() > 2 ? "," + fields.substr(1) : "}";
-                pending->parts[i] = std::move(part);
-                if (--pending->left > 0) return;
-                std::string result = "{\"responses\":[";
-                for (std::size_t k = 0; k < pending->parts.size(); ++k) {
-                  if (k) result += ',';
-                  result += pending->parts[k];
-                }
-                pending->respond(json_ok(result + "]}"));
-              });
-        }
-      }));
+// Each method of the API, in both dialects (api_dialect.hpp). They read
+// their parameters through `p` before returning and answer through `done`.
 
-  router.add_async(
-      beast_http::verb::post, "/api/history",
-      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard,
-                          const Respond& respond) {
-        protocol::HistoryRequest req;
-        if (!body->room(req.room)) return respond(bad_request(body->error));
-        std::uint64_t limit = 0;
-        if (body->obj["limit"].get(limit) == simdjson::SUCCESS)
-          req.limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(limit, UINT32_MAX));
-        bool reverse = false;
-        if (body->obj["reverse"].get(reverse) == simdjson::SUCCESS) req.reverse = reverse;
-        dom::object since;
-        if (body->obj["since"].get(since) == simdjson::SUCCESS) {
-          std::string_view epoch;
-          std::uint64_t offset = 0;
-          if (since["epoch"].get(epoch) != simdjson::SUCCESS ||
-              since["offset"].get(offset) != simdjson::SUCCESS)
-            return respond(bad_request("since: expected {\"epoch\": string, \"offset\": integer}"));
-          req.since = protocol::StreamPosition{std::string(epoch), offset};
-        }
-        if (state.options.room_options(req.room).history_size == 0) {
-          return respond(http::make_error_response(beast_http::status::not_found, "not_available",
-                                                   "history is off for '" + req.room + "'"));
-        }
-        state.broker->history(shard, std::move(req), [respond](protocol::HistoryResult r) {
-          if (r.error) return respond(broker_error(*r.error));
-          respond(json_ok(protocol::history_result(r)));
-        });
-      }));
+void publish(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  protocol::PublishRequest req;
+  if (!p.room(req.room) || !p.data(req.data_json) || !p.flag("skip_history", req.skip_history))
+    return done(p.bad());
+  if (auto e = data_size_error(state, req.room, req.data_json)) return done(refused(*e));
+  state.broker->publish(shard, std::move(req), [done](protocol::PublishResult r) {
+    if (r.error) return done(refused(api_error(*r.error)));
+    done({protocol::publish_result(r), {}});
+  });
+}
 
-  auto presence = [&state](bool stats) {
-    return api(state, [&state, stats](const std::shared_ptr<Body>& body, unsigned shard,
-                                      const Respond& respond) {
-      std::string room;
-      if (!body->room(room)) return respond(bad_request(body->error));
-      if (!state.options.room_options(room).presence) {
-        return respond(http::make_error_response(beast_http::status::not_found, "not_available",
-                                                 "presence is off for '" + room + "'"));
-      }
-      state.broker->presence(shard, room, [respond, stats](protocol::PresenceResult r) {
-        if (r.error) return respond(broker_error(*r.error));
-        respond(json_ok(stats ? protocol::presence_stats_result(r) : protocol::presence_result(r)));
+void broadcast(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  const std::string_view field = p.dialect->rooms_field();
+  std::string data;
+  bool skip_history = false;
+  dom::array rooms;
+  if (p.obj[field].get(rooms) != simdjson::SUCCESS)
+    return done(refused(bad_request(std::string(field) + ": expected an array of room names")));
+  if (!p.data(data) || !p.flag("skip_history", skip_history)) return done(p.bad());
+  std::vector<std::string> names;
+  for (auto r : rooms) {
+    std::string_view name;
+    if (r.get(name) != simdjson::SUCCESS)
+      return done(refused(bad_request(std::string(field) + ": expected an array of strings")));
+    if (auto e = protocol::room_name_error(name))
+      return done(
+          refused(bad_request(std::string(field) + ": '" + std::string(name) + "': " + *e)));
+    // Data too large for one room publishes in none.
+    if (auto e = data_size_error(state, std::string(name), data)) return done(refused(*e));
+    names.emplace_back(name);
+  }
+  if (names.empty())
+    return done(refused(bad_request(std::string(field) + ": expected at least one room")));
+  // One publish per room; the reply lists them in request order once all
+  // have answered (callbacks run on this shard, so no lock).
+  struct Pending {
+    std::vector<std::string> parts;
+    std::size_t left;
+    Done done;
+  };
+  auto pending = std::make_shared<Pending>(
+      Pending{std::vector<std::string>(names.size()), names.size(), done});
+  const ApiDialect* dialect = p.dialect;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    protocol::PublishRequest req{names[i], data, ""};
+    req.skip_history = skip_history;
+    state.broker->publish(shard, std::move(req),
+                          [pending, dialect, i, room = names[i]](const protocol::PublishResult& r) {
+                            pending->parts[i] = dialect->broadcast_entry(room, r);
+                            if (--pending->left > 0) return;
+                            std::string result = "{\"responses\":[";
+                            for (std::size_t k = 0; k < pending->parts.size(); ++k) {
+                              if (k) result += ',';
+                              result += pending->parts[k];
+                            }
+                            pending->done({result + "]}", {}});
+                          });
+  }
+}
+
+ApiError off_for(std::string_view what, const std::string& room) {
+  return {protocol::ErrorCode::not_available, std::string(what) + " is off for '" + room + "'",
+          beast_http::status::not_found};
+}
+
+void history(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  protocol::HistoryRequest req;
+  if (!p.room(req.room) || !p.flag("reverse", req.reverse) ||
+      !p.dialect->history_limit(p.obj, req.limit, p.error))
+    return done(p.bad());
+  dom::object since;
+  if (p.obj["since"].get(since) == simdjson::SUCCESS) {
+    std::string_view epoch;
+    std::uint64_t offset = 0;
+    if (since["epoch"].get(epoch) != simdjson::SUCCESS ||
+        since["offset"].get(offset) != simdjson::SUCCESS)
+      return done(refused(bad_request("since: expected {\"epoch\": string, \"offset\": integer}")));
+    req.since = protocol::StreamPosition{std::string(epoch), offset};
+  }
+  if (state.options.room_options(req.room).history_size == 0)
+    return done(refused(off_for("history", req.room)));
+  const ApiDialect* dialect = p.dialect;
+  state.broker->history(shard, std::move(req), [done, dialect](protocol::HistoryResult r) {
+    if (r.error) return done(refused(api_error(*r.error)));
+    done({dialect->history(r), {}});
+  });
+}
+
+void presence(ServerState& state, Params& p, unsigned shard, const Done& done, bool stats) {
+  std::string room;
+  if (!p.room(room)) return done(p.bad());
+  if (!state.options.room_options(room).presence) return done(refused(off_for("presence", room)));
+  const ApiDialect* dialect = p.dialect;
+  state.broker->presence(shard, room, [done, dialect, stats](protocol::PresenceResult r) {
+    if (r.error) return done(refused(api_error(*r.error)));
+    done({stats ? dialect->presence_stats(r) : dialect->presence(r), {}});
+  });
+}
+
+void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string_view user;
+  if (p.obj["user"].get(user) != simdjson::SUCCESS || user.empty())
+    return done(refused(bad_request("user: expected a non-empty string")));
+  // Visit every shard; each counts and closes its connections of the user,
+  // then reports back to this shard.
+  struct Pending {
+    std::size_t disconnected = 0;
+    unsigned left;
+    Done done;
+  };
+  ShardPool& pool = *state.pool;
+  auto pending = std::make_shared<Pending>(Pending{0, pool.size(), done});
+  for (unsigned s = 0; s < pool.size(); ++s) {
+    boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, u = std::string(user)] {
+      std::vector<client::Client*> hit;
+      for (client::Client* c : state.shards[s]->clients)
+        if (c->user() == u) hit.push_back(c);
+      for (client::Client* c : hit) c->disconnect(protocol::DisconnectCode::forced);
+      boost::asio::post(pool[shard].ctx, [pending, n = hit.size()] {
+        pending->disconnected += n;
+        if (--pending->left > 0) return;
+        pending->done({"{\"disconnected\":" + std::to_string(pending->disconnected) + "}", {}});
       });
     });
-  };
-  router.add_async(beast_http::verb::post, "/api/presence", presence(false));
-  router.add_async(beast_http::verb::post, "/api/presence_stats", presence(true));
+  }
+}
 
+using Methods = std::map<std::string, Method, std::less<>>;
+
+Methods methods(ServerState& state) {
+  using std::placeholders::_1, std::placeholders::_2, std::placeholders::_3;
+  Methods m;
+  m["publish"] = std::bind(publish, std::ref(state), _1, _2, _3);
+  m["broadcast"] = std::bind(broadcast, std::ref(state), _1, _2, _3);
+  m["history"] = std::bind(history, std::ref(state), _1, _2, _3);
+  m["presence"] = std::bind(presence, std::ref(state), _1, _2, _3, false);
+  m["presence_stats"] = std::bind(presence, std::ref(state), _1, _2, _3, true);
+  m["disconnect"] = std::bind(disconnect, std::ref(state), _1, _2, _3);
+  return m;
+}
+
+http::HttpResponse answer(const ApiDialect& dialect, const Outcome& o) {
+  return o.error ? dialect.error_response(*o.error) : json_ok(o.result);
+}
+
+// One call of a batch: the method (null for a name no method has), and its
+// parameters, which `keep` holds.
+struct Call {
+  std::string name;
+  const Method* method;
+  std::shared_ptr<dom::parser> keep;
+  dom::object params;
+};
+
+// Runs `calls` one after another on `shard`, each after the previous one
+// answered (so a batch's publications keep their order), each on a turn of
+// its own (so a long batch does not hold the shard), then hands over the
+// outcomes in order.
+void run_in_order(ServerState& state, unsigned shard, std::vector<Call> calls,
+                  std::function<void(std::vector<Outcome>)> finish) {
+  struct Run {
+    std::vector<Call> calls;
+    std::vector<Outcome> outcomes;
+    std::function<void(std::vector<Outcome>)> finish;
+  };
+  auto run = std::make_shared<Run>(Run{std::move(calls), {}, std::move(finish)});
+  auto step = std::make_shared<std::function<void()>>();
+  *step = [&state, shard, run, weak = std::weak_ptr<std::function<void()>>(step)] {
+    if (run->outcomes.size() == run->calls.size()) return run->finish(std::move(run->outcomes));
+    Call& call = run->calls[run->outcomes.size()];
+    if (call.method == nullptr) {
+      run->outcomes.push_back(
+          refused({protocol::ErrorCode::unknown_command, "no method '" + call.name + "'",
+                   beast_http::status::not_found}));
+    }
+    auto next = weak.lock();
+    auto go_on = [&state, shard, next] {
+      boost::asio::post((*state.pool)[shard].ctx, [next] { (*next)(); });
+    };
+    if (call.method == nullptr) return go_on();
+    Params p{call.keep, call.params, &centrifugo_dialect(), {}};
+    (*call.method)(p, shard, [run, go_on](Outcome o) {
+      run->outcomes.push_back(std::move(o));
+      go_on();
+    });
+  };
+  (*step)();
+}
+
+}  // namespace
+
+void register_api(http::HttpRouter& router, ServerState& state) {
+  auto all = std::make_shared<const Methods>(methods(state));
+  auto find = [all](std::string_view name) -> const Method* {
+    auto it = all->find(name);
+    return it == all->end() ? nullptr : &it->second;
+  };
+  for (const auto& [name, method] : *all) {
+    router.add_async(
+        beast_http::verb::post, "/api/" + name,
+        [&state, all, method = &method](const http::HttpRequest& req, unsigned shard,
+                                        Respond respond) {
+          if (!admit_api_request(state, req, respond)) return;
+          auto parser = std::make_shared<dom::parser>();
+          auto parsed = parse_json_object(*parser, req.body());
+          if (!parsed)
+            return respond(answer(herald_dialect(), refused(bad_request(parsed.error()))));
+          Params p{parser, *parsed, &dialect_of(*parsed), {}};
+          const ApiDialect* dialect = p.dialect;
+          (*method)(p, shard,
+                    [respond, dialect](const Outcome& o) { respond(answer(*dialect, o)); });
+        });
+  }
+
+  // Centrifugo's batch: {"commands":[{"<method>":{params}}, ...]} run in
+  // order, answered {"replies":[{"<method>":R} or {"error":E}, ...]} (not
+  // under "result": Centrifugo's BatchResponse). "parallel" is accepted and
+  // the commands still run in order, which is what parallel allows.
   router.add_async(
-      beast_http::verb::post, "/api/disconnect",
-      api(state, [&state](const std::shared_ptr<Body>& body, unsigned shard, Respond respond) {
-        std::string_view user;
-        if (body->obj["user"].get(user) != simdjson::SUCCESS || user.empty())
-          return respond(bad_request("user: expected a non-empty string"));
-        // Visit every shard; each counts and closes its connections of the
-        // user, then reports back to this shard.
-        struct Pending {
-          std::size_t disconnected = 0;
-          unsigned left;
-          Respond respond;
-        };
-        ShardPool& pool = *state.pool;
-        auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(respond)});
-        for (unsigned s = 0; s < pool.size(); ++s) {
-          boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, u = std::string(user)] {
-            std::vector<client::Client*> hit;
-            for (client::Client* c : state.shards[s]->clients)
-              if (c->user() == u) hit.push_back(c);
-            for (client::Client* c : hit) c->disconnect(protocol::DisconnectCode::forced);
-            boost::asio::post(pool[shard].ctx, [pending, n = hit.size()] {
-              pending->disconnected += n;
-              if (--pending->left > 0) return;
-              pending->respond(
-                  json_ok("{\"disconnected\":" + std::to_string(pending->disconnected) + "}"));
-            });
-          });
+      beast_http::verb::post, "/api/batch",
+      [&state, find](const http::HttpRequest& req, unsigned shard, Respond respond) {
+        if (!admit_api_request(state, req, respond)) return;
+        const ApiDialect& dialect = centrifugo_dialect();
+        auto parser = std::make_shared<dom::parser>();
+        auto parsed = parse_json_object(*parser, req.body());
+        if (!parsed) return respond(answer(dialect, refused(bad_request(parsed.error()))));
+        dom::array commands;
+        if ((*parsed)["commands"].get(commands) != simdjson::SUCCESS)
+          return respond(
+              answer(dialect, refused(bad_request("commands: expected an array of commands"))));
+        std::vector<Call> calls;
+        for (dom::element c : commands) {
+          dom::object command;
+          dom::object params;
+          if (c.get(command) != simdjson::SUCCESS || command.size() != 1 ||
+              (*command.begin()).value.get(params) != simdjson::SUCCESS)
+            return respond(
+                answer(dialect, refused(bad_request("commands[" + std::to_string(calls.size()) +
+                                                    "]: expected one method and its parameters, "
+                                                    "such as {\"publish\":{\"channel\":..}}"))));
+          const std::string_view name = (*command.begin()).key;
+          calls.push_back({std::string(name), find(name), parser, params});
         }
-      }));
+        std::vector<std::string> names;
+        names.reserve(calls.size());
+        for (const Call& c : calls) names.push_back(c.name);
+        run_in_order(state, shard, std::move(calls),
+                     [respond, names = std::move(names)](const std::vector<Outcome>& outcomes) {
+                       std::string body = "{\"replies\":[";
+                       for (std::size_t i = 0; i < outcomes.size(); ++i) {
+                         if (i) body += ',';
+                         if (outcomes[i].error) {
+                           body +=
+                               "{\"error\":" + centrifugo_error_object(*outcomes[i].error) + '}';
+                           continue;
+                         }
+                         body += "{";
+                         json::append_string(body, names[i]);
+                         body += ':' + outcomes[i].result + '}';
+                       }
+                       respond(http::make_text_response(beast_http::status::ok, body + "]}\n",
+                                                        "application/json", 11));
+                     });
+      });
+
+  // Centrifugo's older API at /api itself, which cent.js's pipeline()
+  // still sends: one command a line, {"method":"publish","params":{..}},
+  // answered a line each, {"result":R} or {"error":E}, in order (no
+  // newline after the last: cent.js parses every line it splits off).
+  router.add_async(
+      beast_http::verb::post, "/api",
+      [&state, find](const http::HttpRequest& req, unsigned shard, Respond respond) {
+        if (!admit_api_request(state, req, respond)) return;
+        const ApiDialect& dialect = centrifugo_dialect();
+        std::vector<Call> calls;
+        std::string_view body = req.body();
+        while (!body.empty()) {
+          const std::size_t end = std::min(body.find('\n'), body.size());
+          std::string_view line = body.substr(0, end);
+          body.remove_prefix(std::min(end + 1, body.size()));
+          if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+          auto parser = std::make_shared<dom::parser>();
+          auto parsed = parse_json_object(*parser, line);
+          std::string_view method;
+          dom::object params;
+          if (!parsed || (*parsed)["method"].get(method) != simdjson::SUCCESS ||
+              (*parsed)["params"].get(params) != simdjson::SUCCESS)
+            return respond(
+                answer(dialect,
+                       refused(bad_request("line " + std::to_string(calls.size() + 1) +
+                                           ": expected {\"method\":\"<name>\",\"params\":{..}}"))));
+          calls.push_back({std::string(method), find(method), parser, params});
+        }
+        run_in_order(state, shard, std::move(calls),
+                     [respond](const std::vector<Outcome>& outcomes) {
+                       std::string out;
+                       for (const Outcome& o : outcomes) {
+                         if (!out.empty()) out += '\n';
+                         out += o.error ? "{\"error\":" + centrifugo_error_object(*o.error) + '}'
+                                        : "{\"result\":" + o.result + '}';
+                       }
+                       respond(http::make_text_response(beast_http::status::ok, std::move(out),
+                                                        "application/json", 11));
+                     });
+      });
 }
 
 }  // namespace herald::gateway::api

@@ -1,7 +1,10 @@
 // The server API: HTTP endpoints a backend calls to publish and inspect
 // rooms. POST with a JSON body, authorized by "Authorization: apikey KEY"
-// (api.key). Replies are {"result":{...}} or {"error":{"code","message"}}
-// with a matching HTTP status. docs/protocol.md documents every endpoint.
+// or "X-API-Key: KEY" (api.key). Replies are {"result":{...}} or
+// {"error":{"code","message"}} with a matching HTTP status
+// (docs/protocol.md documents every endpoint); a body in Centrifugo's
+// shape is read and answered in Centrifugo's (api_dialect.hpp,
+// docs/centrifugo.md), as are its batch and its line-per-command /api.
 #pragma once
 
 #include <string>

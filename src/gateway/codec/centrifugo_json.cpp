@@ -7,87 +7,18 @@
 #include "core/json.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/codec/centrifugo_codes.hpp"
+#include "gateway/codec/centrifugo_results.hpp"
 #include "gateway/codec/lines.hpp"
-#include "gateway/protocol/encode.hpp"
-#include "gateway/protocol/results.hpp"
 
 namespace herald::gateway::codec {
 namespace dom = simdjson::dom;
 
 namespace {
 
-// The encoders read Herald's canonical JSON (publications, client info)
-// back to rewrite it; encode_push runs on any shard's thread, so each
-// thread has its own parser (allocated once, reused). A parse invalidates
-// the previous one's values: each is used before the next.
-bool parse_object(std::string_view json, dom::object& out) {
-  thread_local dom::parser parser;
-  return parser.parse(json.data(), json.size()).get(out) == simdjson::SUCCESS;
-}
-
-// `"<key>":<the value of field in obj, compact>`, when obj has it.
-void append_field(std::string& out, dom::object obj, std::string_view field, std::string_view key) {
-  dom::element e;
-  if (obj[field].get(e) != simdjson::SUCCESS) return;
-  out += ",\"";
-  out += key;
-  out += "\":";
-  out += simdjson::minify(e);
-}
-
-// Herald's info object ({"client","user","info"?,"chan_info"?}:
-// protocol::encode_client_info) as Centrifugo's ClientInfo: user and client
-// always written, the connect hook's info as conn_info.
-void append_client_info(std::string& out, dom::object info) {
-  // Both are always in Herald's info; a missing one is written empty, as
-  // Centrifugo writes an anonymous user.
-  std::string_view user;
-  std::string_view client;
-  if (info["user"].get(user) != simdjson::SUCCESS) user = {};
-  if (info["client"].get(client) != simdjson::SUCCESS) client = {};
-  out += "{\"user\":";
-  json::append_string(out, user);
-  out += ",\"client\":";
-  json::append_string(out, client);
-  append_field(out, info, "info", "conn_info");
-  append_field(out, info, "chan_info", "chan_info");
-  out += '}';
-}
-
-// Herald's publication object ({"room","offset"?,"epoch"?,"data","info"?,
-// "moderation"?}: protocol::append_publication) as Centrifugo's
-// Publication: data, info, and the offset when it is in the stream.
-void append_publication(std::string& out, dom::object pub) {
-  dom::element data;
-  out += "{\"data\":";
-  out += pub["data"].get(data) == simdjson::SUCCESS ? simdjson::minify(data) : "null";
-  dom::object info;
-  if (pub["info"].get(info) == simdjson::SUCCESS) {
-    out += ",\"info\":";
-    append_client_info(out, info);
-  }
-  std::uint64_t offset = 0;
-  if (pub["offset"].get(offset) == simdjson::SUCCESS && offset != 0) {
-    out += ",\"offset\":" + std::to_string(offset);
-  }
-  out += '}';
-}
-
-// "publications":[...] from stored push lines ({"pub":{...}}).
-void append_publications(std::string& out, const std::vector<fanout::MessagePtr>& pubs) {
-  out += "\"publications\":[";
-  bool first = true;
-  for (const fanout::MessagePtr& m : pubs) {
-    // The broker stores only {"pub":...} lines: the publication is read
-    // where it stands in one.
-    dom::object pub;
-    if (!parse_object(protocol::publication_in_push(m->text), pub)) continue;
-    if (!first) out += ',';
-    first = false;
-    append_publication(out, pub);
-  }
-  out += ']';
-}
+using centrifugo::append_client_info;
+using centrifugo::append_publication;
+using centrifugo::append_publications;
+using centrifugo::parse_object;
 
 // Centrifugo's SubscribeResult. A room with a stream (an epoch) is
 // positioned and recoverable: its SDK then keeps the offset and asks to
@@ -155,32 +86,12 @@ struct ResultJson {
   }
   void operator()(const protocol::HistoryReply& r) {
     key("history");
-    out += '{';
-    append_publications(out, r.result.publications);
-    out += ",\"epoch\":";
-    json::append_string(out, r.result.epoch);
-    out += ",\"offset\":" + std::to_string(r.result.offset) + '}';
+    out += centrifugo::history_result(r.result);
   }
   void operator()(const protocol::PresenceReply& r) {
-    if (r.stats) {
-      key("presence_stats");
-      out += "{\"num_clients\":" + std::to_string(r.result.clients.size()) +
-             ",\"num_users\":" + std::to_string(protocol::distinct_users(r.result)) + '}';
-      return;
-    }
-    key("presence");
-    out += "{\"presence\":{";
-    bool first = true;
-    for (const protocol::PresenceEntry& e : r.result.clients) {
-      dom::object info;
-      if (!parse_object(e.info_json, info)) continue;
-      if (!first) out += ',';
-      first = false;
-      json::append_string(out, e.client);
-      out += ':';
-      append_client_info(out, info);
-    }
-    out += "}}";
+    key(r.stats ? "presence_stats" : "presence");
+    out += r.stats ? centrifugo::presence_stats_result(r.result)
+                   : centrifugo::presence_result(r.result);
   }
   void operator()(const protocol::RefreshReply& r) {
     key("refresh");

@@ -10,6 +10,7 @@
 #include <limits>
 #include <string>
 
+#include "gateway/codec/centrifugo_results.hpp"
 #include "gateway/codec/json_fields.hpp"
 
 namespace herald::gateway::codec {
@@ -116,10 +117,7 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
         !r.int_in(params, "limit", limit, -1, std::numeric_limits<std::int32_t>::max()) ||
         !r.object(params, "since", since) || !r.boolean(params, "reverse", c.reverse))
       return false;
-    // Centrifugo's limit: absent or 0 asks for the stream's position only,
-    // -1 for every publication kept.
-    // Safety: limit is in [-1, INT32_MAX], so a positive one fits uint32.
-    if (!limit || *limit >= 0) c.limit = static_cast<std::uint32_t>(limit.value_or(0));
+    c.limit = centrifugo::history_limit(limit);
     if (since) {
       StreamPosition at;
       Reader s{{"history.since", &error}};

@@ -1,0 +1,173 @@
+// Centrifugo's server API, spoken by cent.js (npm `cent.js`, a client of
+// Centrifugo's HTTP API, unchanged) to heraldd's /api/<method>
+// (docs/centrifugo.md#server-api): publish and broadcast reach an SDK
+// subscriber; history, presence and presence_stats answer in Centrifugo's
+// shapes; disconnect ends a user's connections; errors come back with
+// Centrifugo's numbers; batch and cent.js's pipeline run in order; and
+// Herald's own API keeps its shape at the same paths. Run by ctest:
+// node --test tests/node/cent_api.test.mjs
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CentClient, CentException } from 'cent.js';
+import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
+import { SECRET, sdk, next, connected, subscribed } from './centrifuge_helpers.mjs';
+
+const API_KEY = 'cent-js-api-key';
+const FLAGS = ['--auth.hmac_secret', SECRET, '--api.key', API_KEY,
+  '--rooms.presence', 'true'];
+
+function cent(port, apiKey = API_KEY) {
+  return new CentClient({ url: `http://127.0.0.1:${port}/api`, apiKey });
+}
+
+// cent.js throws a CentException for a refused call (built from the error
+// object, whose code it does not keep: the codes are read from the raw
+// answer below).
+async function refused(call) {
+  await assert.rejects(call, (e) => e instanceof CentException);
+}
+
+// A raw POST with the API key, for what cent.js has no method for.
+async function post(port, path, body) {
+  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': API_KEY },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: r.status, text: await r.text() };
+}
+
+test('cent.js publishes and broadcasts to SDK subscribers and reads history and presence', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice');
+  try {
+    const api = cent(port);
+    await connected(alice);
+    const news = alice.newSubscription('news');
+    const sport = alice.newSubscription('sport');
+    await subscribed(news);
+    await subscribed(sport);
+
+    const got = next(news, 'publication');
+    const published = await api.publish({ channel: 'news', data: { text: 'hello' } });
+    assert.equal(published.offset, 1);
+    assert.match(published.epoch, /.+/);
+    assert.deepEqual((await got).data, { text: 'hello' });
+
+    const both = [next(news, 'publication'), next(sport, 'publication')];
+    const broadcast = await api.broadcast({ channels: ['news', 'sport'], data: { n: 2 } });
+    assert.deepEqual(broadcast.responses.map((r) => r.result.offset), [2, 1]);
+    for (const ctx of await Promise.all(both)) assert.deepEqual(ctx.data, { n: 2 });
+
+    // Centrifugo's limit: -1 every publication, 0 (or none) the position only.
+    const all = await api.getHistory({ channel: 'news', limit: -1 });
+    assert.deepEqual(all.publications.map((p) => p.data), [{ text: 'hello' }, { n: 2 }]);
+    assert.deepEqual(all.publications.map((p) => p.offset), [1, 2]);
+    assert.equal(all.epoch, published.epoch);
+    assert.equal(all.offset, 2);
+    const top = await api.getHistory({ channel: 'news' });
+    assert.deepEqual([top.publications, top.offset], [[], 2]);
+    const newest = await api.getHistory({ channel: 'news', limit: 1, reverse: true });
+    assert.deepEqual(newest.publications.map((p) => p.offset), [2]);
+    const after = await api.getHistory({ channel: 'news', limit: 10, since: { offset: 1, epoch: all.epoch } });
+    assert.deepEqual(after.publications.map((p) => p.offset), [2]);
+
+    const presence = await api.getPresence({ channel: 'news' });
+    const entries = Object.entries(presence.presence);
+    assert.equal(entries.length, 1);
+    const [clientId, info] = entries[0];
+    assert.equal(info.client, clientId);
+    assert.equal(info.user, 'alice');
+    assert.deepEqual(await api.getPresenceStats({ channel: 'news' }), { num_clients: 1, num_users: 1 });
+
+    // Disconnect: alice's connection is closed by the server, which her SDK
+    // sees as a disconnect it does not retry (3503 force disconnect).
+    const gone = next(alice, 'disconnected');
+    await api.disconnect({ user: 'alice' });
+    assert.equal((await gone).code, 3503);
+  } finally {
+    alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('refusals come back with Centrifugo\'s codes, and a wrong key is refused', async () => {
+  const conf = join(mkdtempSync(join(tmpdir(), 'cent-api-')), 'quiet.toml');
+  writeFileSync(conf, '[namespaces.quiet]\nhistory_size = 0\npresence = false\n');
+  const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--config', conf]);
+  try {
+    const api = cent(port);
+    // Centrifugo's default error mode: HTTP 200, the error in the body, and
+    // cent.js throws. 107 bad request (a malformed channel, data missing, a
+    // limit below -1); 108 not available (history or presence off).
+    const cases = [
+      ['publish', { channel: 'bad room', data: 1 }, 107],
+      ['publish', { channel: 'news' }, 107],
+      ['history', { channel: 'news', limit: -2 }, 107],
+      ['history', { channel: 'quiet:x' }, 108],
+      ['presence', { channel: 'quiet:x' }, 108],
+    ];
+    for (const [method, body, code] of cases) {
+      const raw = await post(port, `/api/${method}`, body);
+      assert.equal(raw.status, 200, raw.text);
+      assert.equal(JSON.parse(raw.text).error.code, code, raw.text);
+    }
+    await refused(api.publish({ channel: 'bad room', data: 1 }));
+    await refused(api.getHistory({ channel: 'quiet:x' }));
+    await refused(cent(port, 'not-the-key').publish({ channel: 'news', data: 1 }));
+    // The API still serves after every refusal.
+    assert.equal((await api.publish({ channel: 'news', data: 1 })).offset, 1);
+  } finally {
+    await stopHeraldd(proc);
+  }
+});
+
+test('batch and cent.js\'s pipeline run their commands in order', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  try {
+    const batch = await post(port, '/api/batch', {
+      commands: [
+        { publish: { channel: 'log', data: 'a' } },
+        { publish: { channel: 'bad room', data: 'b' } },
+        { history: { channel: 'log', limit: -1 } },
+        { nonesuch: {} },
+      ],
+    });
+    assert.equal(batch.status, 200);
+    const { replies } = JSON.parse(batch.text);
+    assert.equal(replies.length, 4);
+    assert.equal(replies[0].publish.offset, 1);
+    assert.equal(replies[1].error.code, 107);
+    assert.deepEqual(replies[2].history.publications.map((p) => p.data), ['a']);
+    assert.equal(replies[3].error.code, 104);
+
+    const results = await cent(port).pipeline([
+      { method: 'publish', params: { channel: 'log', data: 'c' } },
+      { method: 'publish', params: { channel: 'log', data: 'd' } },
+      { method: 'history', params: { channel: 'log', limit: -1 } },
+    ]);
+    assert.deepEqual(results[0], { offset: 2, epoch: replies[0].publish.epoch });
+    assert.equal(results[1].offset, 3);
+    assert.deepEqual(results[2].publications.map((p) => p.data), ['a', 'c', 'd']);
+  } finally {
+    await stopHeraldd(proc);
+  }
+});
+
+test('Herald\'s own API keeps its shape at the same paths', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  try {
+    const ok = await post(port, '/api/publish', { room: 'news', data: 1 });
+    assert.equal(JSON.parse(ok.text).result.offset, 1);
+    const bad = await post(port, '/api/publish', { room: 'bad room', data: 1 });
+    assert.equal(bad.status, 400);
+    assert.equal(JSON.parse(bad.text).error.code, 'bad_request');
+    const history = await post(port, '/api/history', { room: 'news' });
+    assert.deepEqual(JSON.parse(history.text).result.publications.map((p) => p.data), [1]);
+  } finally {
+    await stopHeraldd(proc);
+  }
+});
