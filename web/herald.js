@@ -59,8 +59,9 @@
 // code 116, a backend that is unavailable, is retried with backoff),
 // 'publication' {room, offset, epoch, data, info} (no offset and epoch:
 // outside the stream, never recovered), 'recovery' {room,
-// recovered, missed}, 'rooms' {rooms}, 'push' {message} for other pushes
-// (join, leave), 'disconnect' {code, reason, reconnect} once for each
+// recovered, missed}, 'rooms' {rooms}, 'unsubscribed' {room, code,
+// reason, resubscribe} when the server ends a subscription, 'push'
+// {message} for other pushes (join, leave), 'disconnect' {code, reason, reconnect} once for each
 // connection that ends other than by close(), before the state changes (the server's disconnect
 // push, or the close itself when none came: 1009, or 1006 for a network
 // failure; `reconnect` false: the client is now closed for good).
@@ -398,12 +399,30 @@ export class HeraldClient extends EventTarget {
     } else if (m.rooms) {
       applyRoomDiffs(this.rooms, m.rooms.diffs);
       this.dispatchEvent(new CustomEvent('rooms', { detail: { rooms: this.rooms } }));
+    } else if (m.unsubscribe) {
+      this._onUnsubscribe(m.unsubscribe);
     } else if (m.disconnect) {
       this._disconnectTold = true;
       this.dispatchEvent(new CustomEvent('disconnect', { detail: m.disconnect }));
     } else {
       this.dispatchEvent(new CustomEvent('push', { detail: { message: m } }));
     }
+  }
+
+  // The server ended a subscription (docs/protocol.md, "unsubscribe
+  // push"): with `resubscribe` the room is subscribed again from the last
+  // position seen (and recovered, as after a reconnect); otherwise it is
+  // forgotten. Either way 'unsubscribed' {room, code, reason, resubscribe}
+  // tells the application.
+  _onUnsubscribe(u) {
+    const pos = this._subs.get(u.room);
+    if (u.resubscribe && pos) {
+      this._resubscribe(u.room, pos).catch(() => this._subs.delete(u.room));
+    } else {
+      this._subs.delete(u.room);
+      this._serverRooms.delete(u.room);
+    }
+    this.dispatchEvent(new CustomEvent('unsubscribed', { detail: u }));
   }
 
   // `opened`: this WebSocket opened (a connection that ends, not an

@@ -201,13 +201,12 @@ void Server::Impl::make_broker(metrics::Registry& registry) {
     st.shards[shard]->hub.deliver(room, frame);
   };
   if (options.cluster.mode == "redis") {
-    // A reset disconnects the room's local subscribers (3005); they
-    // reconnect and their resubscribe says what could be recovered.
+    // A reset tells the room's local subscribers their stream was lost;
+    // each has its client subscribe again (or reconnect, 3005), and the
+    // resubscribe says what could be recovered.
     auto reset = [&st](unsigned shard, const std::string& room) {
-      // A copy: a disconnect may edit the hub.
-      for (fanout::Subscriber* s : st.shards[shard]->hub.subscribers(room)) {
-        s->disconnect(protocol::DisconnectCode::stream_reset);
-      }
+      // A copy: a subscriber may edit the hub.
+      for (fanout::Subscriber* s : st.shards[shard]->hub.subscribers(room)) s->stream_lost(room);
     };
     auto cluster = std::make_unique<broker::RedisBroker>(options, pool, deliver, reset, registry);
     cluster_broker = cluster.get();

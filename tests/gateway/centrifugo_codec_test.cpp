@@ -373,6 +373,10 @@ TEST(CentrifugoEncode, PushesCarryTheChannelAndCentrifugoShapes) {
   EXPECT_EQ(codec.encode_push(protocol::encode_presence_push(
                 false, "chat", protocol::encode_client_info("bob", "c9"))),
             R"({"push":{"channel":"chat","leave":{"info":{"user":"bob","client":"c9"}}}})");
+  // The server's unsubscribe, in Centrifugo's codes (the same numbers).
+  EXPECT_EQ(codec.encode_push(
+                protocol::encode_unsubscribe_push("chat", protocol::UnsubscribeCode::stream_lost)),
+            R"({"push":{"channel":"chat","unsubscribe":{"code":2500,"reason":"stream lost"}}})");
   // The room list is Herald's own: nothing is sent.
   EXPECT_EQ(codec.encode_push(R"({"rooms":{"ops":[]}})"), "");
   // Data with a newline inside a string stays on one line.

@@ -48,12 +48,14 @@ class FakeTransport final : public gw::client::Output,
                             public gw::codec::CommandSink,
                             public std::enable_shared_from_this<FakeTransport> {
  public:
-  FakeTransport(gw::ServerState& state, boost::asio::io_context& ctx, std::size_t queue_bound)
+  FakeTransport(gw::ServerState& state, boost::asio::io_context& ctx, std::size_t queue_bound,
+                gw::client::Setup setup)
       : queue_bound_(queue_bound),
-        client_(state, *state.shards[0], ctx.get_executor(), *this, {}) {}
+        client_(state, *state.shards[0], ctx.get_executor(), *this, std::move(setup)) {}
   static std::shared_ptr<FakeTransport> open(gw::ServerState& state, boost::asio::io_context& ctx,
-                                             std::size_t queue_bound) {
-    auto t = std::make_shared<FakeTransport>(state, ctx, queue_bound);
+                                             std::size_t queue_bound,
+                                             gw::client::Setup setup = {}) {
+    auto t = std::make_shared<FakeTransport>(state, ctx, queue_bound, std::move(setup));
     t->client_.start(t);
     return t;
   }
@@ -155,8 +157,9 @@ class ClientCore : public ::testing::Test {
     return options_;
   }
 
-  FakeTransport& connect(const std::string& user, std::size_t queue_bound = 1 << 20) {
-    clients_.push_back(FakeTransport::open(state_, pool_[0].ctx, queue_bound));
+  FakeTransport& connect(const std::string& user, std::size_t queue_bound = 1 << 20,
+                         gw::client::Setup setup = {}) {
+    clients_.push_back(FakeTransport::open(state_, pool_[0].ctx, queue_bound, std::move(setup)));
     FakeTransport& t = *clients_.back();
     t.receive("1 connect " + user);
     run();
@@ -262,6 +265,78 @@ TEST_F(ClientCore, ResubscribingFromAPositionRecoversWhatWasMissed) {
   const auto fresh = reader.take();
   ASSERT_EQ(fresh.size(), 2U);
   EXPECT_EQ(fresh[1], "6 subscribed " + start.epoch + " 4 recovered=0 publications=0");
+}
+
+// A lost stream (a cluster stream reset: fanout::Subscriber::stream_lost)
+// under a protocol whose clients subscribe again: the room alone is left
+// with an unsubscribe push (2500), its deliveries stop at once, and
+// subscribing again from the last position recovers what was published
+// meanwhile; the other rooms go on. Under one whose clients reconnect
+// instead, the connection is closed with 3005.
+TEST_F(ClientCore, ALostStreamIsRecoveredByResubscribingThatRoomAlone) {
+  gw::client::Setup resubscribes;
+  resubscribes.resubscribes_lost_streams = true;
+  FakeTransport& reader = connect("reader", 1 << 20, resubscribes);
+  FakeTransport& writer = connect("writer");
+  reader.receive("2 subscribe lobby\n3 subscribe news");
+  run();
+  const protocol::StreamPosition start = position_of(reader.take().at(0));
+  writer.receive("2 publish lobby {\"n\":1}");
+  run();
+  EXPECT_EQ(reader.take().size(), 1U);
+
+  reader.client().stream_lost("lobby");
+  // Taken out of the room's deliveries at once, before its unsubscribe
+  // (posted) runs: a delivery now would follow the hole.
+  state_.shards[0]->hub.deliver("lobby", gw::fanout::make_message(R"({"pub":{"room":"lobby"}})"));
+  EXPECT_TRUE(reader.take().empty());
+  run();
+  EXPECT_EQ(reader.take(),
+            std::vector<std::string>{
+                R"(push {"unsubscribe":{"room":"lobby","code":2500,"reason":"stream lost",)"
+                R"("resubscribe":true}})"});
+  EXPECT_FALSE(reader.closed());
+  EXPECT_EQ(state_.shards[0]->hub.subscribers("lobby").size(), 0U);
+
+  writer.receive("3 publish lobby {\"n\":2}\n4 publish news {\"n\":3}");
+  run();
+  const auto news = reader.take();
+  ASSERT_EQ(news.size(), 1U) << "the other room goes on";
+  EXPECT_NE(news[0].find(R"({"n":3})"), std::string::npos) << news[0];
+  // Subscribing again from offset 1 recovers publication 2.
+  reader.receive("4 subscribe lobby " + start.epoch + " 1");
+  run();
+  EXPECT_EQ(reader.take(), std::vector<std::string>{"4 subscribed " + start.epoch +
+                                                    " 2 recovered=1 publications=1"});
+
+  FakeTransport& reconnects = connect("other");
+  reconnects.receive("2 subscribe lobby");
+  run();
+  reconnects.take();
+  reconnects.client().stream_lost("lobby");
+  EXPECT_TRUE(reconnects.closed());
+  EXPECT_EQ(reconnects.take(), std::vector<std::string>{"disconnect 3005 stream reset"});
+}
+
+// The server API's unsubscribe (Client::server_unsubscribe): pushed only to
+// a subscribed room, after the reply of a subscribe still in flight.
+TEST_F(ClientCore, AServerUnsubscribeIsPushedAfterTheSubscribeReply) {
+  FakeTransport& t = connect("alice");
+  t.client().server_unsubscribe("lobby", protocol::UnsubscribeCode::server);
+  run();
+  EXPECT_TRUE(t.take().empty());
+  t.receive("2 subscribe lobby");
+  t.client().server_unsubscribe("lobby", protocol::UnsubscribeCode::server);
+  run();
+  const auto lines = t.take();
+  ASSERT_EQ(lines.size(), 2U);
+  EXPECT_EQ(lines[0].rfind("2 subscribed ", 0), 0U) << lines[0];
+  EXPECT_EQ(lines[1], R"(push {"unsubscribe":{"room":"lobby","code":2000,)"
+                      R"("reason":"server unsubscribe","resubscribe":false}})");
+  EXPECT_EQ(state_.shards[0]->hub.subscribers("lobby").size(), 0U);
+  t.receive("3 unsubscribe lobby");
+  run();
+  EXPECT_EQ(t.take().at(0).rfind("3 error ", 0), 0U) << "no longer subscribed";
 }
 
 TEST_F(ClientCore, ASlowConsumerIsClosedAndTheRestAreServed) {

@@ -198,6 +198,11 @@ TEST(ProtocolDoc, TablesListEveryCode) {
         "| " + std::to_string(static_cast<int>(e.code)) + " | " + std::string(e.name) + " |";
     EXPECT_NE(doc.find(row), std::string::npos) << row;
   }
+  for (const auto& u : gateway::protocol::unsubscribe_table()) {
+    std::string row =
+        "| " + std::to_string(static_cast<int>(u.code)) + " | " + std::string(u.reason) + " |";
+    EXPECT_NE(doc.find(row), std::string::npos) << row;
+  }
   for (const auto& d : gateway::protocol::disconnect_table()) {
     std::string row =
         "| " + std::to_string(static_cast<int>(d.code)) + " | " + std::string(d.reason) + " |";

@@ -1,6 +1,7 @@
 // SubscriptionTable (src/gateway/client/subscription_table.hpp) against a scripted
 // broker: named cases for the probes that found the old bugs, and random
-// interleavings of subscribe / unsubscribe / publish / disconnect over three
+// interleavings of subscribe / unsubscribe / server unsubscribe / publish /
+// disconnect over three
 // rooms, with the broker's answers (successes and errors) delivered at random
 // later points, checked against a sequential model of what the commands ask.
 #include "gateway/client/subscription_table.hpp"
@@ -22,7 +23,8 @@ namespace {
 
 using protocol::ErrorCode;
 
-enum class Kind { subscribed, broker_error, unsubscribed, error };
+// A reply, or (pushed) the push a server unsubscribe sends.
+enum class Kind { subscribed, broker_error, unsubscribed, error, pushed };
 
 struct Reply {
   std::uint32_t id;
@@ -35,7 +37,10 @@ struct Command {
   std::uint32_t id;
   std::string room;
   bool subscribe;
+  bool server = false;  // a server unsubscribe (subscribe is false)
 };
+
+constexpr protocol::UnsubscribeCode kServerCode = protocol::UnsubscribeCode::server;
 
 // The connection and the broker around the table: records every effect and
 // checks, as it happens, the rules the effects must keep.
@@ -66,6 +71,15 @@ class Harness final : public SubscriptionTable::Effects {
     in_command_ = id;
     table.unsubscribe(id, room, *this);
     in_command_ = 0;
+    check_count();
+    return id;
+  }
+  // The server ends the subscription (pushed only if there is one).
+  std::uint32_t server_unsubscribe(const std::string& room) {
+    const std::uint32_t id = next_id_++;
+    commands.push_back({id, room, false, true});
+    log("server unsubscribe " + std::to_string(id) + " " + room);
+    table.server_unsubscribe(id, room, kServerCode, *this);
     check_count();
     return id;
   }
@@ -156,6 +170,13 @@ class Harness final : public SubscriptionTable::Effects {
   }
   void reply_unsubscribed(std::uint32_t id, const std::string& room) override {
     record(id, room, {id, Kind::unsubscribed});
+  }
+  void push_unsubscribed(std::uint32_t id, const std::string& room,
+                         protocol::UnsubscribeCode code) override {
+    check(command(id).server, "a push for a command of the client's");
+    check(code == kServerCode, "a push with another code");
+    check(!rooms[room].joined && !rooms[room].registered, "a push before the room was left");
+    record(id, room, {id, Kind::pushed});
   }
   void reply_error(std::uint32_t id, const std::string& /*room*/, ErrorCode code,
                    std::string message) override {
@@ -258,13 +279,31 @@ std::string check_against_model(const Harness& h) {
       auto it = h.replies.find(c.id);
       const std::size_t n = it == h.replies.end() ? 0 : it->second.size();
       const std::string at = "command " + std::to_string(c.id) + " (" +
-                             (c.subscribe ? "subscribe " : "unsubscribe ") + room + "): ";
+                             (c.server      ? "server unsubscribe "
+                              : c.subscribe ? "subscribe "
+                                            : "unsubscribe ") +
+                             room + "): ";
       if (cut) {
         // Only a queue-limit refusal, answered on arrival, has a reply here.
         if (n != 0 &&
             it->second.front().message.find("max_pending_per_room") == std::string::npos) {
           return at + "answered after the room's commands were cut by disconnect";
         }
+        continue;
+      }
+      if (c.server) {
+        // Pushed exactly when the room is subscribed at its turn.
+        if (n > 1) return at + "pushed " + std::to_string(n) + " times";
+        if (active && n == 0) {
+          if (h.disconnected) {
+            cut = true;  // the disconnect came first
+            continue;
+          }
+          return at + "not pushed to a subscribed room";
+        }
+        if (!active && n != 0) return at + "pushed to a room not subscribed";
+        if (n == 1 && it->second.front().kind != Kind::pushed) return at + "answered, not pushed";
+        active = false;
         continue;
       }
       if (n == 0) {
@@ -495,6 +534,40 @@ TEST(SubscriptionTable, DisconnectWhileInFlightUndoesTheLateAnswerSilently) {
   EXPECT_EQ(check_against_model(h), "");
 }
 
+// A server unsubscribe pushes only to a subscribed room, after the reply of
+// a subscribe it waited behind; a refused subscribe gets no push; server
+// unsubscribes do not use up max_pending_per_room, and two in a row make one.
+TEST(SubscriptionTable, AServerUnsubscribePushesOnlyToASubscribedRoom) {
+  Harness h(128, 1);
+  const auto none = h.server_unsubscribe("a");
+  EXPECT_TRUE(h.replies[none].empty());
+
+  const auto s = h.subscribe("b");
+  const auto push = h.server_unsubscribe("b");
+  const auto again = h.server_unsubscribe("b");
+  const auto u = h.unsubscribe("b");  // the one queued command P = 1 allows
+  EXPECT_EQ(h.table.queued("b"), 1u);
+  h.answer("b", true);
+  EXPECT_EQ(h.order["b"], (std::vector<std::uint32_t>{s, push, u}));
+  EXPECT_EQ(h.replies[push][0].kind, Kind::pushed);
+  EXPECT_TRUE(h.replies[again].empty());
+  EXPECT_EQ(h.replies[u][0].code, ErrorCode::not_subscribed);
+  EXPECT_FALSE(h.rooms["b"].registered);
+
+  h.subscribe("c");
+  const auto refused = h.server_unsubscribe("c");
+  h.answer("c", false);
+  EXPECT_TRUE(h.replies[refused].empty());
+
+  h.subscribe("d");
+  h.answer("d", true);
+  const auto now = h.server_unsubscribe("d");
+  ASSERT_EQ(h.replies[now].size(), 1u);
+  EXPECT_FALSE(h.table.is_active("d"));
+  EXPECT_EQ(h.table.counted(), 0u);
+  EXPECT_EQ(check_against_model(h), "");
+}
+
 // --- random interleavings ---
 
 struct Params {
@@ -515,8 +588,10 @@ std::string run_random(std::mt19937& rng, const Params& p, int steps, std::strin
     const std::string& room = kRooms[static_cast<std::size_t>(pick(3))];
     if (roll < 30) {
       if (!h.disconnected) h.subscribe(room);
-    } else if (roll < 50) {
+    } else if (roll < 44) {
       if (!h.disconnected) h.unsubscribe(room);
+    } else if (roll < 52) {
+      if (!h.disconnected) h.server_unsubscribe(room);
     } else if (roll < 80) {
       auto in_flight = h.in_flight();
       if (!in_flight.empty()) {

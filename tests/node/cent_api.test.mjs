@@ -2,7 +2,8 @@
 // Centrifugo's HTTP API, unchanged) to heraldd's /api/<method>
 // (docs/centrifugo.md#server-api): publish and broadcast reach an SDK
 // subscriber; history, presence and presence_stats answer in Centrifugo's
-// shapes; disconnect ends a user's connections; errors come back with
+// shapes; unsubscribe ends one subscription and disconnect a user's
+// connections; errors come back with
 // Centrifugo's numbers; batch and cent.js's pipeline run in order; and
 // Herald's own API keeps its shape at the same paths. Run by ctest:
 // node --test tests/node/cent_api.test.mjs
@@ -82,6 +83,17 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.equal(info.client, clientId);
     assert.equal(info.user, 'alice');
     assert.deepEqual(await api.getPresenceStats({ channel: 'news' }), { num_clients: 1, num_users: 1 });
+
+    // Unsubscribe: alice's subscription to sport ends with the server's
+    // code (2000), which her SDK does not retry; news goes on.
+    const ended = next(sport, 'unsubscribed');
+    assert.deepEqual(await api.unsubscribe({ channel: 'sport', user: 'alice' }), {});
+    assert.equal((await ended).code, 2000);
+    assert.equal(sport.state, 'unsubscribed');
+    const still = next(news, 'publication');
+    await api.publish({ channel: 'news', data: 'still' });
+    assert.equal((await still).data, 'still');
+    assert.deepEqual((await api.getPresenceStats({ channel: 'sport' })).num_clients, 0);
 
     // Disconnect: alice's connection is closed by the server, which her SDK
     // sees as a disconnect it does not retry (3503 force disconnect).

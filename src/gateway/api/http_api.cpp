@@ -303,32 +303,81 @@ void presence(ServerState& state, Params& p, unsigned shard, const Done& done, b
   });
 }
 
-void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done) {
-  std::string_view user;
-  if (p.obj["user"].get(user) != simdjson::SUCCESS || user.empty())
-    return done(refused(bad_request("user: expected a non-empty string")));
-  // Visit every shard; each counts and closes its connections of the user,
-  // then reports back to this shard.
+// Runs `act` on every shard for each client of `user` (and of client id
+// `client`, when given), then answers `done` on `shard` with how many there
+// were.
+void for_each_client_of(ServerState& state, unsigned shard, const std::string& user,
+                        const std::string& client, std::function<void(client::Client&)> act,
+                        std::function<void(std::size_t)> done) {
   struct Pending {
-    std::size_t disconnected = 0;
+    std::size_t hit = 0;
     unsigned left;
-    Done done;
+    std::function<void(std::size_t)> done;
   };
   ShardPool& pool = *state.pool;
-  auto pending = std::make_shared<Pending>(Pending{0, pool.size(), done});
+  auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(done)});
+  auto shared_act = std::make_shared<const std::function<void(client::Client&)>>(std::move(act));
   for (unsigned s = 0; s < pool.size(); ++s) {
-    boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, u = std::string(user)] {
+    boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, shared_act, user, client] {
+      // Collected first: acting may close a client, which edits the set.
       std::vector<client::Client*> hit;
-      for (client::Client* c : state.shards[s]->clients)
-        if (c->user() == u) hit.push_back(c);
-      for (client::Client* c : hit) c->disconnect(protocol::DisconnectCode::forced);
+      for (client::Client* c : state.shards[s]->clients) {
+        if (c->user() == user && (client.empty() || c->id() == client)) hit.push_back(c);
+      }
+      for (client::Client* c : hit) (*shared_act)(*c);
       boost::asio::post(pool[shard].ctx, [pending, n = hit.size()] {
-        pending->disconnected += n;
-        if (--pending->left > 0) return;
-        pending->done({"{\"disconnected\":" + std::to_string(pending->disconnected) + "}", {}});
+        pending->hit += n;
+        if (--pending->left == 0) pending->done(pending->hit);
       });
     });
   }
+}
+
+// `user` (required, non-empty) and `client` (optional) of a method that
+// acts on a user's connections.
+bool read_user(Params& p, std::string& user, std::string& client) {
+  std::string_view u;
+  if (p.obj["user"].get(u) != simdjson::SUCCESS || u.empty()) {
+    p.error = "user: expected a non-empty string";
+    return false;
+  }
+  user.assign(u);
+  dom::element e;
+  if (p.obj["client"].get(e) != simdjson::SUCCESS) return true;
+  std::string_view c;
+  if (e.get(c) != simdjson::SUCCESS) {
+    p.error = "client: expected a string";
+    return false;
+  }
+  client.assign(c);
+  return true;
+}
+
+// Unsubscribes the user's connections (or one of them) from a room: each
+// that was subscribed gets an unsubscribe push (2000) and stays connected.
+void unsubscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string room;
+  std::string user;
+  std::string client;
+  if (!p.room(room) || !read_user(p, user, client)) return done(p.bad());
+  for_each_client_of(
+      state, shard, user, client,
+      [room](client::Client& c) { c.server_unsubscribe(room, protocol::UnsubscribeCode::server); },
+      [done](std::size_t /*clients*/) {
+        done({"{}", {}});
+      });
+}
+
+void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string user;
+  std::string client;
+  if (!read_user(p, user, client)) return done(p.bad());
+  for_each_client_of(
+      state, shard, user, client,
+      [](client::Client& c) { c.disconnect(protocol::DisconnectCode::forced); },
+      [done](std::size_t n) {
+        done({"{\"disconnected\":" + std::to_string(n) + "}", {}});
+      });
 }
 
 using Methods = std::map<std::string, Method, std::less<>>;
@@ -342,6 +391,7 @@ Methods methods(ServerState& state) {
   m["presence"] = std::bind(presence, std::ref(state), _1, _2, _3, false);
   m["presence_stats"] = std::bind(presence, std::ref(state), _1, _2, _3, true);
   m["disconnect"] = std::bind(disconnect, std::ref(state), _1, _2, _3);
+  m["unsubscribe"] = std::bind(unsubscribe, std::ref(state), _1, _2, _3);
   return m;
 }
 

@@ -145,6 +145,7 @@ void Client::before_write() {
 
 void Client::deliver(const std::string& room, const fanout::MessagePtr& message) {
   if (!reading()) return;
+  if (!lost_rooms_.empty() && lost_rooms_.contains(room)) return;  // after a hole
   out_.push(room, message);
   // published_ns marks publications (join/leave pushes carry 0).
   if (room_list_ && message->published_ns != 0 && state_kind_ == State::connected) {
@@ -162,6 +163,21 @@ void Client::disconnect(std::uint16_t code, std::string_view reason, bool reconn
   if (!reading()) return;
   state_kind_ = State::closing;
   out_.disconnect(code, reason, reconnect);
+}
+
+void Client::stream_lost(const std::string& room) {
+  if (!reading()) return;
+  if (!setup_.resubscribes_lost_streams || server_side_rooms_.contains(room)) {
+    return disconnect(DisconnectCode::stream_reset);
+  }
+  if (!lost_rooms_.insert(room).second) return;  // its unsubscribe is on its way
+  // Not here: leaving the room edits the hub (fanout/subscriber.hpp).
+  boost::asio::post(connect_timer_.get_executor(), [this, weak = owner_, room] {
+    auto alive = weak.lock();
+    if (!alive) return;
+    lost_rooms_.erase(room);
+    server_unsubscribe(room, protocol::UnsubscribeCode::stream_lost);
+  });
 }
 
 void Client::close_slow_consumer(std::string_view what, std::int64_t backlog_bytes) {

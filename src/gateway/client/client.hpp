@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "gateway/auth/token.hpp"
@@ -71,6 +72,14 @@ struct Setup {
   // refresh before the end, client.refresh_grace for one whose SDK sends
   // refresh when the token expires (codec::Codec::refreshes_at_expiry).
   std::chrono::seconds refresh_grace{0};
+  // How a room whose stream was lost is recovered
+  // (codec::Codec::resubscribes_lost_streams): false, the connection is
+  // closed with 3005 and the client reconnects and recovers every room;
+  // true, the room alone is unsubscribed with a push (2500) its client
+  // answers by subscribing again from its last offset, the others going
+  // on. A server-side subscription is always recovered by reconnecting:
+  // its client has no subscribe of its own to send again.
+  bool resubscribes_lost_streams = false;
 };
 
 class Client final : public fanout::Subscriber {
@@ -111,6 +120,14 @@ class Client final : public fanout::Subscriber {
   void deliver(const std::string& room, const fanout::MessagePtr& message) override;
   // Subscriber: a disconnect push and the end of the connection.
   void disconnect(protocol::DisconnectCode code) override;
+  // Subscriber: the room's stream was lost (Setup::resubscribes_lost_streams
+  // says how the client recovers). Its deliveries stop at once; the
+  // unsubscribe, which leaves the hub, runs on a turn of its own.
+  void stream_lost(const std::string& room) override;
+  // The server ends the client's subscription to `room` (the server API's
+  // unsubscribe): left, and an unsubscribe push with `code` if it was
+  // subscribed, in the room's order (SubscriptionTable::server_unsubscribe).
+  void server_unsubscribe(const std::string& room, protocol::UnsubscribeCode code);
   // The same with a code and reason of the application backend's
   // (4000..4999; docs/backend.md).
   void disconnect(std::uint16_t code, std::string_view reason, bool reconnect);
@@ -265,6 +282,12 @@ class Client final : public fanout::Subscriber {
   // command after connect.
   limits::TokenBucket publish_rate_;
   limits::TokenBucket command_rate_;
+  // Rooms subscribed by the server (complete_connect), until left: a lost
+  // stream there is recovered by reconnecting (Setup).
+  std::unordered_set<std::string> server_side_rooms_;
+  // Rooms whose stream was lost and whose unsubscribe is posted: their
+  // deliveries are dropped until then.
+  std::unordered_set<std::string> lost_rooms_;
   bool finished_ = false;
   bool slow_consumer_ = false;  // close_slow_consumer ran: its close is posted
 };

@@ -9,18 +9,25 @@ using protocol::ErrorCode;
 void SubscriptionTable::subscribe(std::uint32_t id, const std::string& room, Since since,
                                   Effects& fx, std::string data) {
   if (closed_) return;
-  apply(Queued{id, true, std::move(since), std::move(data)}, room, fx);
+  apply(Queued{id, Op::subscribe, std::move(since), std::move(data)}, room, fx);
 }
 
 void SubscriptionTable::unsubscribe(std::uint32_t id, const std::string& room, Effects& fx) {
   if (closed_) return;
-  apply(Queued{id, false, std::nullopt, {}}, room, fx);
+  apply(Queued{id, Op::unsubscribe, std::nullopt, {}}, room, fx);
+}
+
+void SubscriptionTable::server_unsubscribe(std::uint32_t id, const std::string& room,
+                                           protocol::UnsubscribeCode code, Effects& fx) {
+  if (closed_) return;
+  apply(Queued{id, Op::server_unsubscribe, std::nullopt, {}, code}, room, fx);
 }
 
 void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) {
   auto it = rooms_.find(room);
   if (it == rooms_.end()) {  // none
-    if (!cmd.subscribe) {
+    if (cmd.op == Op::server_unsubscribe) return;
+    if (cmd.op == Op::unsubscribe) {
       if (absent_ == Absent::succeeds) return fx.reply_unsubscribed(cmd.id, room);
       return fx.reply_error(cmd.id, room, ErrorCode::not_subscribed,
                             "not subscribed to '" + room + "'");
@@ -30,24 +37,32 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
           cmd.id, room, ErrorCode::limit_exceeded,
           "client.max_subscriptions (" + std::to_string(max_subscriptions_) + ") reached");
     }
-    rooms_.emplace(room, Entry{State::pending, cmd.id, {}});
+    rooms_.emplace(room, Entry{State::pending, cmd.id, {}, 0});
     ++counted_;
     return fx.broker_subscribe(cmd.id, room, std::move(cmd.since), std::move(cmd.data));
   }
   Entry& e = it->second;
   switch (e.state) {
     case State::pending:
-      if (e.queue.size() >= max_pending_per_room_) {
+      if (cmd.op == Op::server_unsubscribe) {
+        // One right behind another would find the room already left.
+        if (e.queue.empty() || e.queue.back().op != Op::server_unsubscribe) {
+          e.queue.push_back(std::move(cmd));
+        }
+        return;
+      }
+      if (e.commands_queued >= max_pending_per_room_) {
         return fx.reply_error(cmd.id, room, ErrorCode::limit_exceeded,
                               "client.max_pending_per_room (" +
                                   std::to_string(max_pending_per_room_) +
-                                  ") reached: " + std::to_string(e.queue.size()) +
+                                  ") reached: " + std::to_string(e.commands_queued) +
                                   " commands on '" + room + "' already wait for its subscribe");
       }
       e.queue.push_back(std::move(cmd));
+      ++e.commands_queued;
       return;
     case State::active:
-      if (cmd.subscribe) {
+      if (cmd.op == Op::subscribe) {
         return fx.reply_error(cmd.id, room, ErrorCode::already_subscribed,
                               "already subscribed to '" + room + "'");
       }
@@ -55,6 +70,7 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
       --counted_;
       fx.leave_hub(room);
       fx.broker_unsubscribe(room);
+      if (cmd.op == Op::server_unsubscribe) return fx.push_unsubscribed(cmd.id, room, cmd.code);
       return fx.reply_unsubscribed(cmd.id, room);
     case State::orphaned:
       return;  // only after disconnect, when commands are not applied
@@ -73,6 +89,7 @@ void SubscriptionTable::answered(const std::string& room, bool ok, Effects& fx) 
   const std::uint32_t id = e.in_flight_id;
   std::vector<Queued> queue;
   queue.swap(e.queue);
+  e.commands_queued = 0;
   if (ok) {
     e.state = State::active;
     fx.join_hub(room);
@@ -108,6 +125,7 @@ void SubscriptionTable::disconnect(Effects& fx) {
     // dropped, as nobody is left to answer.
     e.state = State::orphaned;
     e.queue.clear();
+    e.commands_queued = 0;
     ++it;
   }
 }
@@ -119,7 +137,7 @@ bool SubscriptionTable::is_active(const std::string& room) const {
 
 std::size_t SubscriptionTable::queued(const std::string& room) const {
   auto it = rooms_.find(room);
-  return it == rooms_.end() ? 0 : it->second.queue.size();
+  return it == rooms_.end() ? 0 : it->second.commands_queued;
 }
 
 }  // namespace herald::gateway::client

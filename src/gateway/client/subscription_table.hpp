@@ -63,9 +63,13 @@
 //   none        unsubscribe           none              reply_error 110 not_subscribed, or
 //                                                       reply_unsubscribed (Absent::succeeds)
 //   none        disconnect            none              -
+//   none        server unsubscribe    none              -
 //   pending(q)  subscribe, |q| < P    pending(q+cmd)    -
 //   pending(q)  unsubscribe, |q| < P  pending(q+cmd)    -
 //   pending(q)  either, |q| = P       pending(q)        reply_error 106 (max_pending_per_room)
+//   pending(q)  server unsubscribe    pending(q+event)  - (not counted in |q|; one right after
+//                                                       another is dropped: it would find the
+//                                                       room already left)
 //   pending(q)  answer ok             active, replay q  join_hub, reply_subscribed
 //   pending(q)  answer error          none, replay q    reply_broker_error
 //   pending(q)  disconnect            orphaned          - (q dropped: nobody left to answer)
@@ -73,10 +77,18 @@
 //   active      unsubscribe           none              leave_hub, broker_unsubscribe,
 //                                                       reply_unsubscribed
 //   active      disconnect            none              leave_hub, broker_unsubscribe
+//   active      server unsubscribe    none              leave_hub, broker_unsubscribe,
+//                                                       push_unsubscribed
 //   orphaned    answer ok             none              broker_unsubscribe (no reply)
 //   orphaned    answer error          none              - (nothing was registered)
 //   orphaned    disconnect            orphaned          -
 // clang-format on
+//
+// A server unsubscribe is the server ending one subscription (the server
+// API's unsubscribe, or a room whose stream was lost: client.hpp): the
+// client is told by a push, not a reply, and only if it was subscribed; it
+// takes its place in the room's order like a command, so a subscribe in
+// flight is answered first and the push follows.
 //
 // After disconnect the connection is closed: commands are ignored (there is
 // nobody to answer). An answer for a room with no subscribe in flight cannot
@@ -122,6 +134,10 @@ class SubscriptionTable {
     virtual void reply_broker_error(std::uint32_t id, const std::string& room) = 0;
     // Reply to unsubscribe `id`: done.
     virtual void reply_unsubscribed(std::uint32_t id, const std::string& room) = 0;
+    // Tell the client the server ended its subscription to `room`, with
+    // the server unsubscribe's `code`; `id` is the one it was given.
+    virtual void push_unsubscribed(std::uint32_t id, const std::string& room,
+                                   protocol::UnsubscribeCode code) = 0;
     // Reply to command `id` with an error the table decided.
     virtual void reply_error(std::uint32_t id, const std::string& room, protocol::ErrorCode code,
                              std::string message) = 0;
@@ -146,6 +162,10 @@ class SubscriptionTable {
   void subscribe(std::uint32_t id, const std::string& room, Since since, Effects& fx,
                  std::string data = {});
   void unsubscribe(std::uint32_t id, const std::string& room, Effects& fx);
+  // The server ends the client's subscription to `room` (above); `id` names
+  // the event to push_unsubscribed, `code` is the push's.
+  void server_unsubscribe(std::uint32_t id, const std::string& room, protocol::UnsubscribeCode code,
+                          Effects& fx);
   // The broker's answer to the subscribe in flight for `room`.
   void answered(const std::string& room, bool ok, Effects& fx);
   // The connection is gone: leave every active room; pending ones become
@@ -155,7 +175,8 @@ class SubscriptionTable {
   [[nodiscard]] bool is_active(const std::string& room) const;
   // Rooms pending or active: what client.max_subscriptions counts.
   [[nodiscard]] std::size_t counted() const { return counted_; }
-  // Commands queued behind `room`'s subscribe in flight.
+  // The client's commands queued behind `room`'s subscribe in flight (what
+  // max_pending_per_room bounds; server unsubscribes are not counted).
   [[nodiscard]] std::size_t queued(const std::string& room) const;
 
   template <typename F>
@@ -167,18 +188,23 @@ class SubscriptionTable {
 
  private:
   enum class State : std::uint8_t { pending, active, orphaned };
+  enum class Op : std::uint8_t { subscribe, unsubscribe, server_unsubscribe };
   struct Queued {
     std::uint32_t id;
-    bool subscribe;  // else unsubscribe
+    Op op;
     Since since;
-    std::string data;  // subscribe: the command's data (JSON), or empty
+    std::string data;                  // subscribe: the command's data (JSON), or empty
+    protocol::UnsubscribeCode code{};  // server_unsubscribe: the push's code
   };
   struct Entry {
     State state = State::pending;
     std::uint32_t in_flight_id = 0;  // pending: the subscribe the broker is answering
-    // pending: commands waiting for that answer, oldest first (a vector: no
-    // allocation until one waits; at most max_pending_per_room)
+    // pending: commands and server unsubscribes waiting for that answer,
+    // oldest first (a vector: no allocation until one waits; at most
+    // max_pending_per_room commands, and a server unsubscribe at most
+    // after each)
     std::vector<Queued> queue;
+    std::size_t commands_queued = 0;  // the client's commands in `queue`
   };
 
   // One command, applied to the room's current state.

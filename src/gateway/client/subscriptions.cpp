@@ -44,6 +44,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     }
   }
   void leave_hub(const std::string& room) override {
+    s.server_side_rooms_.erase(room);
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
     if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
@@ -64,6 +65,10 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   }
   void reply_unsubscribed(std::uint32_t id, const std::string& /*room*/) override {
     s.reply(id, protocol::UnsubscribeReply{});
+  }
+  void push_unsubscribed(std::uint32_t /*id*/, const std::string& room,
+                         protocol::UnsubscribeCode code) override {
+    s.out_.push(room, fanout::make_message(protocol::encode_unsubscribe_push(room, code)));
   }
   void reply_error(std::uint32_t id, const std::string& room, ErrorCode code,
                    std::string message) override {
@@ -147,8 +152,15 @@ void Client::run(std::uint32_t id, protocol::SubscribeCmd& cmd) {
 }
 
 void Client::subscribe_server_side(const std::string& room, SubscriptionTable::Since from) {
+  server_side_rooms_.insert(room);  // until it is left (a refused one stays: it is harmless)
   SubscriptionEffects fx(*this);
   subscriptions_.subscribe(0, room, std::move(from), fx);
+}
+
+void Client::server_unsubscribe(const std::string& room, protocol::UnsubscribeCode code) {
+  if (!reading()) return;
+  SubscriptionEffects fx(*this);
+  subscriptions_.server_unsubscribe(0, room, code, fx);
 }
 
 void Client::run(std::uint32_t id, protocol::UnsubscribeCmd& cmd) {

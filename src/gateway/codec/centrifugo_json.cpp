@@ -223,6 +223,18 @@ std::string CentrifugoJson::encode_push(std::string_view canonical) const {
         append_client_info(out, info);
       }
       out += '}';
+    } else if (kind == "unsubscribe") {
+      // {"code":C,"reason":".."}: the codes are Centrifugo's already
+      // (protocol::UnsubscribeCode).
+      std::uint64_t code = 0;
+      std::string_view reason;
+      if (body["code"].get(code) != simdjson::SUCCESS ||
+          body["reason"].get(reason) != simdjson::SUCCESS) {
+        return {};
+      }
+      out += ",\"unsubscribe\":{\"code\":" + std::to_string(code) + ",\"reason\":";
+      json::append_string(out, reason);
+      out += '}';
     } else {
       return {};  // the room list's pushes: Centrifugo has none
     }

@@ -18,6 +18,11 @@
 //     not have, is not sent;
 //   - unsubscribe is idempotent (its SDK reconnects on an unsubscribe
 //     error);
+//   - the server's unsubscribe is a push with Centrifugo's codes (Herald's
+//     are the same numbers: 2000 server, 2500 "subscribe again"), and a
+//     room whose stream was lost gets that push, 2500, where Herald's
+//     protocol reconnects: the SDK resubscribes and recovers that room
+//     alone;
 //   - the keep-alive ping is the line {} every period, which the SDK
 //     answers with {} and times out without (the connect reply's "ping").
 //
@@ -53,6 +58,7 @@ class CentrifugoJson final : public Codec {
   [[nodiscard]] Close close_frame(std::uint16_t code, std::string_view reason) const override;
   [[nodiscard]] bool unsubscribe_is_idempotent() const override { return true; }
   [[nodiscard]] bool refreshes_at_expiry() const override { return true; }
+  [[nodiscard]] bool resubscribes_lost_streams() const override { return true; }
   // The ping is the empty reply {}; the SDK answers it with {} (the connect
   // reply says "pong":true).
   [[nodiscard]] std::string_view ping_message() const override { return "{}"; }

@@ -90,6 +90,12 @@ class Codec {
   // the connection must outlive exp by client.refresh_grace for it.
   [[nodiscard]] virtual bool refreshes_at_expiry() const { return false; }
 
+  // Whether a room whose stream was lost is recovered by the client
+  // subscribing to it again, told by an unsubscribe push (Centrifugo's SDKs
+  // resubscribe on code 2500), rather than by reconnecting (3005):
+  // client::Setup::resubscribes_lost_streams.
+  [[nodiscard]] virtual bool resubscribes_lost_streams() const { return false; }
+
   // Whether unsubscribing from a room the client is not in succeeds (the
   // protocol makes unsubscribe idempotent) or is refused (not_subscribed).
   [[nodiscard]] virtual bool unsubscribe_is_idempotent() const { return false; }

@@ -38,7 +38,7 @@ class Hub {
   // Gives `frame` to each local subscriber of `room` (Subscriber::deliver).
   void deliver(const std::string& room, const MessagePtr& frame);
   // A copy of the room's subscribers, for callers that act on each one in
-  // a way that edits the hub (a stream reset disconnects them).
+  // a way that edits the hub (a stream reset makes them leave).
   [[nodiscard]] std::vector<Subscriber*> subscribers(const std::string& room) const;
   [[nodiscard]] std::size_t room_count() const { return rooms_.size(); }
 

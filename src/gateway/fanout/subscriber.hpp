@@ -5,8 +5,8 @@
 // kind of client gets the same frames, in the same order, under the same
 // ordering contract (broker/broker.hpp).
 //
-// Invariants a subscriber keeps: deliver() and disconnect() run on the
-// subscriber's shard; neither edits the hub synchronously (the hub may be
+// Invariants a subscriber keeps: deliver(), disconnect() and stream_lost()
+// run on the subscriber's shard; none edits the hub synchronously (the hub may be
 // iterating the room: a slow consumer is closed, and leaves its rooms
 // later), and neither destroys the subscriber (it stays alive until it has
 // left every room it joined).
@@ -24,9 +24,14 @@ class Subscriber {
   // A frame the broker delivered to `room` (a publication, a join/leave
   // push): queue it for the client.
   virtual void deliver(const std::string& room, const MessagePtr& frame) = 0;
-  // The server ends the connection (a cluster stream reset, a shutdown);
-  // the client should reconnect and recover as `code` says.
+  // The server ends the connection (a shutdown); the client should
+  // reconnect and recover as `code` says.
   virtual void disconnect(protocol::DisconnectCode code) = 0;
+  // `room`'s stream lost publications (a cluster stream reset): what was
+  // delivered no longer continues without a hole. The subscriber stops
+  // taking the room's deliveries now and has its client recover: by
+  // subscribing again, or by reconnecting (3005).
+  virtual void stream_lost(const std::string& room) = 0;
 
  protected:
   Subscriber() = default;

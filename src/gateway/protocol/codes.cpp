@@ -53,7 +53,24 @@ constexpr std::array<DisconnectInfo, 8> kDisconnects{{
     {DisconnectCode::forced, "forced", "disconnected by the server API; do not reconnect"},
 }};
 
+constexpr std::array<UnsubscribeInfo, 2> kUnsubscribes{{
+    {UnsubscribeCode::server, "server unsubscribe",
+     "unsubscribed through the server API; do not subscribe again on your own"},
+    {UnsubscribeCode::stream_lost, "stream lost",
+     "the room's stream lost publications (Redis lost data, or a gap outlived the history); "
+     "subscribe again from your last offset: the reply says whether it recovered"},
+}};
+
 }  // namespace
+
+std::span<const UnsubscribeInfo> unsubscribe_table() {
+  return kUnsubscribes;
+}
+std::string_view unsubscribe_reason(UnsubscribeCode code) {
+  for (const auto& u : kUnsubscribes)
+    if (u.code == code) return u.reason;
+  return "unsubscribe";
+}
 
 std::span<const ErrorInfo> error_table() {
   return kErrors;

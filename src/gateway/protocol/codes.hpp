@@ -44,6 +44,16 @@ enum class DisconnectCode : std::uint16_t {
   forced = 3502,           // disconnected through the server API
 };
 
+// Why the server ended one subscription of a connection that stays open
+// (an unsubscribe push), with a rule of the same kind as disconnects':
+// 2500-2999 means "subscribe again (and recover from your last offset)",
+// below 2500 "the server meant it". The numbers are Centrifugo's for the
+// same causes, so its SDKs read them unchanged.
+enum class UnsubscribeCode : std::uint16_t {
+  server = 2000,       // unsubscribed through the server API
+  stream_lost = 2500,  // the room's stream could not be continued without a hole
+};
+
 struct ErrorInfo {
   ErrorCode code;
   std::string_view name;
@@ -56,13 +66,24 @@ struct DisconnectInfo {
   std::string_view meaning;
 };
 
+struct UnsubscribeInfo {
+  UnsubscribeCode code;
+  std::string_view reason;
+  std::string_view meaning;
+};
+
 [[nodiscard]] std::span<const ErrorInfo> error_table();
+[[nodiscard]] std::span<const UnsubscribeInfo> unsubscribe_table();
+[[nodiscard]] std::string_view unsubscribe_reason(UnsubscribeCode code);
 [[nodiscard]] std::span<const DisconnectInfo> disconnect_table();
 [[nodiscard]] std::string_view error_name(ErrorCode code);
 [[nodiscard]] std::string_view disconnect_reason(DisconnectCode code);
 
 [[nodiscard]] constexpr bool should_reconnect(DisconnectCode code) {
   return static_cast<std::uint16_t>(code) < 3500;
+}
+[[nodiscard]] constexpr bool should_resubscribe(UnsubscribeCode code) {
+  return static_cast<std::uint16_t>(code) >= 2500;
 }
 
 }  // namespace herald::gateway::protocol

@@ -157,6 +157,20 @@ std::string encode_disconnect(std::uint16_t code, std::string_view reason, bool 
   return out;
 }
 
+std::string encode_unsubscribe_push(std::string_view room, UnsubscribeCode code) {
+  std::string out = "{\"unsubscribe\":{\"room\":";
+  json::append_string(out, room);
+  out += ",\"code\":";
+  // Safety: UnsubscribeCode's underlying type is std::uint16_t.
+  append_uint(out, static_cast<std::uint16_t>(code));
+  out += ",\"reason\":";
+  json::append_string(out, unsubscribe_reason(code));
+  out += ",\"resubscribe\":";
+  out += should_resubscribe(code) ? "true" : "false";
+  out += "}}";
+  return out;
+}
+
 std::string encode_client_info(std::string_view user, std::string_view client,
                                std::string_view info_json) {
   std::string out;

@@ -65,6 +65,9 @@ inline constexpr std::string_view kPubSuffix = "}";
                                                std::string_view info_json,
                                                std::string_view moderation_json = {});
 
+// {"unsubscribe":{"room":R,"code":C,"reason":"..","resubscribe":B}}: the
+// server ended the subscription (protocol::UnsubscribeCode).
+[[nodiscard]] std::string encode_unsubscribe_push(std::string_view room, UnsubscribeCode code);
 // {"join":{...}} or {"leave":{...}}
 [[nodiscard]] std::string encode_presence_push(bool join, std::string_view room,
                                                std::string_view info_json);

@@ -18,6 +18,7 @@ client::Setup ws_setup(ClientStream& stream, const codec::Codec& codec, const Op
   if (codec.unsubscribe_is_idempotent()) {
     setup.unsubscribe_absent = client::SubscriptionTable::Absent::succeeds;
   }
+  setup.resubscribes_lost_streams = codec.resubscribes_lost_streams();
   if (codec.refreshes_at_expiry()) {
     // Whole seconds, rounded up: expiries are Unix seconds.
     setup.refresh_grace = std::chrono::ceil<std::chrono::seconds>(options.client.refresh_grace);
