@@ -502,7 +502,8 @@ export class HeraldClient extends EventTarget {
     const last = [];
     for (const [room, pos] of this._subs) {
       q.push(`room=${encodeURIComponent(room)}`);
-      if (pos) last.push(`${room}.${pos.epoch}.${pos.offset}`);
+      // The id's form (docs/protocol.md): '#' and ',' in a room escaped.
+      if (pos) last.push(`${room.replaceAll('#', '%23').replaceAll(',', '%2C')}.${pos.epoch}.${pos.offset}`);
     }
     if (last.length) q.push(`last_event_id=${encodeURIComponent(last.join(','))}`);
     const es = new EventSource(`${this._httpBase()}/sse?${q.filter(Boolean).join('&')}`);

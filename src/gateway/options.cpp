@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "gateway/http/origin_policy.hpp"
+#include "gateway/protocol/room_name.hpp"
 #include "redis/connection_settings.hpp"
 
 namespace herald::gateway {
@@ -49,9 +50,9 @@ unsigned Options::shard_count() const {
 }
 
 const RoomOptions& Options::room_options(std::string_view room) const {
-  auto colon = room.find(':');
-  if (colon != std::string_view::npos) {
-    auto it = namespaces.find(room.substr(0, colon));
+  const std::string_view ns = protocol::room_namespace(room);
+  if (!ns.empty()) {
+    auto it = namespaces.find(ns);
     if (it != namespaces.end()) return it->second;
   }
   return rooms;

@@ -119,6 +119,13 @@ TEST(CentrifugoDecode, PublishHistoryPresenceRpcUnsubscribe) {
 
 TEST(CentrifugoDecode, RefreshCarriesTheNewToken) {
   EXPECT_EQ(only<protocol::RefreshCmd>(R"({"id":3,"refresh":{"token":"T2"}})").token, "T2");
+  auto sub =
+      only<protocol::SubRefreshCmd>(R"({"id":4,"sub_refresh":{"channel":"$c","token":"S"}})");
+  EXPECT_EQ(sub.room, "$c");
+  EXPECT_EQ(sub.token, "S");
+  EXPECT_EQ(
+      only<protocol::SubscribeCmd>(R"({"id":5,"subscribe":{"channel":"$c","token":"S"}})").token,
+      "S");
 }
 
 TEST(CentrifugoDecode, HistoryLimitFollowsCentrifugo) {
@@ -170,8 +177,8 @@ TEST(CentrifugoDecode, RefusalsSayWhatAndKeepTheIdWhenThereIsOne) {
             "connect.subs.news: expected an object {recover, epoch, offset}");
   EXPECT_EQ(refusal(R"({"id":6,"subscribe":"c"})").message,
             "subscribe: expected an object of parameters");
-  EXPECT_EQ(refusal(R"({"id":7,"sub_refresh":{"channel":"c","token":"t"}})").code,
-            ErrorCode::not_available);
+  EXPECT_EQ(refusal(R"({"id":7,"sub_refresh":{"channel":"c"}})").message,
+            "sub_refresh.token: expected a string");
   EXPECT_EQ(refusal(R"({"id":8,"refresh":{}})").message, "refresh.token: expected a string");
   // Over the line limit: refused unparsed.
   CentrifugoJson small(16, std::chrono::seconds(15));
@@ -208,7 +215,7 @@ TEST(CentrifugoEncode, SubscribeReplyCarriesPositionAndRecoveredPublications) {
   r.recovered = true;
   r.publications = {fanout::make_message(pub_line(11, "a")),
                     fanout::make_message(pub_line(12, "b"))};
-  Doc d(codec.encode_reply(2, protocol::SubscribeReply{r, R"({"k":1})", true}));
+  Doc d(codec.encode_reply(2, protocol::SubscribeReply{r, R"({"k":1})", true, std::nullopt}));
   dom::object s = d.root["subscribe"];
   EXPECT_TRUE(bool(s["recoverable"]));
   EXPECT_TRUE(bool(s["positioned"]));
@@ -230,11 +237,28 @@ TEST(CentrifugoEncode, SubscribeReplyCarriesPositionAndRecoveredPublications) {
   // A recovery that did not hold: the new position, no publications (the
   // SDK would hand them to the application as if nothing was missed).
   r.recovered = false;
-  Doc lost(codec.encode_reply(2, protocol::SubscribeReply{r, {}, true}));
+  Doc lost(codec.encode_reply(2, protocol::SubscribeReply{r, {}, true, std::nullopt}));
   dom::object l = lost.root["subscribe"];
   EXPECT_TRUE(bool(l["was_recovering"]));
   EXPECT_EQ(l["recovered"].error(), simdjson::NO_SUCH_FIELD);
   EXPECT_EQ(l["publications"].error(), simdjson::NO_SUCH_FIELD);
+}
+
+// A subscription a token granted with an expiry: "expires" and the ttl
+// (at least 1), in the subscribe reply and in sub_refresh's, also for a
+// room with no stream (an otherwise empty result).
+TEST(CentrifugoEncode, SubscriptionExpiryIsATtl) {
+  CentrifugoJson codec(1024, std::chrono::seconds(15));
+  protocol::SubscribeResult none;
+  Doc d(codec.encode_reply(3, protocol::SubscribeReply{none, {}, false, unix_now() + 60}));
+  EXPECT_TRUE(bool(d.root["subscribe"]["expires"]));
+  const std::int64_t ttl = d.root["subscribe"]["ttl"];
+  EXPECT_GE(ttl, 59);
+  EXPECT_LE(ttl, 60);
+  Doc past(codec.encode_reply(4, protocol::SubRefreshReply{unix_now() - 5}));
+  EXPECT_EQ(std::int64_t(past.root["sub_refresh"]["ttl"]), 1);
+  EXPECT_EQ(codec.encode_reply(5, protocol::SubRefreshReply{std::nullopt}),
+            R"({"id":5,"sub_refresh":{}})");
 }
 
 TEST(CentrifugoEncode, HistoryPresenceAndStatsAlwaysWriteTheirFields) {

@@ -229,6 +229,16 @@ TEST(Sse, TokensInTheHeaderOrTheQueryWithTheirRooms) {
   r = get("/sse?room=other", {{"Authorization", "Bearer " + token}});
   EXPECT_EQ(r.status, 403);
   EXPECT_THAT(r.body, HasSubstr("the token does not allow room 'other'"));
+  // A private room needs its subscription token, which no URL should carry.
+  claims.rooms.reset();
+  const std::string any_room = gateway::auth::sign_hs256(claims, kSecret);
+  r = get("/sse?room=%24team", {{"Authorization", "Bearer " + any_room}});
+  EXPECT_EQ(r.status, 403);
+  EXPECT_THAT(r.body, HasSubstr("'$team' is private"));
+  // A user-limited room, for its users only.
+  r = get("/sse?room=dm%23dave,erin", {{"Authorization", "Bearer " + any_room}});
+  EXPECT_EQ(r.status, 403);
+  EXPECT_THAT(r.body, HasSubstr("limited to the users after its '#'"));
   r = get("/sse?room=team:x", {{"Authorization", "Bearer " + token + "x"}});
   EXPECT_EQ(r.status, 401);
   r = get("/sse?room=team:x", {{"Authorization", "Basic abc"}});

@@ -37,12 +37,13 @@ TEST(SseStreamId, FormatsEveryRoomInOrder) {
 TEST(SseStreamId, RoundTripsRoomsWithDotsAndEveryAllowedCharacter) {
   RoomPositions p{{"a.b.c", {"e1", 3}},
                   {"ns:x_y-z.1@h/p=q+r~s!", {"", 0}},
-                  {"big", {"E_-9", 18446744073709551615ull}}};
+                  {"big", {"E_-9", 18446744073709551615ull}},
+                  {"$dialog#42,43", {"e2", 1}}};
   const std::string id = sse::format_stream_id(p);
-  // Header and URL safe: no byte a header or an SSE id line cannot carry.
-  for (char c : id) {
-    EXPECT_TRUE(c > ' ' && c < 127 && c != '%' && c != '&' && c != '#' && c != '?') << id;
-  }
+  // Header safe, and no byte a header or an SSE id line cannot carry or
+  // that would end a URL's query; '%' only in the escapes of '#' and ','.
+  for (char c : id) EXPECT_TRUE(c > ' ' && c < 127 && c != '&' && c != '#' && c != '?') << id;
+  EXPECT_NE(id.find("$dialog%2342%2C43.e2.1"), std::string::npos) << id;
   EXPECT_EQ(parsed(id), p);
 }
 
@@ -65,6 +66,9 @@ TEST(SseStreamId, RefusesWhatIsNotAPosition) {
   EXPECT_THAT(error_of("a.e.1,a.e.2"), HasSubstr("room 'a' is named twice"));
   EXPECT_THAT(error_of("a.e.1,"), HasSubstr("ends with an empty entry"));
   EXPECT_THAT(error_of("a.e.1,,b.e.1"), HasSubstr("entry ''"));
+  EXPECT_THAT(error_of("a%41.e.1"), HasSubstr("only escapes are %23"));
+  EXPECT_THAT(error_of("a%2.e.1"), HasSubstr("only escapes are %23"));
+  EXPECT_EQ(parsed("d%23a%2Cb.e.1"), (RoomPositions{{"d#a,b", {"e", 1}}}));
 }
 
 TEST(HttpQuery, DecodesRepeatedKeysInOrder) {

@@ -130,7 +130,7 @@ class Harness final : public SubscriptionTable::Effects {
   // --- the effects ---
 
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since,
-                        std::string) override {
+                        SubscriptionTable::Args) override {
     Room& r = rooms[room];
     check(!r.in_flight, "two subscribes in flight for " + room);
     check(!r.registered, "a subscribe for " + room + " while registered");

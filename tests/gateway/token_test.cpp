@@ -193,6 +193,17 @@ TEST(Token, ReadsCentrifugosClaims) {
         R"({"sub":"42","expire_at":"soon"})"}) {
     EXPECT_EQ(refused(bad), TokenError::bad_claim) << bad;
   }
+  // A subscription token names its channel (and may name a client); it
+  // opens no connection, and a connection token subscribes to nothing.
+  EXPECT_EQ(refused(R"({"sub":"42","channel":"$x"})"), TokenError::subscription_token);
+  auto as_sub = [&](std::string_view payload) {
+    return v.verify(sign_hs256_payload(payload, "s3cret"), 1000, TokenUse::subscription);
+  };
+  ASSERT_TRUE(
+      std::holds_alternative<Claims>(as_sub(R"({"sub":"42","channel":"$x","client":"c1"})")));
+  EXPECT_EQ(std::get<Claims>(as_sub(R"({"sub":"42","channel":"$x","client":"c1"})")).client, "c1");
+  EXPECT_EQ(std::get<TokenError>(as_sub(R"({"sub":"42"})")), TokenError::missing_channel);
+  EXPECT_EQ(std::get<TokenError>(as_sub(R"({"sub":"42","channel":7})")), TokenError::bad_claim);
   // What sign_hs256 writes, verify reads back.
   Claims c;
   c.user = "42";
@@ -202,6 +213,10 @@ TEST(Token, ReadsCentrifugosClaims) {
   ASSERT_TRUE(std::holds_alternative<Claims>(back));
   EXPECT_EQ(std::get<Claims>(back).info_json, c.info_json);
   EXPECT_EQ(std::get<Claims>(back).expire_at, 7000);
+  c.channel = "$x";
+  auto sub_back = v.verify(sign_hs256(c, "s3cret"), 1000, TokenUse::subscription);
+  ASSERT_TRUE(std::holds_alternative<Claims>(sub_back));
+  EXPECT_EQ(std::get<Claims>(sub_back).channel, "$x");
 }
 
 }  // namespace

@@ -2,8 +2,10 @@
 // as its WebSocket) against heraldd's /connection/websocket
 // (docs/centrifugo.md): connect with a token, subscribe, publish, history,
 // presence, an abrupt drop recovered exactly, unsubscribe and subscribe
-// again, one room shared with a client of Herald's own protocol, and bad
-// input that closes only its own connection. Run by ctest:
+// again, one room shared with a client of Herald's own protocol, bad
+// input that closes only its own connection, token refresh, server-side
+// subscriptions, private channels with subscription tokens (sub_refresh,
+// expiry) and user-limited channels. Run by ctest:
 // node --test tests/node/centrifuge_sdk.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -321,6 +323,112 @@ test('a token\'s channels subscribe server-side, and its info is the connection\
   } finally {
     alice.disconnect();
     bob.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('private channels need a subscription token, user-limited ones their users', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const alice = sdk(port, 'alice');
+  const bob = sdk(port, 'bob');
+  try {
+    await connected(alice);
+    await connected(bob);
+
+    // dialog#alice,carol: alice is listed, bob is not (103: the SDK gives
+    // the subscription up).
+    await subscribed(alice.newSubscription('dialog#alice,carol'));
+    const notBobs = bob.newSubscription('dialog#alice,carol');
+    const refused = next(notBobs, 'unsubscribed');
+    notBobs.subscribe();
+    assert.equal((await refused).code, 103);
+
+    // $secret without a token: refused the same way.
+    const bare = bob.newSubscription('$secret');
+    const noToken = next(bare, 'unsubscribed');
+    bare.subscribe();
+    assert.equal((await noToken).code, 103);
+    bob.removeSubscription(bare);
+
+    // With its token (getToken, as Centrifugo's docs have it): subscribed,
+    // with the token's info as the channel info others see.
+    let asked = 0;
+    const priv = alice.newSubscription('$secret', {
+      getToken: async (ctx) => {
+        asked += 1;
+        return token('alice', 3600, { channel: ctx.channel, info: { role: 'owner' } });
+      },
+    });
+    await subscribed(priv);
+    assert.equal(asked, 1);
+    const presence = await priv.presence();
+    const [entry] = Object.values(presence.clients);
+    assert.deepEqual([entry.user, entry.chanInfo], ['alice', { role: 'owner' }]);
+    const got = next(priv, 'publication');
+    await priv.publish({ text: 'in private' });
+    assert.deepEqual((await got).data, { text: 'in private' });
+    // Bob, not subscribed, may not read it by other ways.
+    await assert.rejects(bob.history('$secret'), (e) => e.code === 103);
+    await assert.rejects(bob.publish('$secret', {}), (e) => e.code === 103);
+
+    // A subscription token of another user: the connection is closed as
+    // invalid (3500), as Centrifugo closes it.
+    const mallory = sdk(port, 'mallory');
+    await connected(mallory);
+    const lied = mallory.newSubscription('$secret', {
+      getToken: async () => token('alice', 3600, { channel: '$secret' }),
+    });
+    const closed = next(mallory, 'disconnected');
+    lied.subscribe();
+    assert.equal((await closed).code, 3500);
+  } finally {
+    alice.disconnect();
+    bob.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('a subscription token is refreshed with sub_refresh, and one not refreshed ends its subscription', async () => {
+  // The SDK refreshes as the ttl runs out; the server waits
+  // client.refresh_grace (1 s here) past exp for it.
+  const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--client.refresh_grace', '1s']);
+  const alice = sdk(port, 'alice');
+  try {
+    await connected(alice);
+    // Tokens of 2 s: the SDK asks getToken again as the ttl runs out and
+    // sends sub_refresh; the subscription lives on.
+    let asked = 0;
+    let stall = false;
+    let release = null;
+    const sub = alice.newSubscription('$live', {
+      getToken: async (ctx) => {
+        asked += 1;
+        if (stall) await new Promise((r) => { release = r; });
+        return token('alice', 2, { channel: ctx.channel });
+      },
+    });
+    await subscribed(sub);
+    const resubscribes = [];
+    sub.on('subscribing', (ctx) => resubscribes.push(ctx.code));
+    await new Promise((r) => setTimeout(r, 5500));
+    assert.ok(asked >= 3, `getToken asked ${asked} times`);
+    assert.deepEqual(resubscribes, [], 'sub_refresh kept the subscription');
+    assert.equal(sub.state, 'subscribed');
+
+    // The next token does not come in time: the server ends the
+    // subscription with 2501 (subscription expired), which the SDK takes
+    // as "subscribe again", asking for a token once more.
+    stall = true;
+    const ended = next(sub, 'subscribing', (ctx) => ctx.code === 2501, 6000);
+    assert.equal((await ended).code, 2501);
+    stall = false;
+    if (release) release();
+    await next(sub, 'subscribed', () => true, 6000);
+    const got = next(sub, 'publication');
+    await sub.publish({ back: true });
+    assert.deepEqual((await got).data, { back: true });
+  } finally {
+    alice.disconnect();
     await stopHeraldd(proc);
   }
 });

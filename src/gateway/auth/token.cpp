@@ -78,6 +78,13 @@ std::string claims_json(const Claims& claims) {
   }
   if (!claims.info_json.empty()) payload += ",\"info\":" + claims.info_json;
   if (claims.expire_at) payload += ",\"expire_at\":" + std::to_string(*claims.expire_at);
+  for (auto [field, value] : {std::pair{"channel", &claims.channel}, {"client", &claims.client}}) {
+    if (value->empty()) continue;
+    payload += ",\"";
+    payload += field;
+    payload += "\":";
+    json::append_string(payload, *value);
+  }
   if (claims.issuer) {
     payload += ",\"iss\":";
     json::append_string(payload, *claims.issuer);
@@ -167,6 +174,10 @@ std::string_view describe(TokenError e) {
       return "token is not for this server (aud)";
     case TokenError::wrong_issuer:
       return "token is not from the expected issuer (iss)";
+    case TokenError::subscription_token:
+      return "token has a channel claim: it is a subscription token, which opens no connection";
+    case TokenError::missing_channel:
+      return "subscription token has no channel claim";
   }
   return "token error";
 }
@@ -216,7 +227,7 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   return out;
 }
 
-VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) const {
+VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, TokenUse use) const {
   auto dot1 = token.find('.');
   auto dot2 = dot1 == std::string_view::npos ? dot1 : token.find('.', dot1 + 1);
   if (dot2 == std::string_view::npos || token.find('.', dot2 + 1) != std::string_view::npos)
@@ -346,6 +357,16 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now) con
       return TokenError::bad_claim;
     }
   }
+  for (auto [field, out] : {std::pair{"channel", &claims.channel}, {"client", &claims.client}}) {
+    if (p[field].get(e) != simdjson::SUCCESS) continue;
+    std::string_view v;
+    if (e.get(v) != simdjson::SUCCESS) return TokenError::bad_claim;
+    out->assign(v);
+  }
+  if (use == TokenUse::connection && !claims.channel.empty()) {
+    return TokenError::subscription_token;
+  }
+  if (use == TokenUse::subscription && claims.channel.empty()) return TokenError::missing_channel;
   if (!expected_.issuer.empty() && claims.issuer != expected_.issuer)
     return TokenError::wrong_issuer;
   if (!expected_.audience.empty() && std::find(claims.audience.begin(), claims.audience.end(),

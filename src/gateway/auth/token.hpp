@@ -11,6 +11,11 @@
 //   subs   rooms the connection is subscribed to as part of connect
 //          (server-side subscriptions; optional array of room names, each
 //          valid, or the token is refused as bad_claim)
+//   channel  the room a subscription token is for (Centrifugo's private
+//          channels): required in one, refused in a connection token, so
+//          neither opens what the other does
+//   client   a subscription token's client id, when it is for one
+//          connection only (optional)
 //   iss    issuer (a string); required to equal auth.issuer when that is set
 //   aud    audience, a string or an array of strings (RFC 7519 4.1.3);
 //          required to contain auth.audience when that is set
@@ -49,8 +54,13 @@ struct Claims {
   // the token stops being accepted (exp); 0 means never.
   std::optional<std::int64_t> expire_at;
 
-  // When the connection this token opens ends: expire_at when the token
-  // has it (0: never), else exp.
+  // A subscription token's room and client (both empty in a connection
+  // token).
+  std::string channel;
+  std::string client;
+
+  // When the connection (or subscription) this token opens ends:
+  // expire_at when the token has it (0: never), else exp.
   [[nodiscard]] std::optional<std::int64_t> session_expiry() const {
     if (expire_at) return *expire_at == 0 ? std::nullopt : expire_at;
     return expires_at;
@@ -81,9 +91,15 @@ enum class TokenError : std::uint8_t {
   bad_claim,     // a claim has the wrong type
   expired,
   not_yet_valid,
-  wrong_audience,  // auth.audience is set and aud does not name it
-  wrong_issuer,    // auth.issuer is set and iss is not it
+  wrong_audience,      // auth.audience is set and aud does not name it
+  wrong_issuer,        // auth.issuer is set and iss is not it
+  subscription_token,  // a connection token with a channel claim
+  missing_channel,     // a subscription token without one
 };
+
+// What a token is presented for: opening a connection, or subscribing to a
+// private room (its channel claim tells them apart).
+enum class TokenUse : std::uint8_t { connection, subscription };
 
 [[nodiscard]] std::string_view describe(TokenError e);
 
@@ -113,8 +129,9 @@ class TokenVerifier {
   TokenVerifier(const TokenVerifier&) = delete;
   TokenVerifier& operator=(const TokenVerifier&) = delete;
 
-  // Checks signature, then claims against `now` (Unix seconds).
-  [[nodiscard]] VerifyResult verify(std::string_view token, std::int64_t now) const;
+  // Checks signature, then claims against `now` (Unix seconds) and `use`.
+  [[nodiscard]] VerifyResult verify(std::string_view token, std::int64_t now,
+                                    TokenUse use = TokenUse::connection) const;
 
  private:
   std::string secret_;

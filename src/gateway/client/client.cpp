@@ -6,6 +6,7 @@
 #include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/publish_checks.hpp"
+#include "gateway/protocol/room_name.hpp"
 
 namespace herald::gateway::client {
 using protocol::DisconnectCode;
@@ -26,7 +27,9 @@ Client::Client(CoreContext& core, ShardCore& shard, const boost::asio::any_io_ex
       publish_rate_(core.options.client.publish_rate, core.options.client.publish_rate,
                     steady_now_ns()),
       command_rate_(core.options.client.command_rate, core.options.client.command_burst,
-                    steady_now_ns()) {
+                    steady_now_ns()),
+      subscription_expiry_timer_(executor),
+      lost_streams_timer_(executor) {
   shard_core_.clients.insert(this);
 }
 
@@ -83,11 +86,20 @@ void Client::run(std::uint32_t id, protocol::PingCmd& /*cmd*/) {
 }
 
 bool Client::check_room(std::uint32_t id, const std::string& room) {
-  if (auto refused = room_refusal(claims_, room)) {
+  if (auto refused = room_refusal(claims_, user_, room)) {
     reply_error(id, refused->code, refused->message);
     return false;
   }
-  return true;
+  return check_private(id, room);
+}
+
+bool Client::check_private(std::uint32_t id, const std::string& room) {
+  // Its subscription token is what lets a client in: without the room
+  // subscribed there is none to show.
+  if (!protocol::is_private_room(room) || subscriptions_.is_active(room)) return true;
+  reply_error(id, ErrorCode::permission_denied,
+              "room '" + room + "' is private: subscribe to it with a subscription token first");
+  return false;
 }
 
 bool Client::within_rate(std::uint32_t id, limits::TokenBucket& bucket, std::string_view setting) {
@@ -170,13 +182,19 @@ void Client::stream_lost(const std::string& room) {
   if (!setup_.resubscribes_lost_streams || server_side_rooms_.contains(room)) {
     return disconnect(DisconnectCode::stream_reset);
   }
-  if (!lost_rooms_.insert(room).second) return;  // its unsubscribe is on its way
-  // Not here: leaving the room edits the hub (fanout/subscriber.hpp).
-  boost::asio::post(connect_timer_.get_executor(), [this, weak = owner_, room] {
+  const bool first = lost_rooms_.empty();
+  if (!lost_rooms_.insert(room).second || !first) return;  // their unsubscribes are on their way
+  // Not here: leaving the room edits the hub (fanout/subscriber.hpp). On
+  // the next turn, with every room lost until then.
+  lost_streams_timer_.expires_after(std::chrono::seconds(0));
+  lost_streams_timer_.async_wait([this, weak = owner_](boost::system::error_code ec) {
     auto alive = weak.lock();
-    if (!alive) return;
-    lost_rooms_.erase(room);
-    server_unsubscribe(room, protocol::UnsubscribeCode::stream_lost);
+    if (ec || !alive) return;
+    std::unordered_set<std::string> lost;
+    lost.swap(lost_rooms_);
+    for (const std::string& r : lost) {
+      server_unsubscribe(r, protocol::UnsubscribeCode::stream_lost);
+    }
   });
 }
 

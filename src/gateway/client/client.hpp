@@ -10,7 +10,10 @@
 //   client.cpp          lifecycle, dispatch, deliveries, disconnects
 //   connect.cpp         connect: the identity rule, the connect hook,
 //                       server-side subscriptions, expiry and refresh
-//   subscriptions.cpp   subscribe and unsubscribe (client/subscription_table.hpp decides)
+//   subscriptions.cpp   subscribe and unsubscribe (client/subscription_table.hpp decides),
+//                       the server's unsubscribe, a lost stream
+//   subscription_tokens.cpp  subscription tokens: private rooms, sub_refresh,
+//                       their expiry
 //   publish.cpp         publish, its checks and its hook
 //   history.cpp         history
 //   presence.cpp        presence and presence_stats
@@ -32,6 +35,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -161,6 +165,11 @@ class Client final : public fanout::Subscriber {
   };
   // Carries out the SubscriptionTable's decisions (subscriptions.cpp).
   struct SubscriptionEffects;
+  // A subscribe a subscription token granted: when the subscription ends
+  // unless sub_refresh renews it (Unix seconds; nullopt: never).
+  struct TokenGrant {
+    std::optional<std::int64_t> expires;
+  };
   // A connect reply held until its server-side subscriptions have their
   // broker answers.
   struct PendingConnect {
@@ -178,6 +187,24 @@ class Client final : public fanout::Subscriber {
   HERALD_CLIENT_COMMANDS(HERALD_DECLARE_RUN, )
 #undef HERALD_DECLARE_RUN
   // NOLINTEND(cppcoreguidelines-macro-usage)
+
+  // subscription_tokens.cpp
+  // A subscribe with a subscription token: verified, then subscribed with
+  // its grant (no subscribe hook, the token's info, its expiry).
+  void subscribe_with_token(std::uint32_t id, protocol::SubscribeCmd& cmd);
+  // The claims of a subscription token for `room`, or nullopt once it has
+  // answered `id` (expired 109, invalid 103) or, for a token of another
+  // room, user or client, closed the connection (3501).
+  std::optional<auth::Claims> verified_subscription(std::uint32_t id, const std::string& room,
+                                                    std::string_view token);
+  // A token-granted subscription joined the room (`grant`), or any
+  // subscription left it (nullopt).
+  void track_token_subscription(const std::string& room, std::optional<TokenGrant> grant);
+  // The timer that ends token-granted subscriptions past their expiry (and
+  // Setup::refresh_grace) with an unsubscribe push (2501): armed for the
+  // earliest.
+  void arm_subscription_expiry();
+  void expire_subscriptions();
 
   // connect.cpp
   void proxy_connect(std::uint32_t id, protocol::ConnectCmd& cmd);
@@ -206,8 +233,13 @@ class Client final : public fanout::Subscriber {
   void subscribe_server_side(const std::string& room, SubscriptionTable::Since from);
 
   // subscriptions.cpp
+  // A subscribe whose checks passed, handed to the table.
+  void subscribe_in_table(std::uint32_t id, protocol::SubscribeCmd& cmd,
+                          SubscriptionTable::Args args);
+  // `grant`: set when a subscription token granted the subscribe.
   void subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
-                             std::string_view chan_info_json, std::string backend_data);
+                             std::string_view chan_info_json, std::string backend_data,
+                             std::optional<TokenGrant> grant = {});
   void proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
                        const std::string& client_data);
   void on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
@@ -236,8 +268,12 @@ class Client final : public fanout::Subscriber {
   void count_bad_answer(proxy::HookKind hook);
 
   // client.cpp
-  // Checks name and permission; on failure replies and returns false.
+  // Checks name and permission (check_private too); on failure replies
+  // and returns false.
   bool check_room(std::uint32_t id, const std::string& room);
+  // A private room is used (history, presence, publish) only through its
+  // subscription; on failure replies 103 and returns false.
+  bool check_private(std::uint32_t id, const std::string& room);
   // Takes a token from `bucket`; without one, replies 111 naming `setting`.
   bool within_rate(std::uint32_t id, limits::TokenBucket& bucket, std::string_view setting);
   // client.publish_rate, per connection or per user (Setup).
@@ -282,12 +318,17 @@ class Client final : public fanout::Subscriber {
   // command after connect.
   limits::TokenBucket publish_rate_;
   limits::TokenBucket command_rate_;
+  // Subscriptions a subscription token granted, until left: when each
+  // ends unless sub_refresh renews it (Unix seconds; nullopt: never).
+  std::unordered_map<std::string, std::optional<std::int64_t>> token_rooms_;
+  boost::asio::steady_timer subscription_expiry_timer_;
   // Rooms subscribed by the server (complete_connect), until left: a lost
   // stream there is recovered by reconnecting (Setup).
   std::unordered_set<std::string> server_side_rooms_;
-  // Rooms whose stream was lost and whose unsubscribe is posted: their
-  // deliveries are dropped until then.
+  // Rooms whose stream was lost, unsubscribed on the next turn by
+  // lost_streams_timer_: their deliveries are dropped until then.
   std::unordered_set<std::string> lost_rooms_;
+  boost::asio::steady_timer lost_streams_timer_;
   bool finished_ = false;
   bool slow_consumer_ = false;  // close_slow_consumer ran: its close is posted
 };

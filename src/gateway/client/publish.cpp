@@ -10,9 +10,10 @@
 namespace herald::gateway::client {
 
 void Client::run(std::uint32_t id, protocol::PublishCmd& cmd) {
-  if (auto refused = publish_refusal(core_.options, claims_, cmd.room, cmd.data.size())) {
+  if (auto refused = publish_refusal(core_.options, claims_, user_, cmd.room, cmd.data.size())) {
     return reply_error(id, refused->code, refused->message);
   }
+  if (!check_private(id, cmd.room)) return;
   if (!within_publish_rate(id)) return;
   if (auto refused = unasked_hook(proxy::HookKind::publish, cmd.room)) {
     return reply_error(id, refused->code, refused->message);

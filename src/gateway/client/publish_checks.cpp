@@ -6,9 +6,15 @@ namespace herald::gateway::client {
 using protocol::ErrorCode;
 
 std::optional<protocol::BrokerError> room_refusal(const std::optional<auth::Claims>& claims,
-                                                  const std::string& room) {
+                                                  std::string_view user, const std::string& room) {
   if (auto err = protocol::room_name_error(room))
     return protocol::BrokerError{ErrorCode::bad_room, *err};
+  if (!protocol::room_admits_user(room, user)) {
+    return protocol::BrokerError{ErrorCode::permission_denied,
+                                 "room '" + room +
+                                     "' is limited to the users after its '#', and '" +
+                                     std::string(user) + "' is not one of them"};
+  }
   if (claims && !claims->allows(room)) {
     return protocol::BrokerError{ErrorCode::permission_denied,
                                  "the token does not allow room '" + room + "'"};
@@ -18,9 +24,9 @@ std::optional<protocol::BrokerError> room_refusal(const std::optional<auth::Clai
 
 std::optional<protocol::BrokerError> publish_refusal(const Options& options,
                                                      const std::optional<auth::Claims>& claims,
-                                                     const std::string& room,
+                                                     std::string_view user, const std::string& room,
                                                      std::size_t data_bytes) {
-  if (auto refused = room_refusal(claims, room)) return refused;
+  if (auto refused = room_refusal(claims, user, room)) return refused;
   const RoomOptions& opts = options.room_options(room);
   if (!opts.publish) {
     return protocol::BrokerError{

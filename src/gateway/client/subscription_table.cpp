@@ -7,9 +7,9 @@ namespace herald::gateway::client {
 using protocol::ErrorCode;
 
 void SubscriptionTable::subscribe(std::uint32_t id, const std::string& room, Since since,
-                                  Effects& fx, std::string data) {
+                                  Effects& fx, Args args) {
   if (closed_) return;
-  apply(Queued{id, Op::subscribe, std::move(since), std::move(data)}, room, fx);
+  apply(Queued{id, Op::subscribe, std::move(since), std::move(args)}, room, fx);
 }
 
 void SubscriptionTable::unsubscribe(std::uint32_t id, const std::string& room, Effects& fx) {
@@ -39,7 +39,7 @@ void SubscriptionTable::apply(Queued cmd, const std::string& room, Effects& fx) 
     }
     rooms_.emplace(room, Entry{State::pending, cmd.id, {}, 0});
     ++counted_;
-    return fx.broker_subscribe(cmd.id, room, std::move(cmd.since), std::move(cmd.data));
+    return fx.broker_subscribe(cmd.id, room, std::move(cmd.since), std::move(cmd.args));
   }
   Entry& e = it->second;
   switch (e.state) {

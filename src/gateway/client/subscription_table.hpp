@@ -110,19 +110,35 @@
 
 namespace herald::gateway::client {
 
+// What a subscribe command carries to the table's broker_subscribe effect
+// besides its room and position: opaque to the table, queued with the
+// command. (At namespace scope: a default argument of the table's needs it
+// complete.)
+struct SubscribeArgs {
+  std::string data;  // the command's data (JSON), for the subscribe hook, or empty
+  // Set when a subscription token granted the subscribe (no hook is
+  // asked): the token's info for the client's presence in the room
+  // (chan_info; empty: none) and when the subscription ends unless the
+  // token is refreshed (Unix seconds; nullopt: never).
+  bool granted_by_token = false;
+  std::string chan_info_json;
+  std::optional<std::int64_t> expires;
+};
+
 class SubscriptionTable {
  public:
   using Since = std::optional<protocol::StreamPosition>;
+
+  using Args = SubscribeArgs;
 
   // What the connection does for the table. Called in the order of the
   // transition table above.
   class Effects {
    public:
     // Ask the broker to subscribe; its answer comes back through answered().
-    // `data` is the subscribe command's, for the subscribe hook (opaque to
-    // the table: carried through its queue with the command).
+    // `args` are the subscribe command's (Args).
     virtual void broker_subscribe(std::uint32_t id, const std::string& room, Since since,
-                                  std::string data) = 0;
+                                  Args args) = 0;
     // Undo one successful broker subscribe.
     virtual void broker_unsubscribe(const std::string& room) = 0;
     // Join / leave the shard's local subscribers of `room` (the hub).
@@ -160,7 +176,7 @@ class SubscriptionTable {
 
   // The client's commands (room names already checked).
   void subscribe(std::uint32_t id, const std::string& room, Since since, Effects& fx,
-                 std::string data = {});
+                 Args args = {});
   void unsubscribe(std::uint32_t id, const std::string& room, Effects& fx);
   // The server ends the client's subscription to `room` (above); `id` names
   // the event to push_unsubscribed, `code` is the push's.
@@ -193,7 +209,7 @@ class SubscriptionTable {
     std::uint32_t id;
     Op op;
     Since since;
-    std::string data;                  // subscribe: the command's data (JSON), or empty
+    Args args;                         // subscribe: the command's
     protocol::UnsubscribeCode code{};  // server_unsubscribe: the push's code
   };
   struct Entry {

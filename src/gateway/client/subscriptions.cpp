@@ -3,7 +3,9 @@
 // out, with the subscribe hook asked first where the namespace says so.
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/client.hpp"
+#include "gateway/client/publish_checks.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/protocol/room_name.hpp"
 #include "gateway/proxy/room_hooks.hpp"
 
 namespace herald::gateway::client {
@@ -14,17 +16,26 @@ using protocol::ErrorCode;
 struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   explicit SubscriptionEffects(Client& session,
                                const protocol::SubscribeResult* broker_answer = nullptr,
-                               std::string_view backend_data = {}, bool was_recovering = false)
-      : s(session), answer(broker_answer), data(backend_data), recovering(was_recovering) {}
+                               std::string_view backend_data = {}, bool was_recovering = false,
+                               std::optional<TokenGrant> grant = {})
+      : s(session),
+        answer(broker_answer),
+        data(backend_data),
+        recovering(was_recovering),
+        token(grant) {}
 
   // A namespace with subscribe_proxy asks the backend first; the table sees
   // the backend's decision and the broker's answer as one subscribe in
   // flight, so its ordering and limits hold unchanged. Server-side
   // subscriptions (id 0) were granted by the connect hook or the token.
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
-                        std::string client_data) override {
+                        SubscriptionTable::Args args) override {
+    if (args.granted_by_token) {
+      return s.subscribe_with_broker(room, std::move(since), args.chan_info_json, {},
+                                     TokenGrant{args.expires});
+    }
     if (id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
-      return s.proxy_subscribe(room, std::move(since), client_data);
+      return s.proxy_subscribe(room, std::move(since), args.data);
     }
     s.subscribe_with_broker(room, std::move(since), {}, {});
   }
@@ -35,6 +46,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     s.core_.broker->unsubscribe(s.shard_core_.index, room, s.client_id_);
   }
   void join_hub(const std::string& room) override {
+    if (token) s.track_token_subscription(room, token);
     s.shard_core_.hub.join(room, &s);
     s.core_.gw.subscriptions->add(1);
     if (s.room_list_ && answer) {
@@ -45,6 +57,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   }
   void leave_hub(const std::string& room) override {
     s.server_side_rooms_.erase(room);
+    s.track_token_subscription(room, std::nullopt);
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
     if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
@@ -56,7 +69,8 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     if (id == 0) {
       return s.server_side_subscription_done({room, *answer, std::string(data), {}, recovering});
     }
-    s.reply(id, protocol::SubscribeReply{*answer, data, recovering});
+    s.reply(id, protocol::SubscribeReply{*answer, data, recovering,
+                                         token ? token->expires : std::nullopt});
   }
   void reply_broker_error(std::uint32_t id, const std::string& room) override {
     if (answer && answer->error) {
@@ -80,18 +94,21 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   const protocol::SubscribeResult* answer;
   std::string_view data;  // the subscribe hook's data for the client, or empty
   bool recovering;        // the subscribe gave a position to recover from
+  // Set when a subscription token granted the subscribe.
+  std::optional<TokenGrant> token;
 };
 
 void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
-                                   std::string_view chan_info_json, std::string backend_data) {
+                                   std::string_view chan_info_json, std::string backend_data,
+                                   std::optional<TokenGrant> grant) {
   std::string info =
       chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
   const bool recovering = since.has_value();
   protocol::SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
   core_.broker->subscribe(shard_core_.index, std::move(req),
-                          [this, hold = hold(), room, data = std::move(backend_data),
-                           recovering](const protocol::SubscribeResult& r) {
-                            SubscriptionEffects fx(*this, &r, data, recovering);
+                          [this, hold = hold(), room, data = std::move(backend_data), recovering,
+                           grant](const protocol::SubscribeResult& r) {
+                            SubscriptionEffects fx(*this, &r, data, recovering, grant);
                             subscriptions_.answered(room, !r.error, fx);
                           });
 }
@@ -146,9 +163,23 @@ void Client::refuse_subscription(const std::string& room, protocol::BrokerError 
 }
 
 void Client::run(std::uint32_t id, protocol::SubscribeCmd& cmd) {
-  if (!check_room(id, cmd.room)) return;
+  if (!cmd.token.empty()) return subscribe_with_token(id, cmd);
+  if (auto refused = room_refusal(claims_, user_, cmd.room)) {
+    return reply_error(id, refused->code, refused->message);
+  }
+  if (protocol::is_private_room(cmd.room)) {
+    return reply_error(id, ErrorCode::permission_denied,
+                       "room '" + cmd.room + "' is private: subscribe with a subscription token");
+  }
+  SubscriptionTable::Args args;
+  args.data = std::move(cmd.data);
+  subscribe_in_table(id, cmd, std::move(args));
+}
+
+void Client::subscribe_in_table(std::uint32_t id, protocol::SubscribeCmd& cmd,
+                                SubscriptionTable::Args args) {
   SubscriptionEffects fx(*this);
-  subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx, std::move(cmd.data));
+  subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx, std::move(args));
 }
 
 void Client::subscribe_server_side(const std::string& room, SubscriptionTable::Since from) {
@@ -182,6 +213,8 @@ void Client::finish() {
   state_kind_ = State::closed;
   connect_timer_.cancel();
   expiry_.cancel();
+  subscription_expiry_timer_.cancel();
+  lost_streams_timer_.cancel();
   // Leave every subscribed room; a subscribe in flight is undone by its
   // answer (client/subscription_table.hpp).
   SubscriptionEffects fx(*this);

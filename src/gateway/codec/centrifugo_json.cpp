@@ -79,6 +79,23 @@ struct ResultJson {
   void operator()(const protocol::SubscribeReply& r) {
     key("subscribe");
     out += subscribe_result(r.result, r.data_json, r.was_recovering);
+    if (r.expires) {
+      out.pop_back();
+      append_expiry(*r.expires);
+      out += '}';
+    }
+  }
+  // {"expires":true,"ttl":N} or {}: the SDK asks its getToken again
+  // before the ttl runs out.
+  void operator()(const protocol::SubRefreshReply& r) {
+    key("sub_refresh");
+    if (!r.expires) {
+      out += "{}";
+      return;
+    }
+    out += '{';
+    append_expiry(*r.expires);
+    out += '}';
   }
   void operator()(const protocol::PublishReply&) {
     key("publish");
@@ -108,9 +125,10 @@ struct ResultJson {
     json::append_string(out, HERALD_VERSION);
   }
   // "expires":true,"ttl":<seconds left, at least 1: a ttl of 0 would make
-  // the SDK refresh in a loop>.
+  // the SDK refresh in a loop>, after a comma unless it opens an object.
   void append_expiry(std::int64_t expires_at) {
-    out += ",\"expires\":true,\"ttl\":" +
+    if (out.back() != '{') out += ',';
+    out += "\"expires\":true,\"ttl\":" +
            std::to_string(std::max<std::int64_t>(1, expires_at - unix_now()));
   }
   void operator()(const protocol::RpcReply& r) {

@@ -89,14 +89,9 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     body = std::move(c);
   } else if (method == "subscribe") {
     SubscribeCmd c;
-    if (!r.string(params, "channel", c.room, true) || !r.recovery(params, c.since)) return false;
-    std::string token;
-    if (!r.string(params, "token", token, false)) return false;
-    if (!token.empty()) {
-      error.code = ErrorCode::not_available;
-      error.message = "subscribe.token: subscription tokens are not supported yet";
+    if (!r.string(params, "channel", c.room, true) || !r.recovery(params, c.since) ||
+        !r.string(params, "token", c.token, false))
       return false;
-    }
     r.any_json(params, "data", c.data);
     body = std::move(c);
   } else if (method == "unsubscribe") {
@@ -146,9 +141,11 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     if (c.token.empty()) return r.fail("token", "a token");
     body = std::move(c);
   } else {  // sub_refresh
-    error.code = ErrorCode::not_available;
-    error.message = std::string(method) + " is not supported yet";
-    return false;
+    SubRefreshCmd c;
+    if (!r.string(params, "channel", c.room, true) || !r.string(params, "token", c.token, true))
+      return false;
+    if (c.token.empty()) return r.fail("token", "a token");
+    body = std::move(c);
   }
   return true;
 }

@@ -15,7 +15,15 @@ struct ResultJson {
   std::string operator()(const protocol::PingReply&) const { return "{}"; }
   std::string operator()(const protocol::UnsubscribeReply&) const { return "{}"; }
   std::string operator()(const protocol::SubscribeReply& r) const {
-    return protocol::subscribe_result(r.result, r.data_json);
+    std::string out = protocol::subscribe_result(r.result, r.data_json);
+    if (r.expires) {
+      out.pop_back();
+      out += ",\"expires\":" + std::to_string(*r.expires) + '}';
+    }
+    return out;
+  }
+  std::string operator()(const protocol::SubRefreshReply& r) const {
+    return r.expires ? "{\"expires\":" + std::to_string(*r.expires) + '}' : "{}";
   }
   std::string operator()(const protocol::PublishReply& r) const {
     return protocol::publish_result(r.result);

@@ -83,9 +83,15 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     body = std::move(c);
   } else if (method == "subscribe") {
     SubscribeCmd c;
-    if (!r.string(params, "room", c.room, true) || !r.position(params, "since", c.since))
+    if (!r.string(params, "room", c.room, true) || !r.position(params, "since", c.since) ||
+        !r.string(params, "token", c.token, false))
       return false;
     r.any_json(params, "data", c.data);
+    body = std::move(c);
+  } else if (method == "sub_refresh") {
+    SubRefreshCmd c;
+    if (!r.string(params, "room", c.room, true) || !r.string(params, "token", c.token, true))
+      return false;
     body = std::move(c);
   } else if (method == "unsubscribe") {
     UnsubscribeCmd c;

@@ -53,12 +53,14 @@ constexpr std::array<DisconnectInfo, 8> kDisconnects{{
     {DisconnectCode::forced, "forced", "disconnected by the server API; do not reconnect"},
 }};
 
-constexpr std::array<UnsubscribeInfo, 2> kUnsubscribes{{
+constexpr std::array<UnsubscribeInfo, 3> kUnsubscribes{{
     {UnsubscribeCode::server, "server unsubscribe",
      "unsubscribed through the server API; do not subscribe again on your own"},
     {UnsubscribeCode::stream_lost, "stream lost",
      "the room's stream lost publications (Redis lost data, or a gap outlived the history); "
      "subscribe again from your last offset: the reply says whether it recovered"},
+    {UnsubscribeCode::expired, "subscription expired",
+     "its subscription token expired and no sub_refresh came; subscribe again with a new one"},
 }};
 
 }  // namespace

@@ -52,6 +52,7 @@ enum class DisconnectCode : std::uint16_t {
 enum class UnsubscribeCode : std::uint16_t {
   server = 2000,       // unsubscribed through the server API
   stream_lost = 2500,  // the room's stream could not be continued without a hole
+  expired = 2501,      // its subscription token expired and was not refreshed in time
 };
 
 struct ErrorInfo {

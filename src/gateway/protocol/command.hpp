@@ -50,6 +50,12 @@ struct SubscribeCmd {
   std::string room;
   std::string data;  // for the subscribe hook: "data" re-serialized compactly; empty when absent
   std::optional<StreamPosition> since;
+  std::string token;  // a subscription token (a private room's), or empty
+};
+// A subscription token's refresh: the same room and user, a new expiry.
+struct SubRefreshCmd {
+  std::string room;
+  std::string token;
 };
 struct UnsubscribeCmd {
   std::string room;
@@ -114,6 +120,7 @@ inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
   X(ConnectCmd)                        \
   SEP X(RefreshCmd)                    \
   SEP X(SubscribeCmd)                  \
+  SEP X(SubRefreshCmd)                 \
   SEP X(UnsubscribeCmd)                \
   SEP X(PublishCmd)                    \
   SEP X(HistoryCmd)                    \

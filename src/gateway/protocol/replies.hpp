@@ -32,6 +32,12 @@ struct SubscribeReply {
   const SubscribeResult& result;
   std::string_view data_json;
   bool was_recovering = false;  // the subscribe gave a position (result.recovered says if it held)
+  // When the subscription ends unless its token is refreshed (sub_refresh):
+  // a subscription token's expiry, Unix seconds; nullopt: never.
+  std::optional<std::int64_t> expires;
+};
+struct SubRefreshReply {
+  std::optional<std::int64_t> expires;  // Unix seconds; nullopt: never
 };
 
 // One server-side subscription in a connect reply: its subscribe answer,
@@ -77,6 +83,7 @@ struct RpcReply {
 };
 
 using Reply = std::variant<EmptyReply, PingReply, UnsubscribeReply, ConnectReply, RefreshReply,
-                           SubscribeReply, PublishReply, HistoryReply, PresenceReply, RpcReply>;
+                           SubscribeReply, SubRefreshReply, PublishReply, HistoryReply,
+                           PresenceReply, RpcReply>;
 
 }  // namespace herald::gateway::protocol

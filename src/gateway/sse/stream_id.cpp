@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <optional>
 
 #include "gateway/protocol/room_name.hpp"
 
@@ -13,13 +14,49 @@ bool is_epoch_char(char c) {
          c == '-';
 }
 
+// The room as an id writes it: '#' and ',' escaped (the header).
+void append_room(std::string& out, std::string_view room) {
+  for (char c : room) {
+    if (c == '#') {
+      out += "%23";
+    } else if (c == ',') {
+      out += "%2C";
+    } else {
+      out += c;
+    }
+  }
+}
+
+// The room an id names, its two escapes read back; nullopt for any other
+// '%' (no room name has one).
+std::optional<std::string> read_room(std::string_view written) {
+  std::string room;
+  room.reserve(written.size());
+  for (std::size_t i = 0; i < written.size(); ++i) {
+    if (written[i] != '%') {
+      room += written[i];
+      continue;
+    }
+    const std::string_view code = written.substr(i + 1, 2);
+    if (code == "23") {
+      room += '#';
+    } else if (code == "2C" || code == "2c") {
+      room += ',';
+    } else {
+      return std::nullopt;
+    }
+    i += 2;
+  }
+  return room;
+}
+
 }  // namespace
 
 std::string format_stream_id(const protocol::RoomPositions& positions) {
   std::string out;
   for (const auto& [room, position] : positions) {
     if (!out.empty()) out += ',';
-    out += room;
+    append_room(out, room);
     out += '.';
     out += position.epoch;
     out += '.';
@@ -42,7 +79,9 @@ std::variant<protocol::RoomPositions, std::string> parse_stream_id(std::string_v
     }
     const std::size_t before = entry.rfind('.', last - 1);
     if (before == std::string_view::npos) return what + " is not ROOM.EPOCH.OFFSET";
-    const std::string_view room = entry.substr(0, before);
+    const std::optional<std::string> read = read_room(entry.substr(0, before));
+    if (!read) return what + ": a room's only escapes are %23 ('#') and %2C (',')";
+    const std::string& room = *read;
     const std::string_view epoch = entry.substr(before + 1, last - before - 1);
     const std::string_view offset = entry.substr(last + 1);
     if (auto err = protocol::room_name_error(room)) return what + ": " + *err;
@@ -55,10 +94,10 @@ std::variant<protocol::RoomPositions, std::string> parse_stream_id(std::string_v
     if (offset.empty() || ec != std::errc{} || end != offset.data() + offset.size()) {
       return what + ": the offset must be a decimal number below 2^64";
     }
-    const bool repeated = std::ranges::any_of(
-        positions, [room](const auto& p) { return std::string_view(p.first) == room; });
-    if (repeated) return what + ": room '" + std::string(room) + "' is named twice";
-    positions.emplace_back(std::string(room), std::move(position));
+    const bool repeated =
+        std::ranges::any_of(positions, [&room](const auto& p) { return p.first == room; });
+    if (repeated) return what + ": room '" + room + "' is named twice";
+    positions.emplace_back(room, std::move(position));
   }
   return positions;
 }

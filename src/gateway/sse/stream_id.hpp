@@ -4,13 +4,16 @@
 //
 // Format: one entry per room, comma-separated, each ROOM.EPOCH.OFFSET:
 //   chat:lobby.5f2c9a1e.7,news.b1e3a07c.0
-// Every byte is one that a URL query and an HTTP header carry unescaped and
-// that an SSE id may hold (no CR, LF or NUL): room names are limited to
-// letters, digits and _ - . : @ / = + ~ ! (protocol/room_name.hpp), epochs to
-// letters, digits, '_' and '-', and offsets are decimal. A room name may
-// contain '.' and so an entry is read from its right: the offset after the
-// last '.', the epoch after the one before. Room names hold no ',' so the
-// entries split on it. The epoch may be empty (a room with no stream yet).
+// Every byte is one that an HTTP header carries and that an SSE id may
+// hold (no CR, LF or NUL), and none that ends a URL's query ('#'); in a
+// query it is percent-encoded like any value (the escapes' '%'). Room
+// names are limited to letters, digits and _ - . : @ / = + ~ ! $ # ,
+// (protocol/room_name.hpp), of which '#' and ',' (the entry separator) are
+// written %23 and %2C (a name holds no '%', so this reads back exactly);
+// epochs to letters, digits, '_' and '-', and offsets are decimal. A room
+// name may contain '.' and so an entry is read from its right: the offset
+// after the last '.', the epoch after the one before. The epoch may be
+// empty (a room with no stream yet).
 //
 // The id carries every room of the stream, not just the one an event is
 // about, because EventSource remembers one id for the whole stream.

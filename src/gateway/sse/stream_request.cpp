@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "gateway/client/publish_checks.hpp"
+#include "gateway/protocol/room_name.hpp"
 #include "gateway/sse/stream_id.hpp"
 
 namespace herald::gateway::sse {
@@ -37,13 +38,23 @@ std::variant<StreamRequest, http::HttpResponse> read_stream_request(
 
   const std::uint32_t max_rooms = state.options.client.max_subscriptions;
   for (std::string& room : http::query_values(query, "room")) {
-    if (auto refused = client::room_refusal(out.identity.claims, room)) {
+    if (auto refused = client::room_refusal(out.identity.claims, out.identity.user, room)) {
       if (refused->code == protocol::ErrorCode::bad_room) {
         return bad("bad_room", "/sse room: " + refused->message);
       }
       return http::make_error_response(beast_http::status::forbidden,
                                        protocol::error_name(refused->code), refused->message,
                                        request.version());
+    }
+    if (protocol::is_private_room(room)) {
+      // Its subscription token would have to ride in the URL, where logs
+      // and Referer headers keep it.
+      return http::make_error_response(
+          beast_http::status::forbidden,
+          protocol::error_name(protocol::ErrorCode::permission_denied),
+          "/sse room '" + room +
+              "' is private: it is subscribed to with a subscription token, over the WebSocket",
+          request.version());
     }
     if (std::ranges::find(out.rooms, room) != out.rooms.end()) {
       return bad("bad_request", "/sse: room '" + room + "' is named twice");
