@@ -62,7 +62,7 @@ bool Options::dev_mode() const {
   if (auth.dev_mode == "on") return true;
   if (auth.dev_mode == "off") return false;
   return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() &&
-         http::is_loopback_host(listen.host);
+         auth.ecdsa_public_key_file.empty() && http::is_loopback_host(listen.host);
 }
 
 void register_options(config::Schema& s, Options& o) {
@@ -158,6 +158,9 @@ void register_options(config::Schema& s, Options& o) {
                "(openssl rand -hex 32)");
   s.add_string("auth.rsa_public_key_file", o.auth.rsa_public_key_file,
                "PEM file with the RSA public key that verifies RS256/384/512 connection tokens");
+  s.add_string("auth.ecdsa_public_key_file", o.auth.ecdsa_public_key_file,
+               "PEM file with the ECDSA public key (P-256 or P-384) that verifies ES256 or "
+               "ES384 connection tokens");
   s.add_string("auth.audience", o.auth.audience,
                "Connection tokens must carry this audience (aud, a string or an array holding "
                "it); empty: aud is not checked",

@@ -112,26 +112,32 @@ std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth
         " (a short secret can be guessed from one token): generate one with `openssl rand -hex "
         "32` and give it to both heraldd and whatever signs the tokens");
   }
-  if (!auth_options.hmac_secret.empty() || !auth_options.rsa_public_key_file.empty()) {
-    std::string pem;
-    if (!auth_options.rsa_public_key_file.empty()) {
-      std::ifstream in(auth_options.rsa_public_key_file);
-      if (!in) {
-        throw std::runtime_error("auth.rsa_public_key_file: cannot read '" +
-                                 auth_options.rsa_public_key_file + "'");
-      }
-      pem.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-    }
-    try {
-      return std::make_unique<auth::TokenVerifier>(
-          auth_options.hmac_secret, pem,
-          auth::Expected{auth_options.audience, auth_options.issuer});
-    } catch (const std::invalid_argument& e) {
-      throw std::runtime_error("auth.rsa_public_key_file: '" + auth_options.rsa_public_key_file +
-                               "' is " + e.what());
-    }
+  // The PEM text of a key file option ("" when unset).
+  auto read_key = [](const std::string& option, const std::string& path) {
+    if (path.empty()) return std::string();
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error(option + ": cannot read '" + path + "'");
+    return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  };
+  const std::string rsa = read_key("auth.rsa_public_key_file", auth_options.rsa_public_key_file);
+  const std::string ecdsa =
+      read_key("auth.ecdsa_public_key_file", auth_options.ecdsa_public_key_file);
+  if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty()) return nullptr;
+  const auth::Expected expected{auth_options.audience, auth_options.issuer};
+  // Each key checked alone first, so that a refusal names its option.
+  try {
+    static_cast<void>(auth::TokenVerifier("", rsa));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("auth.rsa_public_key_file: '" + auth_options.rsa_public_key_file +
+                             "' is " + e.what());
   }
-  return nullptr;
+  try {
+    static_cast<void>(auth::TokenVerifier("", {}, {}, ecdsa));
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("auth.ecdsa_public_key_file: '" + auth_options.ecdsa_public_key_file +
+                             "' is " + e.what());
+  }
+  return std::make_unique<auth::TokenVerifier>(auth_options.hmac_secret, rsa, expected, ecdsa);
 }
 
 }  // namespace
@@ -360,8 +366,9 @@ void Server::start() {
     log::warn(
         "dev mode is on: clients connect as any user they name, with no token, and "
         "/api/* answers without a key; only this machine (loopback hosts and origins, "
-        "and server.allowed_origins) is served. Set auth.hmac_secret or "
-        "auth.rsa_public_key_file, or auth.dev_mode = off, to turn it off",
+        "and server.allowed_origins) is served. Set auth.hmac_secret, "
+        "auth.rsa_public_key_file or auth.ecdsa_public_key_file, or auth.dev_mode = off, to "
+        "turn it off",
         {{"listen", m.options.listen.to_string()}});
   }
   m.broker->start();

@@ -220,6 +220,12 @@ TEST(GatewayLimits, Rs256TokensFromAPublicKeyFile) {
                   write_temp_file("not-a-key.pem", "hello")});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_THAT(bad.output, HasSubstr("auth.rsa_public_key_file"));
+  // So does an RSA key given as the ECDSA one, naming that option.
+  auto not_ec = run(
+      {HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.ecdsa_public_key_file", key_file});
+  EXPECT_EQ(not_ec.exit_code, 2);
+  EXPECT_THAT(not_ec.output, HasSubstr("auth.ecdsa_public_key_file"));
+  EXPECT_THAT(not_ec.output, HasSubstr("P-256 or P-384"));
 }
 
 TEST(GatewayLimits, ConnectTimeout) {

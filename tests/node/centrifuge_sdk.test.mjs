@@ -9,6 +9,10 @@
 // node --test tests/node/centrifuge_sdk.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import WebSocket from 'ws';
 import { Centrifuge } from 'centrifuge';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
@@ -429,6 +433,33 @@ test('a subscription token is refreshed with sub_refresh, and one not refreshed 
     assert.deepEqual((await got).data, { back: true });
   } finally {
     alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('ES256 tokens, signed by Node\'s crypto, open connections', async () => {
+  // Centrifugo's ecdsa_public_key: a P-256 key; the token's signature is
+  // R || S (RFC 7518 3.4, Node's ieee-p1363 encoding).
+  const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const pem = join(mkdtempSync(join(tmpdir(), 'es256-')), 'key.pub');
+  writeFileSync(pem, publicKey.export({ type: 'spki', format: 'pem' }));
+  const es256 = (sub) => {
+    const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
+    const input = `${b64({ alg: 'ES256', typ: 'JWT' })}.${b64({ sub, exp: Math.floor(Date.now() / 1000) + 600 })}`;
+    const sig = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+    return `${input}.${sig.toString('base64url')}`;
+  };
+  const { proc, port } = await startHeraldd(undefined, ['--auth.ecdsa_public_key_file', pem]);
+  const ellie = sdk(port, 'ellie', { token: es256('ellie') });
+  try {
+    const ctx = await connected(ellie);
+    assert.match(ctx.client, /.+/);
+    const sub = ellie.newSubscription('es');
+    await subscribed(sub);
+    const presence = await sub.presence();
+    assert.deepEqual(Object.values(presence.clients).map((c) => c.user), ['ellie']);
+  } finally {
+    ellie.disconnect();
     await stopHeraldd(proc);
   }
 });

@@ -1,6 +1,8 @@
 #include "gateway/auth/token.hpp"
 
+#include <openssl/bn.h>
 #include <openssl/crypto.h>
+#include <openssl/ec.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <openssl/pem.h>
@@ -22,9 +24,9 @@ namespace {
 constexpr std::string_view kAlphabet =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-// The digest of a JWS alg's family (RFC 7518 3.2 HS*, 3.3 RS*): its last
-// three characters, 256, 384 or 512; null for any other. Centrifugo issues
-// all six, so the verifier takes all six.
+// The digest of a JWS alg's family (RFC 7518 3.2 HS*, 3.3 RS*, 3.4 ES*): its
+// last three characters, 256, 384 or 512; null for any other. Centrifugo
+// issues HS and RS at all three and ES256/ES384, so the verifier takes those.
 const EVP_MD* alg_digest(std::string_view alg) {
   if (alg.size() != 5) return nullptr;
   const std::string_view bits = alg.substr(2);
@@ -44,8 +46,8 @@ std::string hmac(const EVP_MD* md, std::string_view key, std::string_view data) 
   return std::string(reinterpret_cast<const char*>(out.data()), len);
 }
 
-bool rsa_verify(const EVP_MD* md, EVP_PKEY* key, std::string_view data,
-                std::string_view signature) {
+bool digest_verify(const EVP_MD* md, EVP_PKEY* key, std::string_view data,
+                   std::string_view signature) {
   OpensslPtr<EVP_MD_CTX> ctx(EVP_MD_CTX_new());
   if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, md, nullptr, key) != 1) return false;
   // Safety: OpenSSL reads exactly these byte ranges; char and unsigned char
@@ -53,6 +55,33 @@ bool rsa_verify(const EVP_MD* md, EVP_PKEY* key, std::string_view data,
   return EVP_DigestVerify(ctx.get(), reinterpret_cast<const unsigned char*>(signature.data()),
                           signature.size(), reinterpret_cast<const unsigned char*>(data.data()),
                           data.size()) == 1;
+}
+
+// ES256/ES384 (RFC 7518 3.4): the signature is R || S, each as many bytes
+// as the curve's order (32 for P-256, 48 for P-384), big-endian; OpenSSL
+// verifies the DER form (RFC 3279), so it is re-encoded first. A signature
+// of any other length is refused unread.
+bool ecdsa_verify(const EVP_MD* md, EVP_PKEY* key, std::size_t half, std::string_view data,
+                  std::string_view signature) {
+  if (signature.size() != 2 * half) return false;
+  // Safety: BN_bin2bn reads `half` bytes from each; char and unsigned char
+  // share a representation, and half is 32 or 48.
+  const auto* raw = reinterpret_cast<const unsigned char*>(signature.data());
+  OpensslPtr<BIGNUM> r(BN_bin2bn(raw, static_cast<int>(half), nullptr));
+  OpensslPtr<BIGNUM> s(BN_bin2bn(raw + half, static_cast<int>(half), nullptr));
+  OpensslPtr<ECDSA_SIG> sig(ECDSA_SIG_new());
+  if (!r || !s || !sig || ECDSA_SIG_set0(sig.get(), r.get(), s.get()) != 1) return false;
+  static_cast<void>(r.release());  // owned by sig from here
+  static_cast<void>(s.release());
+  unsigned char* der = nullptr;
+  const int len = i2d_ECDSA_SIG(sig.get(), &der);
+  if (len <= 0) return false;
+  // Safety: i2d_ECDSA_SIG wrote len bytes at der, freed below.
+  const bool ok = digest_verify(
+      md, key, data,
+      std::string_view(reinterpret_cast<const char*>(der), static_cast<std::size_t>(len)));
+  OPENSSL_free(der);
+  return ok;
 }
 
 std::string claims_json(const Claims& claims) {
@@ -107,8 +136,26 @@ std::string claims_json(const Claims& claims) {
 }  // namespace
 
 TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem,
-                             Expected expected)
+                             Expected expected, std::string_view ecdsa_public_key_pem)
     : secret_(std::move(secret)), expected_(std::move(expected)) {
+  if (!ecdsa_public_key_pem.empty()) {
+    OpensslPtr<BIO> bio(BIO_new_mem_buf(ecdsa_public_key_pem.data(),
+                                        static_cast<int>(ecdsa_public_key_pem.size())));
+    OpensslPtr<EVP_PKEY> key(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr)
+                                 : nullptr);
+    // ES256 is P-256, ES384 P-384 (RFC 7518 3.4): the key's size says
+    // which alg it verifies.
+    const int bits =
+        key && EVP_PKEY_base_id(key.get()) == EVP_PKEY_EC ? EVP_PKEY_get_bits(key.get()) : 0;
+    if (bits != 256 && bits != 384) {
+      throw std::invalid_argument(
+          "not a PEM public key on P-256 or P-384 (-----BEGIN PUBLIC KEY-----; make one with: "
+          "openssl ecparam -name prime256v1 -genkey -noout -out key.pem && openssl ec -in "
+          "key.pem -pubout)");
+    }
+    ecdsa_bits_ = bits;
+    ecdsa_key_ = key.release();
+  }
   if (rsa_public_key_pem.empty()) return;
   OpensslPtr<BIO> bio(
       BIO_new_mem_buf(rsa_public_key_pem.data(), static_cast<int>(rsa_public_key_pem.size())));
@@ -129,6 +176,7 @@ TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key
 
 TokenVerifier::~TokenVerifier() {
   EVP_PKEY_free(static_cast<EVP_PKEY*>(rsa_key_));
+  EVP_PKEY_free(static_cast<EVP_PKEY*>(ecdsa_key_));
 }
 
 std::chrono::seconds wait_until_expiry(std::int64_t expires_at, std::int64_t now) {
@@ -156,7 +204,7 @@ std::string_view describe(TokenError e) {
     case TokenError::malformed:
       return "token is not a well-formed JWT";
     case TokenError::unsupported_alg:
-      return "token alg is not HS256/384/512 or RS256/384/512 with a configured key";
+      return "token alg is not HS256/384/512, RS256/384/512 or ES256/384 with a configured key";
     case TokenError::bad_signature:
       return "token signature does not verify";
     case TokenError::missing_subject:
@@ -252,7 +300,13 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
         CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
       return TokenError::bad_signature;
   } else if (md != nullptr && alg.starts_with("RS") && rsa_key_ != nullptr) {
-    if (!rsa_verify(md, static_cast<EVP_PKEY*>(rsa_key_), signing_input, *signature))
+    if (!digest_verify(md, static_cast<EVP_PKEY*>(rsa_key_), signing_input, *signature))
+      return TokenError::bad_signature;
+  } else if (md != nullptr && alg.starts_with("ES") && ecdsa_key_ != nullptr &&
+             alg.substr(2) == std::to_string(ecdsa_bits_)) {
+    // Safety: ecdsa_bits_ is 256 or 384 (the constructor), so half is 32 or 48.
+    const auto half = static_cast<std::size_t>(ecdsa_bits_ / 8);
+    if (!ecdsa_verify(md, static_cast<EVP_PKEY*>(ecdsa_key_), half, signing_input, *signature))
       return TokenError::bad_signature;
   } else {
     return TokenError::unsupported_alg;

@@ -1,5 +1,6 @@
-// Connection tokens: JWT (RFC 7519) signed with HS256 (HMAC-SHA256) or
-// RS256 (RSA PKCS#1 v1.5 with SHA-256), both through OpenSSL. The header's
+// Connection tokens: JWT (RFC 7519) signed with HS256/384/512 (HMAC),
+// RS256/384/512 (RSA PKCS#1 v1.5) or ES256/ES384 (ECDSA on P-256/P-384),
+// all through OpenSSL. The header's
 // alg picks the check; an alg whose key is not configured is refused (so a
 // token cannot downgrade RS256 to HS256 or to "none"). Claims Herald reads:
 //   sub    the user id (required, non-empty string)
@@ -83,8 +84,8 @@ inline constexpr std::chrono::seconds kLongestWait{std::chrono::hours(24 * 365 *
 
 enum class TokenError : std::uint8_t {
   malformed,        // not three base64url parts, or not JSON objects
-  unsupported_alg,  // header alg is none of HS256/384/512, RS256/384/512, or its key is not
-                    // configured
+  unsupported_alg,  // header alg is none of HS256/384/512, RS256/384/512, ES256/384, or its
+                    // key is not configured
   bad_signature,
   missing_subject,
   long_subject,  // sub is over protocol::kMaxUserBytes (user_name.hpp)
@@ -123,8 +124,10 @@ class TokenVerifier {
   // `rsa_public_key_pem` enables RS256 (empty: off); throws
   // std::invalid_argument if it is not a PEM RSA public key of at least
   // kMinRsaBits (start-up only).
+  // `ecdsa_public_key_pem` enables ES256 (a P-256 key) or ES384 (P-384);
+  // empty: off; throws std::invalid_argument for anything else.
   explicit TokenVerifier(std::string secret, std::string_view rsa_public_key_pem = {},
-                         Expected expected = {});
+                         Expected expected = {}, std::string_view ecdsa_public_key_pem = {});
   ~TokenVerifier();
   TokenVerifier(const TokenVerifier&) = delete;
   TokenVerifier& operator=(const TokenVerifier&) = delete;
@@ -136,7 +139,9 @@ class TokenVerifier {
  private:
   std::string secret_;
   Expected expected_;
-  void* rsa_key_ = nullptr;  // EVP_PKEY*, owned; kept opaque to spare includers OpenSSL
+  void* rsa_key_ = nullptr;    // EVP_PKEY*, owned; kept opaque to spare includers OpenSSL
+  void* ecdsa_key_ = nullptr;  // EVP_PKEY*, owned
+  int ecdsa_bits_ = 0;         // 256 or 384 with a key
 };
 
 // Signs claims into a token (for tests, tools and dev mode issuance).
