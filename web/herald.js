@@ -59,8 +59,9 @@
 // code 116, a backend that is unavailable, is retried with backoff),
 // 'publication' {room, offset, epoch, data, info} (no offset and epoch:
 // outside the stream, never recovered), 'recovery' {room,
-// recovered, missed}, 'rooms' {rooms}, 'unsubscribed' {room, code,
-// reason, resubscribe} when the server ends a subscription, 'push'
+// recovered, missed}, 'rooms' {rooms}, 'subscribed' {room} when the server
+// subscribes the connection, 'unsubscribed' {room, code, reason,
+// resubscribe} when it ends a subscription, 'push'
 // {message} for other pushes (join, leave), 'disconnect' {code, reason, reconnect} once for each
 // connection that ends other than by close(), before the state changes (the server's disconnect
 // push, or the close itself when none came: 1009, or 1006 for a network
@@ -399,6 +400,11 @@ export class HeraldClient extends EventTarget {
     } else if (m.rooms) {
       applyRoomDiffs(this.rooms, m.rooms.diffs);
       this.dispatchEvent(new CustomEvent('rooms', { detail: { rooms: this.rooms } }));
+    } else if (m.subscribe) {
+      // The server subscribed this connection (docs/protocol.md, "subscribe
+      // push"): kept as a server-side room, recovered on reconnect.
+      this._applyServerSubs({ [m.subscribe.room]: m.subscribe });
+      this.dispatchEvent(new CustomEvent('subscribed', { detail: { room: m.subscribe.room } }));
     } else if (m.unsubscribe) {
       this._onUnsubscribe(m.unsubscribe);
     } else if (m.disconnect) {

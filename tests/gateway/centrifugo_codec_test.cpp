@@ -397,6 +397,16 @@ TEST(CentrifugoEncode, PushesCarryTheChannelAndCentrifugoShapes) {
   EXPECT_EQ(codec.encode_push(protocol::encode_presence_push(
                 false, "chat", protocol::encode_client_info("bob", "c9"))),
             R"({"push":{"channel":"chat","leave":{"info":{"user":"bob","client":"c9"}}}})");
+  // A server-side subscription made later: its position, as the SDK keeps it.
+  EXPECT_EQ(codec.encode_push(protocol::encode_subscribe_push("chat", "ep", 4)),
+            R"({"push":{"channel":"chat","subscribe":{"recoverable":true,"positioned":true,)"
+            R"("epoch":"ep","offset":4}}})");
+  // The server's refresh: the connection's, with no channel.
+  EXPECT_EQ(codec.encode_push(protocol::encode_refresh_push(std::nullopt)),
+            R"({"push":{"refresh":{}}})");
+  Doc refresh(codec.encode_push(protocol::encode_refresh_push(unix_now() + 30)));
+  EXPECT_TRUE(bool(refresh.root["push"]["refresh"]["expires"]));
+  EXPECT_GE(std::int64_t(refresh.root["push"]["refresh"]["ttl"]), 29);
   // The server's unsubscribe, in Centrifugo's codes (the same numbers).
   EXPECT_EQ(codec.encode_push(
                 protocol::encode_unsubscribe_push("chat", protocol::UnsubscribeCode::stream_lost)),

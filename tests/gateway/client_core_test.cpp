@@ -339,6 +339,31 @@ TEST_F(ClientCore, AServerUnsubscribeIsPushedAfterTheSubscribeReply) {
   EXPECT_EQ(t.take().at(0).rfind("3 error ", 0), 0U) << "no longer subscribed";
 }
 
+// The server API's subscribe (Client::server_subscribe): a subscribe push
+// with the room's position once the broker answered; then the room's
+// publications; a second one changes nothing.
+TEST_F(ClientCore, AServerSubscribeIsPushedWithItsPosition) {
+  FakeTransport& t = connect("alice");
+  FakeTransport& writer = connect("bob");
+  writer.receive("2 publish news {\"n\":1}");
+  run();
+  writer.take();
+  t.client().server_subscribe("news");
+  run();
+  const auto lines = t.take();
+  ASSERT_EQ(lines.size(), 1U);
+  EXPECT_EQ(lines[0].rfind(R"(push {"subscribe":{"room":"news","epoch":")", 0), 0U) << lines[0];
+  EXPECT_NE(lines[0].find(R"("offset":1}})"), std::string::npos) << lines[0];
+  t.client().server_subscribe("news");
+  run();
+  EXPECT_TRUE(t.take().empty()) << "already subscribed: nothing";
+  writer.receive("3 publish news {\"n\":2}");
+  run();
+  const auto pushed = t.take();
+  ASSERT_EQ(pushed.size(), 1U);
+  EXPECT_NE(pushed[0].find(R"({"n":2})"), std::string::npos) << pushed[0];
+}
+
 TEST_F(ClientCore, ASlowConsumerIsClosedAndTheRestAreServed) {
   FakeTransport& slow = connect("slow", 200);
   FakeTransport& fast = connect("fast");

@@ -2,8 +2,8 @@
 // Centrifugo's HTTP API, unchanged) to heraldd's /api/<method>
 // (docs/centrifugo.md#server-api): publish and broadcast reach an SDK
 // subscriber; history, presence and presence_stats answer in Centrifugo's
-// shapes; unsubscribe ends one subscription and disconnect a user's
-// connections; errors come back with
+// shapes; subscribe adds a server-side subscription, unsubscribe ends one
+// and disconnect a user's connections; errors come back with
 // Centrifugo's numbers; batch and cent.js's pipeline run in order; and
 // Herald's own API keeps its shape at the same paths. Run by ctest:
 // node --test tests/node/cent_api.test.mjs
@@ -95,6 +95,21 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.equal((await still).data, 'still');
     assert.deepEqual((await api.getPresenceStats({ channel: 'sport' })).num_clients, 0);
 
+    // Subscribe: alice's connection gets a server-side subscription (the
+    // SDK's client-level 'subscribed'), and its publications.
+    const made = next(alice, 'subscribed', (ctx) => ctx.channel === 'alerts');
+    assert.deepEqual(await api.subscribe({ channel: 'alerts', user: 'alice' }), {});
+    await made;
+    const alert = next(alice, 'publication', (ctx) => ctx.channel === 'alerts');
+    await api.publish({ channel: 'alerts', data: 'fire' });
+    assert.equal((await alert).data, 'fire');
+    // Subscribing again changes nothing; unsubscribing ends it.
+    assert.deepEqual(await api.subscribe({ channel: 'alerts', user: 'alice' }), {});
+    const left = next(alice, 'unsubscribed', (ctx) => ctx.channel === 'alerts');
+    await api.unsubscribe({ channel: 'alerts', user: 'alice' });
+    await left;
+    assert.equal((await api.getPresenceStats({ channel: 'alerts' })).num_clients, 0);
+
     // Disconnect: alice's connection is closed by the server, which her SDK
     // sees as a disconnect it does not retry (3503 force disconnect).
     const gone = next(alice, 'disconnected');
@@ -180,6 +195,34 @@ test('Herald\'s own API keeps its shape at the same paths', async () => {
     const history = await post(port, '/api/history', { room: 'news' });
     assert.deepEqual(JSON.parse(history.text).result.publications.map((p) => p.data), [1]);
   } finally {
+    await stopHeraldd(proc);
+  }
+});
+
+test('refresh moves a user\'s connections\' end, or ends them', async () => {
+  const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--client.refresh_grace', '0s']);
+  const alice = sdk(port, 'alice');
+  try {
+    const api = cent(port);
+    await connected(alice);
+    // expired: closed now as expired (3005), which the SDK reconnects from.
+    let gone = next(alice, 'connecting', (ctx) => ctx.code === 3005);
+    assert.deepEqual(await api.refresh({ user: 'alice', expired: true }), {});
+    await gone;
+    await next(alice, 'connected');
+    // A new end a second away: the connection lasts until then, no longer.
+    const asked = Date.now();
+    gone = next(alice, 'connecting', (ctx) => ctx.code === 3005, 6000);
+    await api.refresh({ user: 'alice', expire_at: Math.floor(Date.now() / 1000) + 2 });
+    await gone;
+    assert.ok(Date.now() - asked >= 900, 'ended before its new end');
+    await next(alice, 'connected');
+    // expire_at 0: never (the server's end is lifted).
+    assert.deepEqual(await api.refresh({ user: 'alice', expire_at: 0 }), {});
+    const raw = await post(port, '/api/refresh', { user: 'alice', expire_at: 'soon' });
+    assert.equal(JSON.parse(raw.text).error.code, 'bad_request');
+  } finally {
+    alice.disconnect();
     await stopHeraldd(proc);
   }
 });

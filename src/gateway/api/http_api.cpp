@@ -380,6 +380,45 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
       });
 }
 
+// Subscribes the user's connections (or one of them) to a room, as a
+// server-side subscription: each gets a subscribe push once the broker
+// answered; one already subscribed is left as it is.
+void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string room;
+  std::string user;
+  std::string client;
+  if (!p.room(room) || !read_user(p, user, client)) return done(p.bad());
+  for_each_client_of(
+      state, shard, user, client, [room](client::Client& c) { c.server_subscribe(room); },
+      [done](std::size_t /*clients*/) {
+        done({"{}", {}});
+      });
+}
+
+// Moves the end of the user's connections (or one of them): `expired`
+// closes them (3003), `expire_at` (Unix seconds) is their new end, 0 or
+// absent never.
+void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string user;
+  std::string client;
+  bool expired = false;
+  if (!read_user(p, user, client) || !p.flag("expired", expired)) return done(p.bad());
+  std::optional<std::int64_t> expire_at;
+  dom::element e;
+  if (p.obj["expire_at"].get(e) == simdjson::SUCCESS) {
+    std::int64_t at = 0;
+    if (e.get(at) != simdjson::SUCCESS || at < 0)
+      return done(refused(bad_request("expire_at: expected Unix seconds (0: never)")));
+    expire_at = at;
+  }
+  for_each_client_of(
+      state, shard, user, client,
+      [expired, expire_at](client::Client& c) { c.server_refresh(expired, expire_at); },
+      [done](std::size_t /*clients*/) {
+        done({"{}", {}});
+      });
+}
+
 using Methods = std::map<std::string, Method, std::less<>>;
 
 Methods methods(ServerState& state) {
@@ -391,6 +430,8 @@ Methods methods(ServerState& state) {
   m["presence"] = std::bind(presence, std::ref(state), _1, _2, _3, false);
   m["presence_stats"] = std::bind(presence, std::ref(state), _1, _2, _3, true);
   m["disconnect"] = std::bind(disconnect, std::ref(state), _1, _2, _3);
+  m["subscribe"] = std::bind(subscribe, std::ref(state), _1, _2, _3);
+  m["refresh"] = std::bind(refresh, std::ref(state), _1, _2, _3);
   m["unsubscribe"] = std::bind(unsubscribe, std::ref(state), _1, _2, _3);
   return m;
 }

@@ -128,6 +128,17 @@ class Client final : public fanout::Subscriber {
   // says how the client recovers). Its deliveries stop at once; the
   // unsubscribe, which leaves the hub, runs on a turn of its own.
   void stream_lost(const std::string& room) override;
+  // The server moves the connection's end (the server API's refresh, as
+  // Centrifugo's): `expired` or an `expire_at` already past closes it now
+  // (3003); a later one is its new end, 0 or none means never; the client
+  // is told by a refresh push.
+  void server_refresh(bool expired, std::optional<std::int64_t> expire_at);
+  // The server subscribes the client to `room` (the server API's
+  // subscribe): as a server-side subscription of connect, told by a
+  // subscribe push once the broker answered (none when it was subscribed
+  // already or the broker refused). Only a connection whose connect was
+  // answered: one still connecting is left as it is.
+  void server_subscribe(const std::string& room);
   // The server ends the client's subscription to `room` (the server API's
   // unsubscribe): left, and an unsubscribe push with `code` if it was
   // subscribed, in the room's order (SubscriptionTable::server_unsubscribe).

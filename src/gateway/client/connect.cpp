@@ -161,6 +161,21 @@ void Client::arm_expiry(std::int64_t expires_at) {
               });
 }
 
+void Client::server_refresh(bool expired, std::optional<std::int64_t> expire_at) {
+  if (state_kind_ != State::connected) return;
+  if (expired || (expire_at && *expire_at != 0 && *expire_at <= unix_now())) {
+    return disconnect(DisconnectCode::token_expired);
+  }
+  std::optional<std::int64_t> ends;
+  if (expire_at && *expire_at != 0) ends = expire_at;
+  if (ends) {
+    arm_expiry(*ends);
+  } else {
+    expiry_.cancel();
+  }
+  out_.push({}, fanout::make_message(protocol::encode_refresh_push(ends)));
+}
+
 void Client::server_side_subscription_done(protocol::ServerSubscription sub) {
   if (!pending_connect_) return;
   PendingConnect& p = *pending_connect_;

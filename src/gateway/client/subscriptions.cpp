@@ -1,6 +1,7 @@
 // subscribe and unsubscribe: the SubscriptionTable decides
 // (client/subscription_table.hpp), the effects below carry its decisions
 // out, with the subscribe hook asked first where the namespace says so.
+#include "core/log.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/client/publish_checks.hpp"
@@ -62,10 +63,15 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     s.core_.gw.subscriptions->sub(1);
     if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
   }
-  // Id 0 is a server-side subscription's (complete_connect): its answer
-  // goes into the connect reply instead of a reply of its own.
+  // Id 0 is a server-side subscription's: one of connect's (complete_connect)
+  // goes into the connect reply instead of a reply of its own, one made
+  // later (server_subscribe) is pushed.
   void reply_subscribed(std::uint32_t id, const std::string& room) override {
     if (!answer) return;
+    if (id == 0 && !s.pending_connect_) {
+      return s.out_.push(room, fanout::make_message(protocol::encode_subscribe_push(
+                                   room, answer->epoch, answer->offset)));
+    }
     if (id == 0) {
       return s.server_side_subscription_done({room, *answer, std::string(data), {}, recovering});
     }
@@ -87,6 +93,15 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   void reply_error(std::uint32_t id, const std::string& room, ErrorCode code,
                    std::string message) override {
     if (id != 0) return s.reply_error(id, code, message);
+    if (!s.pending_connect_) {
+      // A later server-side subscribe the client never asked for: nobody
+      // to answer (105, already subscribed, is the common one).
+      if (code != ErrorCode::already_subscribed) {
+        log::info("server-side subscribe refused",
+                  {{"client", s.client_id_}, {"room", room}, {"error", message}});
+      }
+      return;
+    }
     s.server_side_subscription_done({room, std::nullopt, {}, {code, std::move(message)}, false});
   }
 
@@ -186,6 +201,11 @@ void Client::subscribe_server_side(const std::string& room, SubscriptionTable::S
   server_side_rooms_.insert(room);  // until it is left (a refused one stays: it is harmless)
   SubscriptionEffects fx(*this);
   subscriptions_.subscribe(0, room, std::move(from), fx);
+}
+
+void Client::server_subscribe(const std::string& room) {
+  if (state_kind_ != State::connected || pending_connect_) return;
+  subscribe_server_side(room, std::nullopt);
 }
 
 void Client::server_unsubscribe(const std::string& room, protocol::UnsubscribeCode code) {

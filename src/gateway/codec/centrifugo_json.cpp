@@ -221,6 +221,16 @@ std::string CentrifugoJson::encode_push(std::string_view canonical) const {
   dom::object push;
   if (!parse_object(canonical, push)) return {};
   for (auto [kind, value] : push) {
+    if (kind == "refresh") {
+      // The connection's, not a channel's: {"push":{"refresh":{"expires":
+      // true,"ttl":N}}}, or {} when it no longer expires.
+      dom::object body;
+      std::int64_t expires = 0;
+      if (value.get(body) != simdjson::SUCCESS) return {};
+      if (body["expires"].get(expires) != simdjson::SUCCESS) return R"({"push":{"refresh":{}}})";
+      return "{\"push\":{\"refresh\":{\"expires\":true,\"ttl\":" +
+             std::to_string(std::max<std::int64_t>(1, expires - unix_now())) + "}}}";
+    }
     dom::object body;
     std::string_view room;
     if (value.get(body) != simdjson::SUCCESS || body["room"].get(room) != simdjson::SUCCESS) {
@@ -239,6 +249,22 @@ std::string CentrifugoJson::encode_push(std::string_view canonical) const {
       if (body["info"].get(info) == simdjson::SUCCESS) {
         out += "\"info\":";
         append_client_info(out, info);
+      }
+      out += '}';
+    } else if (kind == "subscribe") {
+      // A server-side subscription made while connected: its position,
+      // which the SDK keeps to recover it after a reconnect.
+      std::string_view epoch;
+      std::uint64_t offset = 0;
+      if (body["epoch"].get(epoch) != simdjson::SUCCESS ||
+          body["offset"].get(offset) != simdjson::SUCCESS) {
+        return {};
+      }
+      out += ",\"subscribe\":{";
+      if (!epoch.empty()) {
+        out += "\"recoverable\":true,\"positioned\":true,\"epoch\":";
+        json::append_string(out, epoch);
+        out += ",\"offset\":" + std::to_string(offset);
       }
       out += '}';
     } else if (kind == "unsubscribe") {

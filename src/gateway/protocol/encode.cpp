@@ -157,6 +157,23 @@ std::string encode_disconnect(std::uint16_t code, std::string_view reason, bool 
   return out;
 }
 
+std::string encode_refresh_push(std::optional<std::int64_t> expires) {
+  if (!expires) return "{\"refresh\":{}}";
+  return "{\"refresh\":{\"expires\":" + std::to_string(*expires) + "}}";
+}
+
+std::string encode_subscribe_push(std::string_view room, std::string_view epoch,
+                                  std::uint64_t offset) {
+  std::string out = "{\"subscribe\":{\"room\":";
+  json::append_string(out, room);
+  out += ",\"epoch\":";
+  json::append_string(out, epoch);
+  out += ",\"offset\":";
+  append_uint(out, offset);
+  out += "}}";
+  return out;
+}
+
 std::string encode_unsubscribe_push(std::string_view room, UnsubscribeCode code) {
   std::string out = "{\"unsubscribe\":{\"room\":";
   json::append_string(out, room);

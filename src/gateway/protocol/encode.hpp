@@ -65,6 +65,13 @@ inline constexpr std::string_view kPubSuffix = "}";
                                                std::string_view info_json,
                                                std::string_view moderation_json = {});
 
+// {"refresh":{"expires":T}}, or {"refresh":{}} for never: the server moved
+// the connection's expiry (the server API's refresh).
+[[nodiscard]] std::string encode_refresh_push(std::optional<std::int64_t> expires);
+// {"subscribe":{"room":R,"epoch":E,"offset":N}}: the server subscribed the
+// connection to R (the server API's subscribe), at that position.
+[[nodiscard]] std::string encode_subscribe_push(std::string_view room, std::string_view epoch,
+                                                std::uint64_t offset);
 // {"unsubscribe":{"room":R,"code":C,"reason":"..","resubscribe":B}}: the
 // server ended the subscription (protocol::UnsubscribeCode).
 [[nodiscard]] std::string encode_unsubscribe_push(std::string_view room, UnsubscribeCode code);
