@@ -5,7 +5,8 @@
 // again, one room shared with a client of Herald's own protocol, bad
 // input that closes only its own connection, token refresh, server-side
 // subscriptions, private channels with subscription tokens (sub_refresh,
-// expiry) and user-limited channels. Run by ctest:
+// expiry), user-limited channels, ES256 tokens, and the shutdown (3001) and
+// slow-consumer (3008) closes the SDK reconnects from. Run by ctest:
 // node --test tests/node/centrifuge_sdk.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -460,6 +461,55 @@ test('ES256 tokens, signed by Node\'s crypto, open connections', async () => {
     assert.deepEqual(Object.values(presence.clients).map((c) => c.user), ['ellie']);
   } finally {
     ellie.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('the server\'s shutdown and a slow consumer reach the SDK as 3001 and 3008, and it reconnects', async () => {
+  // A small queue, so that a client that stops reading overflows it soon.
+  const { proc, port } = await startHeraldd(undefined,
+    [...FLAGS, '--client.max_queue_bytes', '65536', '--rooms.max_publication_bytes', '65536',
+      '--client.publish_rate', '100000']);
+  // The SDK's WebSocket, recorded so the test can stop it reading.
+  const sockets = [];
+  class Recorded extends WebSocket {
+    constructor(...args) {
+      super(...args);
+      sockets.push(this);
+    }
+  }
+  const slow = sdk(port, 'slow', { websocket: Recorded });
+  const writer = sdk(port, 'writer');
+  try {
+    await connected(slow);
+    await connected(writer);
+    const s = slow.newSubscription('flood');
+    await subscribed(s);
+    const w = writer.newSubscription('flood');
+    await subscribed(w);
+    // The slow client's socket stops reading (ws's net.Socket), so the
+    // kernel's buffers fill, then the server's queue for it: closed with
+    // Centrifugo's 3008 (slow), which the SDK reconnects from.
+    sockets[0]._socket.pause();
+    const closed = next(slow, 'connecting', (ctx) => ctx.code === 3008, 20000);
+    const chunk = { pad: 'x'.repeat(60000) };
+    for (let i = 0; i < 400; i += 1) {
+      await w.publish(chunk);
+      if (sockets[0].readyState !== WebSocket.OPEN) break;
+    }
+    const resubscribed = next(s, 'subscribed', () => true, 15000);
+    sockets[0]._socket.resume();
+    assert.equal((await closed).code, 3008);
+    // Back, and its subscription recovered from where it stopped.
+    assert.equal((await resubscribed).wasRecovering, true);
+
+    // Shutdown: every client is told 3001 (the SDK reconnects).
+    const down = next(writer, 'connecting', (ctx) => ctx.code === 3001);
+    await stopHeraldd(proc);
+    assert.equal((await down).code, 3001);
+  } finally {
+    slow.disconnect();
+    writer.disconnect();
     await stopHeraldd(proc);
   }
 });
