@@ -32,10 +32,10 @@ async function refused(call) {
 }
 
 // A raw POST with the API key, for what cent.js has no method for.
-async function post(port, path, body) {
+async function post(port, path, body, headers = {}) {
   const r = await fetch(`http://127.0.0.1:${port}${path}`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-API-Key': API_KEY },
+    headers: { 'Content-Type': 'application/json', 'X-API-Key': API_KEY, ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
   return { status: r.status, text: await r.text() };
@@ -142,11 +142,23 @@ test('refusals come back with Centrifugo\'s codes, and a wrong key is refused', 
       assert.equal(raw.status, 200, raw.text);
       assert.equal(JSON.parse(raw.text).error.code, code, raw.text);
     }
+    // Centrifugo's transport error mode: the error alone, under its status.
+    const transport = { 'X-Centrifugo-Error-Mode': 'transport' };
+    for (const [method, body, code, status] of [
+      ['publish', { channel: 'bad room', data: 1 }, 107, 400],
+      ['history', { channel: 'quiet:x' }, 108, 400],
+    ]) {
+      const raw = await post(port, `/api/${method}`, body, transport);
+      assert.equal(raw.status, status, raw.text);
+      assert.equal(JSON.parse(raw.text).code, code, raw.text);
+    }
+    const ok = await post(port, '/api/publish', { channel: 'news', data: 0 }, transport);
+    assert.equal(JSON.parse(ok.text).result.offset, 1);
     await refused(api.publish({ channel: 'bad room', data: 1 }));
     await refused(api.getHistory({ channel: 'quiet:x' }));
     await refused(cent(port, 'not-the-key').publish({ channel: 'news', data: 1 }));
     // The API still serves after every refusal.
-    assert.equal((await api.publish({ channel: 'news', data: 1 })).offset, 1);
+    assert.equal((await api.publish({ channel: 'news', data: 1 })).offset, 2);
   } finally {
     await stopHeraldd(proc);
   }

@@ -1,5 +1,7 @@
 #include "gateway/api/api_dialect.hpp"
 
+#include <boost/beast/core/string.hpp>
+
 #include <limits>
 
 #include "core/json.hpp"
@@ -81,13 +83,38 @@ class HeraldDialect final : public ApiDialect {
   }
 };
 
+// The HTTP status Centrifugo's transport error mode gives a code (its
+// apiproto.MapErrorToHTTPCode): 500 for any it does not list.
+beast_http::status centrifugo_http_status(std::uint32_t code) {
+  switch (code) {
+    case 102:  // unknown channel
+    case 104:  // not found
+      return beast_http::status::not_found;
+    case 107:  // bad request
+    case 108:  // not available
+      return beast_http::status::bad_request;
+    case 112:  // unrecoverable position
+      return beast_http::status::range_not_satisfiable;
+    case 113:  // conflict
+      return beast_http::status::conflict;
+    default:
+      return beast_http::status::internal_server_error;
+  }
+}
+
 class CentrifugoDialect final : public ApiDialect {
  public:
+  explicit CentrifugoDialect(bool transport_errors) : transport_errors_(transport_errors) {}
   std::string_view room_field() const override { return "channel"; }
   std::string_view rooms_field() const override { return "channels"; }
   // Centrifugo's default error mode: the HTTP exchange succeeded, the
   // error is in the body, where its clients read it.
   http::HttpResponse error_response(const ApiError& e) const override {
+    if (transport_errors_) {
+      return http::make_text_response(
+          centrifugo_http_status(codec::centrifugo::error_for(e.code).code),
+          centrifugo_error_object(e) + "\n", "application/json", 11);
+    }
     return http::make_text_response(beast_http::status::ok,
                                     "{\"error\":" + centrifugo_error_object(e) + "}\n",
                                     "application/json", 11);
@@ -123,6 +150,9 @@ class CentrifugoDialect final : public ApiDialect {
   std::string presence_stats(const protocol::PresenceResult& r) const override {
     return codec::centrifugo::presence_stats_result(r);
   }
+
+ private:
+  bool transport_errors_;
 };
 
 }  // namespace
@@ -132,16 +162,19 @@ const ApiDialect& herald_dialect() {
   return dialect;
 }
 
-const ApiDialect& centrifugo_dialect() {
-  static const CentrifugoDialect dialect;
-  return dialect;
+const ApiDialect& centrifugo_dialect(bool transport_errors) {
+  static const CentrifugoDialect in_body(false);
+  static const CentrifugoDialect in_status(true);
+  return transport_errors ? in_status : in_body;
 }
 
-const ApiDialect& dialect_of(dom::object body) {
+const ApiDialect& dialect_of(dom::object body, const http::HttpRequest& request) {
   dom::element e;
-  if (body["channel"].get(e) == simdjson::SUCCESS || body["channels"].get(e) == simdjson::SUCCESS)
-    return centrifugo_dialect();
-  return herald_dialect();
+  if (body["channel"].get(e) != simdjson::SUCCESS && body["channels"].get(e) != simdjson::SUCCESS)
+    return herald_dialect();
+  const auto mode = request.find("X-Centrifugo-Error-Mode");
+  return centrifugo_dialect(mode != request.end() &&
+                            boost::beast::iequals(mode->value(), "transport"));
 }
 
 }  // namespace herald::gateway::api

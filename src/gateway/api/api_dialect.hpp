@@ -14,7 +14,9 @@
 //   - Centrifugo's: HTTP 200 both ways, {"result":R} or
 //     {"error":{"code":<number>,"message":M}} with the number its SDKs and
 //     API clients know (codec/centrifugo_codes.hpp, the same map as its
-//     client protocol's).
+//     client protocol's); or, when the request asks with
+//     "X-Centrifugo-Error-Mode: transport", the error alone,
+//     {"code":N,"message":M}, under the HTTP status Centrifugo gives N.
 // What both shapes answer alike (a publish's position, a disconnect) is
 // written once, by the method; the dialect writes only what differs.
 #pragma once
@@ -72,8 +74,11 @@ class ApiDialect {
 [[nodiscard]] std::string centrifugo_error_object(const ApiError& e);
 
 [[nodiscard]] const ApiDialect& herald_dialect();
-[[nodiscard]] const ApiDialect& centrifugo_dialect();
-// The dialect a request body speaks (above).
-[[nodiscard]] const ApiDialect& dialect_of(simdjson::dom::object body);
+// `transport_errors`: Centrifugo's transport error mode (above).
+[[nodiscard]] const ApiDialect& centrifugo_dialect(bool transport_errors = false);
+// The dialect a request speaks (above): by its body, and for Centrifugo's
+// the error mode its header asks.
+[[nodiscard]] const ApiDialect& dialect_of(simdjson::dom::object body,
+                                           const http::HttpRequest& request);
 
 }  // namespace herald::gateway::api

@@ -502,7 +502,7 @@ void register_api(http::HttpRouter& router, ServerState& state) {
           auto parsed = parse_json_object(*parser, req.body());
           if (!parsed)
             return respond(answer(herald_dialect(), refused(bad_request(parsed.error()))));
-          Params p{parser, *parsed, &dialect_of(*parsed), {}};
+          Params p{parser, *parsed, &dialect_of(*parsed, req), {}};
           const ApiDialect* dialect = p.dialect;
           (*method)(p, shard,
                     [respond, dialect](const Outcome& o) { respond(answer(*dialect, o)); });
