@@ -238,3 +238,32 @@ test('refresh moves a user\'s connections\' end, or ends them', async () => {
     await stopHeraldd(proc);
   }
 });
+
+test('disconnect takes Centrifugo\'s custom code and whitelist', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const kept = sdk(port, 'carol');
+  const other = sdk(port, 'carol');
+  try {
+    const api = cent(port);
+    const keptId = (await connected(kept)).client;
+    await connected(other);
+    // An application's code (4500-4999: the SDK does not reconnect) and
+    // reason; the whitelisted connection stays.
+    const gone = next(other, 'disconnected');
+    const r = await api.disconnect({
+      user: 'carol', whitelist: [keptId], disconnect: { code: 4501, reason: 'moved' },
+    });
+    assert.equal(r.disconnected, 1);
+    const d = await gone;
+    assert.deepEqual([d.code, d.reason], [4501, 'moved']);
+    assert.equal(kept.state, 'connected');
+    // A code outside 4000-4999 is refused (107), and nobody is cut.
+    const raw = await post(port, '/api/disconnect', { user: 'carol', channel: 'x', disconnect: { code: 3000 } });
+    assert.equal(JSON.parse(raw.text).error.code, 107, raw.text);
+    assert.equal(kept.state, 'connected');
+  } finally {
+    kept.disconnect();
+    other.disconnect();
+    await stopHeraldd(proc);
+  }
+});

@@ -5,6 +5,7 @@
 #include <openssl/crypto.h>
 #include <simdjson.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,6 +19,7 @@
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/protocol/room_name.hpp"
+#include "gateway/proxy/backend_answer.hpp"
 #include "gateway/shard_pool.hpp"
 
 namespace herald::gateway::api {
@@ -304,10 +306,10 @@ void presence(ServerState& state, Params& p, unsigned shard, const Done& done, b
 }
 
 // Runs `act` on every shard for each client of `user` (and of client id
-// `client`, when given), then answers `done` on `shard` with how many there
-// were.
+// `client`, when given), then answers `done` on `shard` with how many it
+// acted on (those for which it returned true).
 void for_each_client_of(ServerState& state, unsigned shard, const std::string& user,
-                        const std::string& client, std::function<void(client::Client&)> act,
+                        const std::string& client, std::function<bool(client::Client&)> act,
                         std::function<void(std::size_t)> done) {
   struct Pending {
     std::size_t hit = 0;
@@ -316,7 +318,7 @@ void for_each_client_of(ServerState& state, unsigned shard, const std::string& u
   };
   ShardPool& pool = *state.pool;
   auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(done)});
-  auto shared_act = std::make_shared<const std::function<void(client::Client&)>>(std::move(act));
+  auto shared_act = std::make_shared<const std::function<bool(client::Client&)>>(std::move(act));
   for (unsigned s = 0; s < pool.size(); ++s) {
     boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, shared_act, user, client] {
       // Collected first: acting may close a client, which edits the set.
@@ -324,8 +326,9 @@ void for_each_client_of(ServerState& state, unsigned shard, const std::string& u
       for (client::Client* c : state.shards[s]->clients) {
         if (c->user() == user && (client.empty() || c->id() == client)) hit.push_back(c);
       }
-      for (client::Client* c : hit) (*shared_act)(*c);
-      boost::asio::post(pool[shard].ctx, [pending, n = hit.size()] {
+      std::size_t acted = 0;
+      for (client::Client* c : hit) acted += (*shared_act)(*c) ? 1 : 0;
+      boost::asio::post(pool[shard].ctx, [pending, n = acted] {
         pending->hit += n;
         if (--pending->left == 0) pending->done(pending->hit);
       });
@@ -362,19 +365,64 @@ void unsubscribe(ServerState& state, Params& p, unsigned shard, const Done& done
   if (!p.room(room) || !read_user(p, user, client)) return done(p.bad());
   for_each_client_of(
       state, shard, user, client,
-      [room](client::Client& c) { c.server_unsubscribe(room, protocol::UnsubscribeCode::server); },
+      [room](client::Client& c) {
+        c.server_unsubscribe(room, protocol::UnsubscribeCode::server);
+        return true;
+      },
       [done](std::size_t /*clients*/) {
         done({"{}", {}});
       });
 }
 
+// Disconnects the user's connections (or one of them) with 3502, or with
+// Centrifugo's "disconnect": an application's code (4000-4999, reconnecting
+// below 4500) and reason; "whitelist" names client ids to keep.
 void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done) {
   std::string user;
   std::string client;
   if (!read_user(p, user, client)) return done(p.bad());
+  struct Custom {
+    std::uint16_t code;
+    std::string reason;
+  };
+  std::optional<Custom> custom;
+  dom::element e;
+  if (p.obj["disconnect"].get(e) == simdjson::SUCCESS) {
+    dom::object d;
+    std::uint64_t code = 0;
+    std::string_view reason;
+    if (e.get(d) != simdjson::SUCCESS || d["code"].get(code) != simdjson::SUCCESS ||
+        code < proxy::kMinBackendDisconnectCode || code > proxy::kMaxBackendDisconnectCode ||
+        (d["reason"].get(e) == simdjson::SUCCESS && e.get(reason) != simdjson::SUCCESS))
+      return done(refused(bad_request(
+          R"(disconnect: expected {"code": 4000..4999, "reason": string} (an application's code))")));
+    // Safety: code is in 4000..4999, checked above.
+    custom = Custom{static_cast<std::uint16_t>(code), std::string(reason)};
+  }
+  std::vector<std::string> keep;
+  if (p.obj["whitelist"].get(e) == simdjson::SUCCESS) {
+    dom::array ids;
+    if (e.get(ids) != simdjson::SUCCESS)
+      return done(refused(bad_request("whitelist: expected an array of client ids")));
+    for (dom::element id : ids) {
+      std::string_view s;
+      if (id.get(s) != simdjson::SUCCESS)
+        return done(refused(bad_request("whitelist: expected an array of client ids")));
+      keep.emplace_back(s);
+    }
+  }
   for_each_client_of(
       state, shard, user, client,
-      [](client::Client& c) { c.disconnect(protocol::DisconnectCode::forced); },
+      [custom, keep](client::Client& c) {
+        if (std::ranges::find(keep, c.id()) != keep.end()) return false;
+        if (custom) {
+          c.disconnect(custom->code, custom->reason,
+                       proxy::backend_disconnect_reconnects(custom->code));
+        } else {
+          c.disconnect(protocol::DisconnectCode::forced);
+        }
+        return true;
+      },
       [done](std::size_t n) {
         done({"{\"disconnected\":" + std::to_string(n) + "}", {}});
       });
@@ -389,7 +437,11 @@ void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) 
   std::string client;
   if (!p.room(room) || !read_user(p, user, client)) return done(p.bad());
   for_each_client_of(
-      state, shard, user, client, [room](client::Client& c) { c.server_subscribe(room); },
+      state, shard, user, client,
+      [room](client::Client& c) {
+        c.server_subscribe(room);
+        return true;
+      },
       [done](std::size_t /*clients*/) {
         done({"{}", {}});
       });
@@ -413,7 +465,10 @@ void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
   }
   for_each_client_of(
       state, shard, user, client,
-      [expired, expire_at](client::Client& c) { c.server_refresh(expired, expire_at); },
+      [expired, expire_at](client::Client& c) {
+        c.server_refresh(expired, expire_at);
+        return true;
+      },
       [done](std::size_t /*clients*/) {
         done({"{}", {}});
       });
