@@ -123,21 +123,17 @@ std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth
   const std::string ecdsa =
       read_key("auth.ecdsa_public_key_file", auth_options.ecdsa_public_key_file);
   if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty()) return nullptr;
-  const auth::Expected expected{auth_options.audience, auth_options.issuer};
-  // Each key checked alone first, so that a refusal names its option.
   try {
-    static_cast<void>(auth::TokenVerifier("", rsa));
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error("auth.rsa_public_key_file: '" + auth_options.rsa_public_key_file +
-                             "' is " + e.what());
+    return std::make_unique<auth::TokenVerifier>(
+        auth_options.hmac_secret, rsa, auth::Expected{auth_options.audience, auth_options.issuer},
+        ecdsa);
+  } catch (const auth::KeyError& e) {
+    const bool is_rsa = e.key == auth::KeyError::Key::rsa;
+    throw std::runtime_error(
+        std::string(is_rsa ? "auth.rsa_public_key_file" : "auth.ecdsa_public_key_file") + ": '" +
+        (is_rsa ? auth_options.rsa_public_key_file : auth_options.ecdsa_public_key_file) + "' is " +
+        e.what());
   }
-  try {
-    static_cast<void>(auth::TokenVerifier("", {}, {}, ecdsa));
-  } catch (const std::invalid_argument& e) {
-    throw std::runtime_error("auth.ecdsa_public_key_file: '" + auth_options.ecdsa_public_key_file +
-                             "' is " + e.what());
-  }
-  return std::make_unique<auth::TokenVerifier>(auth_options.hmac_secret, rsa, expected, ecdsa);
 }
 
 }  // namespace

@@ -267,3 +267,33 @@ test('disconnect takes Centrifugo\'s custom code and whitelist', async () => {
     await stopHeraldd(proc);
   }
 });
+
+test('batch, /api lines and disconnect refuse what they cannot read, and the API goes on', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  try {
+    const error = async (path, body) => {
+      const raw = await post(port, path, body);
+      assert.equal(raw.status, 200, raw.text);
+      return JSON.parse(raw.text).error;
+    };
+    let e = await error('/api/batch', { commands: { publish: {} } });
+    assert.deepEqual([e.code, e.message], [107, 'commands: expected an array of commands']);
+    e = await error('/api/batch', { commands: [{ publish: { channel: 'a', data: 1 }, history: {} }] });
+    assert.equal(e.code, 107);
+    assert.match(e.message, /^commands\[0\]: expected one method/);
+    e = await error('/api', '{"method":"publish","params":{"channel":"a","data":1}}\n \nnot json');
+    assert.equal(e.code, 107);
+    assert.match(e.message, /^line 2: expected/);
+    e = await error('/api/disconnect', { channel: 'x', user: 'u', whitelist: 'c1' });
+    assert.deepEqual([e.code, e.message], [107, 'whitelist: expected an array of client ids']);
+    // Nothing of a refused batch or /api body ran; "parallel" still runs
+    // the commands in order.
+    const ok = await post(port, '/api/batch', {
+      parallel: true,
+      commands: [{ publish: { channel: 'a', data: 1 } }, { publish: { channel: 'a', data: 2 } }],
+    });
+    assert.deepEqual(JSON.parse(ok.text).replies.map((r) => r.publish.offset), [1, 2]);
+  } finally {
+    await stopHeraldd(proc);
+  }
+});

@@ -513,3 +513,38 @@ test('the server\'s shutdown and a slow consumer reach the SDK as 3001 and 3008,
     await stopHeraldd(proc);
   }
 });
+
+test('subscription tokens and sub_refresh that do not fit are refused, the connection kept', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/connection/websocket`);
+  try {
+    await new Promise((r) => ws.once('open', r));
+    const replies = new Map();
+    ws.on('message', (d) => {
+      for (const l of d.toString().trim().split('\n')) {
+        const m = JSON.parse(l);
+        if (m.id) replies.set(m.id, m);
+      }
+    });
+    const expired = token('eve', -10, { channel: '$x' });
+    ws.send([
+      `{"id":1,"connect":{"token":"${token('eve')}"}}`,
+      // No subscription of this channel came with a token (103).
+      `{"id":2,"sub_refresh":{"channel":"plain","token":"${token('eve', 60, { channel: 'plain' })}"}}`,
+      // Not a JWT, a connection token (no channel claim), and an expired
+      // subscription token (109: the SDK fetches a new one).
+      '{"id":3,"subscribe":{"channel":"$x","token":"garbage"}}',
+      `{"id":4,"subscribe":{"channel":"$x","token":"${token('eve')}"}}`,
+      `{"id":5,"subscribe":{"channel":"$x","token":"${expired}"}}`,
+      '{"id":6,"subscribe":{"channel":"$x"}}',
+      '{"id":7,"presence":{"channel":"$x"}}',
+    ].join('\n'));
+    await until(() => replies.size >= 7);
+    assert.deepEqual([2, 3, 4, 5, 6, 7].map((id) => replies.get(id).error?.code),
+      [103, 103, 103, 109, 103, 103]);
+    assert.equal(ws.readyState, WebSocket.OPEN);
+  } finally {
+    ws.close();
+    await stopHeraldd(proc);
+  }
+});

@@ -37,6 +37,10 @@ std::string centrifugo_error_object(const ApiError& e) {
   return out + '}';
 }
 
+std::string centrifugo_error_reply(const ApiError& e) {
+  return "{\"error\":" + centrifugo_error_object(e) + '}';
+}
+
 namespace {
 
 class HeraldDialect final : public ApiDialect {
@@ -115,14 +119,13 @@ class CentrifugoDialect final : public ApiDialect {
           centrifugo_http_status(codec::centrifugo::error_for(e.code).code),
           centrifugo_error_object(e) + "\n", "application/json", 11);
     }
-    return http::make_text_response(beast_http::status::ok,
-                                    "{\"error\":" + centrifugo_error_object(e) + "}\n",
+    return http::make_text_response(beast_http::status::ok, centrifugo_error_reply(e) + "\n",
                                     "application/json", 11);
   }
   // {"result":{"offset":N,"epoch":E}} or {"error":{..}}: a PublishResponse.
   std::string broadcast_entry(std::string_view /*room*/,
                               const protocol::PublishResult& r) const override {
-    if (r.error) return "{\"error\":" + centrifugo_error_object(api_error(*r.error)) + '}';
+    if (r.error) return centrifugo_error_reply(api_error(*r.error));
     return "{\"result\":" + protocol::publish_result(r) + '}';
   }
   // Centrifugo's: absent or 0 the position only, -1 everything kept.

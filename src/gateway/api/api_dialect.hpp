@@ -69,9 +69,12 @@ class ApiDialect {
   [[nodiscard]] virtual std::string presence_stats(const protocol::PresenceResult& r) const = 0;
 };
 
-// Centrifugo's Error object, {"code":<number>,"message":M}: in a refusal,
-// and in each refused entry of a broadcast or a batch.
+// Centrifugo's Error object, {"code":<number>,"message":M}: alone in the
+// transport error mode's answer, else under "error" (below).
 [[nodiscard]] std::string centrifugo_error_object(const ApiError& e);
+// {"error":<that object>}: a refused entry of a broadcast, a batch or /api's
+// lines, and the default error mode's whole answer.
+[[nodiscard]] std::string centrifugo_error_reply(const ApiError& e);
 
 [[nodiscard]] const ApiDialect& herald_dialect();
 // `transport_errors`: Centrifugo's transport error mode (above).

@@ -16,6 +16,7 @@
 #include "gateway/api/api_dialect.hpp"
 #include "gateway/api/json_body.hpp"
 #include "gateway/client/client.hpp"
+#include "gateway/codec/lines.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/results.hpp"
 #include "gateway/protocol/room_name.hpp"
@@ -305,11 +306,38 @@ void presence(ServerState& state, Params& p, unsigned shard, const Done& done, b
   });
 }
 
-// Runs `act` on every shard for each client of `user` (and of client id
-// `client`, when given), then answers `done` on `shard` with how many it
-// acted on (those for which it returned true).
-void for_each_client_of(ServerState& state, unsigned shard, const std::string& user,
-                        const std::string& client, std::function<bool(client::Client&)> act,
+// The connections a method acts on: every one of `user` (required,
+// non-empty), or the one of them with client id `client` when given.
+struct Target {
+  std::string user;
+  std::string client;
+};
+
+// The target of a method, read from "user" and "client"; false with
+// p.error set when either is malformed.
+bool read_target(Params& p, Target& out) {
+  std::string_view u;
+  if (p.obj["user"].get(u) != simdjson::SUCCESS || u.empty()) {
+    p.error = "user: expected a non-empty string";
+    return false;
+  }
+  out.user.assign(u);
+  dom::element e;
+  if (p.obj["client"].get(e) != simdjson::SUCCESS) return true;
+  std::string_view c;
+  if (e.get(c) != simdjson::SUCCESS) {
+    p.error = "client: expected a string";
+    return false;
+  }
+  out.client.assign(c);
+  return true;
+}
+
+// Runs `act` on every shard for each connection of `target`, then answers
+// `done` on `shard` with how many it acted on (those for which it returned
+// true).
+void for_each_client_of(ServerState& state, unsigned shard, Target target,
+                        std::function<bool(client::Client&)> act,
                         std::function<void(std::size_t)> done) {
   struct Pending {
     std::size_t hit = 0;
@@ -318,69 +346,61 @@ void for_each_client_of(ServerState& state, unsigned shard, const std::string& u
   };
   ShardPool& pool = *state.pool;
   auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(done)});
-  auto shared_act = std::make_shared<const std::function<bool(client::Client&)>>(std::move(act));
+  auto shared = std::make_shared<const std::pair<Target, std::function<bool(client::Client&)>>>(
+      std::move(target), std::move(act));
   for (unsigned s = 0; s < pool.size(); ++s) {
-    boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, shared_act, user, client] {
+    boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, shared] {
+      const auto& [who, acts_on] = *shared;
       // Collected first: acting may close a client, which edits the set.
       std::vector<client::Client*> hit;
       for (client::Client* c : state.shards[s]->clients) {
-        if (c->user() == user && (client.empty() || c->id() == client)) hit.push_back(c);
+        if (c->user() == who.user && (who.client.empty() || c->id() == who.client)) {
+          hit.push_back(c);
+        }
       }
       std::size_t acted = 0;
-      for (client::Client* c : hit) acted += (*shared_act)(*c) ? 1 : 0;
-      boost::asio::post(pool[shard].ctx, [pending, n = acted] {
-        pending->hit += n;
+      for (client::Client* c : hit) acted += acts_on(*c) ? 1 : 0;
+      boost::asio::post(pool[shard].ctx, [pending, acted] {
+        pending->hit += acted;
         if (--pending->left == 0) pending->done(pending->hit);
       });
     });
   }
 }
 
-// `user` (required, non-empty) and `client` (optional) of a method that
-// acts on a user's connections.
-bool read_user(Params& p, std::string& user, std::string& client) {
-  std::string_view u;
-  if (p.obj["user"].get(u) != simdjson::SUCCESS || u.empty()) {
-    p.error = "user: expected a non-empty string";
-    return false;
-  }
-  user.assign(u);
-  dom::element e;
-  if (p.obj["client"].get(e) != simdjson::SUCCESS) return true;
-  std::string_view c;
-  if (e.get(c) != simdjson::SUCCESS) {
-    p.error = "client: expected a string";
-    return false;
-  }
-  client.assign(c);
-  return true;
+// What subscribe, unsubscribe and refresh share: `act` on every connection
+// of the target, then the result {}.
+void on_each_connection(ServerState& state, unsigned shard, Target target,
+                        const std::function<void(client::Client&)>& act, const Done& done) {
+  for_each_client_of(
+      state, shard, std::move(target),
+      [act](client::Client& c) {
+        act(c);
+        return true;
+      },
+      [done](std::size_t /*connections*/) {
+        done({"{}", {}});
+      });
 }
 
 // Unsubscribes the user's connections (or one of them) from a room: each
 // that was subscribed gets an unsubscribe push (2000) and stays connected.
 void unsubscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
   std::string room;
-  std::string user;
-  std::string client;
-  if (!p.room(room) || !read_user(p, user, client)) return done(p.bad());
-  for_each_client_of(
-      state, shard, user, client,
-      [room](client::Client& c) {
-        c.server_unsubscribe(room, protocol::UnsubscribeCode::server);
-        return true;
-      },
-      [done](std::size_t /*clients*/) {
-        done({"{}", {}});
-      });
+  Target target;
+  if (!p.room(room) || !read_target(p, target)) return done(p.bad());
+  on_each_connection(
+      state, shard, std::move(target),
+      [room](client::Client& c) { c.server_unsubscribe(room, protocol::UnsubscribeCode::server); },
+      done);
 }
 
 // Disconnects the user's connections (or one of them) with 3502, or with
 // Centrifugo's "disconnect": an application's code (4000-4999, reconnecting
 // below 4500) and reason; "whitelist" names client ids to keep.
 void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done) {
-  std::string user;
-  std::string client;
-  if (!read_user(p, user, client)) return done(p.bad());
+  Target target;
+  if (!read_target(p, target)) return done(p.bad());
   struct Custom {
     std::uint16_t code;
     std::string reason;
@@ -412,7 +432,7 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
     }
   }
   for_each_client_of(
-      state, shard, user, client,
+      state, shard, std::move(target),
       [custom, keep](client::Client& c) {
         if (std::ranges::find(keep, c.id()) != keep.end()) return false;
         if (custom) {
@@ -433,28 +453,20 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
 // answered; one already subscribed is left as it is.
 void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
   std::string room;
-  std::string user;
-  std::string client;
-  if (!p.room(room) || !read_user(p, user, client)) return done(p.bad());
-  for_each_client_of(
-      state, shard, user, client,
-      [room](client::Client& c) {
-        c.server_subscribe(room);
-        return true;
-      },
-      [done](std::size_t /*clients*/) {
-        done({"{}", {}});
-      });
+  Target target;
+  if (!p.room(room) || !read_target(p, target)) return done(p.bad());
+  on_each_connection(
+      state, shard, std::move(target), [room](client::Client& c) { c.server_subscribe(room); },
+      done);
 }
 
 // Moves the end of the user's connections (or one of them): `expired`
 // closes them (3003), `expire_at` (Unix seconds) is their new end, 0 or
 // absent never.
 void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
-  std::string user;
-  std::string client;
+  Target target;
   bool expired = false;
-  if (!read_user(p, user, client) || !p.flag("expired", expired)) return done(p.bad());
+  if (!read_target(p, target) || !p.flag("expired", expired)) return done(p.bad());
   std::optional<std::int64_t> expire_at;
   dom::element e;
   if (p.obj["expire_at"].get(e) == simdjson::SUCCESS) {
@@ -463,15 +475,9 @@ void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
       return done(refused(bad_request("expire_at: expected Unix seconds (0: never)")));
     expire_at = at;
   }
-  for_each_client_of(
-      state, shard, user, client,
-      [expired, expire_at](client::Client& c) {
-        c.server_refresh(expired, expire_at);
-        return true;
-      },
-      [done](std::size_t /*clients*/) {
-        done({"{}", {}});
-      });
+  on_each_connection(
+      state, shard, std::move(target),
+      [expired, expire_at](client::Client& c) { c.server_refresh(expired, expire_at); }, done);
 }
 
 using Methods = std::map<std::string, Method, std::less<>>;
@@ -507,34 +513,30 @@ struct Call {
 // Runs `calls` one after another on `shard`, each after the previous one
 // answered (so a batch's publications keep their order), each on a turn of
 // its own (so a long batch does not hold the shard), then hands over the
-// outcomes in order.
-void run_in_order(ServerState& state, unsigned shard, std::vector<Call> calls,
-                  std::function<void(std::vector<Outcome>)> finish) {
+// calls with their outcomes, in order.
+using Finish = std::function<void(const std::vector<Call>&, const std::vector<Outcome>&)>;
+void run_in_order(ServerState& state, unsigned shard, std::vector<Call> calls, Finish finish) {
   struct Run {
     std::vector<Call> calls;
     std::vector<Outcome> outcomes;
-    std::function<void(std::vector<Outcome>)> finish;
+    Finish finish;
   };
   auto run = std::make_shared<Run>(Run{std::move(calls), {}, std::move(finish)});
   auto step = std::make_shared<std::function<void()>>();
   *step = [&state, shard, run, weak = std::weak_ptr<std::function<void()>>(step)] {
-    if (run->outcomes.size() == run->calls.size()) return run->finish(std::move(run->outcomes));
-    Call& call = run->calls[run->outcomes.size()];
-    if (call.method == nullptr) {
-      run->outcomes.push_back(
-          refused({protocol::ErrorCode::unknown_command, "no method '" + call.name + "'",
-                   beast_http::status::not_found}));
-    }
-    auto next = weak.lock();
-    auto go_on = [&state, shard, next] {
+    if (run->outcomes.size() == run->calls.size()) return run->finish(run->calls, run->outcomes);
+    // The outcome recorded, the next call on a turn of its own.
+    auto record = [&state, shard, run, next = weak.lock()](Outcome o) {
+      run->outcomes.push_back(std::move(o));
       boost::asio::post((*state.pool)[shard].ctx, [next] { (*next)(); });
     };
-    if (call.method == nullptr) return go_on();
+    Call& call = run->calls[run->outcomes.size()];
+    if (call.method == nullptr) {
+      return record(refused({protocol::ErrorCode::unknown_command, "no method '" + call.name + "'",
+                             beast_http::status::not_found}));
+    }
     Params p{call.keep, call.params, &centrifugo_dialect(), {}};
-    (*call.method)(p, shard, [run, go_on](Outcome o) {
-      run->outcomes.push_back(std::move(o));
-      go_on();
-    });
+    (*call.method)(p, shard, record);
   };
   (*step)();
 }
@@ -593,26 +595,23 @@ void register_api(http::HttpRouter& router, ServerState& state) {
           const std::string_view name = (*command.begin()).key;
           calls.push_back({std::string(name), find(name), parser, params});
         }
-        std::vector<std::string> names;
-        names.reserve(calls.size());
-        for (const Call& c : calls) names.push_back(c.name);
-        run_in_order(state, shard, std::move(calls),
-                     [respond, names = std::move(names)](const std::vector<Outcome>& outcomes) {
-                       std::string body = "{\"replies\":[";
-                       for (std::size_t i = 0; i < outcomes.size(); ++i) {
-                         if (i) body += ',';
-                         if (outcomes[i].error) {
-                           body +=
-                               "{\"error\":" + centrifugo_error_object(*outcomes[i].error) + '}';
-                           continue;
-                         }
-                         body += "{";
-                         json::append_string(body, names[i]);
-                         body += ':' + outcomes[i].result + '}';
-                       }
-                       respond(http::make_text_response(beast_http::status::ok, body + "]}\n",
-                                                        "application/json", 11));
-                     });
+        run_in_order(
+            state, shard, std::move(calls),
+            [respond](const std::vector<Call>& done, const std::vector<Outcome>& outcomes) {
+              std::string body = "{\"replies\":[";
+              for (std::size_t i = 0; i < outcomes.size(); ++i) {
+                if (i) body += ',';
+                if (outcomes[i].error) {
+                  body += centrifugo_error_reply(*outcomes[i].error);
+                  continue;
+                }
+                body += "{";
+                json::append_string(body, done[i].name);
+                body += ':' + outcomes[i].result + '}';
+              }
+              respond(http::make_text_response(beast_http::status::ok, body + "]}\n",
+                                               "application/json", 11));
+            });
       });
 
   // Centrifugo's older API at /api itself, which cent.js's pipeline()
@@ -623,37 +622,36 @@ void register_api(http::HttpRouter& router, ServerState& state) {
       beast_http::verb::post, "/api",
       [&state, find](const http::HttpRequest& req, unsigned shard, Respond respond) {
         if (!admit_api_request(state, req, respond)) return;
-        const ApiDialect& dialect = centrifugo_dialect();
         std::vector<Call> calls;
-        std::string_view body = req.body();
-        while (!body.empty()) {
-          const std::size_t end = std::min(body.find('\n'), body.size());
-          std::string_view line = body.substr(0, end);
-          body.remove_prefix(std::min(end + 1, body.size()));
-          if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
+        bool malformed = false;
+        codec::for_each_line(req.body(), [&](std::string_view line) {
+          if (malformed || line.find_first_not_of(" \t") == std::string_view::npos) return;
+          // Each line its own parser: the calls keep their parameters.
           auto parser = std::make_shared<dom::parser>();
           auto parsed = parse_json_object(*parser, line);
           std::string_view method;
           dom::object params;
-          if (!parsed || (*parsed)["method"].get(method) != simdjson::SUCCESS ||
-              (*parsed)["params"].get(params) != simdjson::SUCCESS)
-            return respond(
-                answer(dialect,
-                       refused(bad_request("line " + std::to_string(calls.size() + 1) +
-                                           ": expected {\"method\":\"<name>\",\"params\":{..}}"))));
-          calls.push_back({std::string(method), find(method), parser, params});
+          malformed = !parsed || (*parsed)["method"].get(method) != simdjson::SUCCESS ||
+                      (*parsed)["params"].get(params) != simdjson::SUCCESS;
+          if (!malformed) calls.push_back({std::string(method), find(method), parser, params});
+        });
+        if (malformed) {
+          return respond(
+              answer(centrifugo_dialect(),
+                     refused(bad_request("line " + std::to_string(calls.size() + 1) +
+                                         ": expected {\"method\":\"<name>\",\"params\":{..}}"))));
         }
-        run_in_order(state, shard, std::move(calls),
-                     [respond](const std::vector<Outcome>& outcomes) {
-                       std::string out;
-                       for (const Outcome& o : outcomes) {
-                         if (!out.empty()) out += '\n';
-                         out += o.error ? "{\"error\":" + centrifugo_error_object(*o.error) + '}'
-                                        : "{\"result\":" + o.result + '}';
-                       }
-                       respond(http::make_text_response(beast_http::status::ok, std::move(out),
-                                                        "application/json", 11));
-                     });
+        run_in_order(
+            state, shard, std::move(calls),
+            [respond](const std::vector<Call>& /*calls*/, const std::vector<Outcome>& outcomes) {
+              std::string out;
+              for (const Outcome& o : outcomes) {
+                if (!out.empty()) out += '\n';
+                out += o.error ? centrifugo_error_reply(*o.error) : "{\"result\":" + o.result + '}';
+              }
+              respond(http::make_text_response(beast_http::status::ok, std::move(out),
+                                               "application/json", 11));
+            });
       });
 }
 

@@ -84,6 +84,13 @@ bool ecdsa_verify(const EVP_MD* md, EVP_PKEY* key, std::size_t half, std::string
   return ok;
 }
 
+// The public key a PEM text holds (-----BEGIN PUBLIC KEY-----), or null.
+OpensslPtr<EVP_PKEY> read_public_key(std::string_view pem) {
+  OpensslPtr<BIO> bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  return OpensslPtr<EVP_PKEY>(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr)
+                                  : nullptr);
+}
+
 std::string claims_json(const Claims& claims) {
   std::string payload = "{\"sub\":";
   json::append_string(payload, claims.user);
@@ -138,40 +145,40 @@ std::string claims_json(const Claims& claims) {
 TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem,
                              Expected expected, std::string_view ecdsa_public_key_pem)
     : secret_(std::move(secret)), expected_(std::move(expected)) {
+  // Both keys are read before either is kept, so a refusal of the second
+  // leaves nothing owned behind (the destructor does not run for a
+  // constructor that throws).
+  OpensslPtr<EVP_PKEY> ecdsa;
   if (!ecdsa_public_key_pem.empty()) {
-    OpensslPtr<BIO> bio(BIO_new_mem_buf(ecdsa_public_key_pem.data(),
-                                        static_cast<int>(ecdsa_public_key_pem.size())));
-    OpensslPtr<EVP_PKEY> key(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr)
-                                 : nullptr);
+    ecdsa = read_public_key(ecdsa_public_key_pem);
     // ES256 is P-256, ES384 P-384 (RFC 7518 3.4): the key's size says
     // which alg it verifies.
     const int bits =
-        key && EVP_PKEY_base_id(key.get()) == EVP_PKEY_EC ? EVP_PKEY_get_bits(key.get()) : 0;
+        ecdsa && EVP_PKEY_base_id(ecdsa.get()) == EVP_PKEY_EC ? EVP_PKEY_get_bits(ecdsa.get()) : 0;
     if (bits != 256 && bits != 384) {
-      throw std::invalid_argument(
-          "not a PEM public key on P-256 or P-384 (-----BEGIN PUBLIC KEY-----; make one with: "
-          "openssl ecparam -name prime256v1 -genkey -noout -out key.pem && openssl ec -in "
-          "key.pem -pubout)");
+      throw KeyError(KeyError::Key::ecdsa,
+                     "not a PEM public key on P-256 or P-384 (-----BEGIN PUBLIC KEY-----; make one "
+                     "with: openssl ecparam -name prime256v1 -genkey -noout -out key.pem && "
+                     "openssl ec -in key.pem -pubout)");
     }
     ecdsa_bits_ = bits;
-    ecdsa_key_ = key.release();
   }
-  if (rsa_public_key_pem.empty()) return;
-  OpensslPtr<BIO> bio(
-      BIO_new_mem_buf(rsa_public_key_pem.data(), static_cast<int>(rsa_public_key_pem.size())));
-  OpensslPtr<EVP_PKEY> key(bio ? PEM_read_bio_PUBKEY(bio.get(), nullptr, nullptr, nullptr)
-                               : nullptr);
-  if (!key || EVP_PKEY_base_id(key.get()) != EVP_PKEY_RSA) {
-    throw std::invalid_argument("not a PEM RSA public key (-----BEGIN PUBLIC KEY-----)");
+  OpensslPtr<EVP_PKEY> rsa;
+  if (!rsa_public_key_pem.empty()) {
+    rsa = read_public_key(rsa_public_key_pem);
+    if (!rsa || EVP_PKEY_base_id(rsa.get()) != EVP_PKEY_RSA) {
+      throw KeyError(KeyError::Key::rsa, "not a PEM RSA public key (-----BEGIN PUBLIC KEY-----)");
+    }
+    if (const int bits = EVP_PKEY_get_bits(rsa.get()); bits < kMinRsaBits) {
+      throw KeyError(KeyError::Key::rsa,
+                     "a " + std::to_string(bits) + "-bit RSA key; RS256 needs at least " +
+                         std::to_string(kMinRsaBits) +
+                         " bits (make one with: openssl genpkey -algorithm RSA -pkeyopt "
+                         "rsa_keygen_bits:2048)");
+    }
   }
-  if (const int bits = EVP_PKEY_get_bits(key.get()); bits < kMinRsaBits) {
-    throw std::invalid_argument("a " + std::to_string(bits) +
-                                "-bit RSA key; RS256 needs at least " +
-                                std::to_string(kMinRsaBits) +
-                                " bits (make one with: openssl genpkey -algorithm RSA -pkeyopt "
-                                "rsa_keygen_bits:2048)");
-  }
-  rsa_key_ = key.release();
+  rsa_key_ = rsa.release();
+  ecdsa_key_ = ecdsa.release();
 }
 
 TokenVerifier::~TokenVerifier() {

@@ -28,6 +28,7 @@
 #include <chrono>
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -117,15 +118,22 @@ struct Expected {
 // more). Not configurable: a shorter key can be factored.
 inline constexpr int kMinRsaBits = 2048;
 
+// A public key the verifier cannot use: which one, and why (std::invalid_
+// argument's what()), so the caller can name the setting it came from.
+struct KeyError : std::invalid_argument {
+  enum class Key : std::uint8_t { rsa, ecdsa };
+  KeyError(Key which, const std::string& why) : std::invalid_argument(why), key(which) {}
+  Key key;
+};
+
 class TokenVerifier {
  public:
   // `secret` enables HS256 (empty: off); its length is checked where the
   // configuration is (gateway::Server), so tests may use short ones.
-  // `rsa_public_key_pem` enables RS256 (empty: off); throws
-  // std::invalid_argument if it is not a PEM RSA public key of at least
-  // kMinRsaBits (start-up only).
+  // `rsa_public_key_pem` enables RS256 (empty: off); throws KeyError if it
+  // is not a PEM RSA public key of at least kMinRsaBits (start-up only).
   // `ecdsa_public_key_pem` enables ES256 (a P-256 key) or ES384 (P-384);
-  // empty: off; throws std::invalid_argument for anything else.
+  // empty: off; throws KeyError for anything else.
   explicit TokenVerifier(std::string secret, std::string_view rsa_public_key_pem = {},
                          Expected expected = {}, std::string_view ecdsa_public_key_pem = {});
   ~TokenVerifier();

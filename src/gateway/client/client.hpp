@@ -236,7 +236,9 @@ class Client final : public fanout::Subscriber {
                         std::string_view data_json, const std::vector<std::string>& rooms,
                         const protocol::RoomPositions& since,
                         std::vector<protocol::ServerSubscription> refused = {});
-  void arm_expiry(std::int64_t expires_at);
+  // The connection ends at `ends` (Unix seconds; the refresh hook is asked
+  // first when there is one), or never: nullopt cancels the wait.
+  void arm_expiry(std::optional<std::int64_t> ends);
   // A server-side subscription's answer; the connect reply goes out with
   // the last.
   void server_side_subscription_done(protocol::ServerSubscription sub);

@@ -123,7 +123,7 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
                               std::vector<protocol::ServerSubscription> refused) {
   connect_timer_.cancel();
   state_kind_ = State::connected;
-  if (expires_at) arm_expiry(*expires_at);
+  arm_expiry(expires_at);
   // Server-side subscriptions: subscribed as a subscribe command would be
   // (id 0: answered into this reply, not on their own), the reply held
   // until every one has its broker's answer. `awaiting` counts one more
@@ -145,7 +145,9 @@ bool Client::refreshes_itself() const {
   return claims_ && backend(proxy::HookKind::refresh) == nullptr;
 }
 
-void Client::arm_expiry(std::int64_t expires_at) {
+void Client::arm_expiry(std::optional<std::int64_t> ends) {
+  if (!ends) return expiry_.cancel();
+  std::int64_t expires_at = *ends;
   std::string refresh_request =
       backend(proxy::HookKind::refresh)
           ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
@@ -163,16 +165,9 @@ void Client::arm_expiry(std::int64_t expires_at) {
 
 void Client::server_refresh(bool expired, std::optional<std::int64_t> expire_at) {
   if (state_kind_ != State::connected) return;
-  if (expired || (expire_at && *expire_at != 0 && *expire_at <= unix_now())) {
-    return disconnect(DisconnectCode::token_expired);
-  }
-  std::optional<std::int64_t> ends;
-  if (expire_at && *expire_at != 0) ends = expire_at;
-  if (ends) {
-    arm_expiry(*ends);
-  } else {
-    expiry_.cancel();
-  }
+  const std::optional<std::int64_t> ends = expire_at == 0 ? std::nullopt : expire_at;
+  if (expired || (ends && *ends <= unix_now())) return disconnect(DisconnectCode::token_expired);
+  arm_expiry(ends);
   out_.push({}, fanout::make_message(protocol::encode_refresh_push(ends)));
 }
 
@@ -215,11 +210,7 @@ void Client::run(std::uint32_t id, protocol::RefreshCmd& cmd) {
   }
   claims_ = std::move(claims);
   const std::optional<std::int64_t> ends = claims_->session_expiry();
-  if (ends) {
-    arm_expiry(*ends);
-  } else {
-    expiry_.cancel();
-  }
+  arm_expiry(ends);
   reply(id, protocol::RefreshReply{client_id_, ends});
 }
 

@@ -78,8 +78,8 @@ void Client::run(std::uint32_t id, protocol::SubRefreshCmd& cmd) {
   }
   std::optional<auth::Claims> claims = verified_subscription(id, cmd.room, cmd.token);
   if (!claims) return;
-  // Looked up again: a refusal above may have closed the connection, and
-  // nothing since changed the map (all on this shard, no wait between).
+  // `it` still stands: verifying waits for nothing, and a refusal above
+  // returned before here.
   it->second = claims->session_expiry();
   const std::optional<std::int64_t> expires = it->second;
   arm_subscription_expiry();

@@ -20,6 +20,24 @@ using centrifugo::append_publication;
 using centrifugo::append_publications;
 using centrifugo::parse_object;
 
+// "recoverable":true,"positioned":true,"epoch":E,"offset":N for a room with
+// a stream (an epoch), whose position its SDK keeps to recover from after a
+// reconnect; nothing for a room without one.
+void append_position(std::string& out, std::string_view epoch, std::uint64_t offset) {
+  if (epoch.empty()) return;
+  out += "\"recoverable\":true,\"positioned\":true,\"epoch\":";
+  json::append_string(out, epoch);
+  out += ",\"offset\":" + std::to_string(offset);
+}
+
+// "expires":true,"ttl":<seconds left, at least 1: a ttl of 0 would make the
+// SDK refresh in a loop>, after a comma unless it opens an object.
+void append_expiry(std::string& out, std::int64_t expires_at) {
+  if (out.back() != '{') out += ',';
+  out += "\"expires\":true,\"ttl\":" +
+         std::to_string(std::max<std::int64_t>(1, expires_at - unix_now()));
+}
+
 // Centrifugo's SubscribeResult. A room with a stream (an epoch) is
 // positioned and recoverable: its SDK then keeps the offset and asks to
 // recover from it after a reconnect. Publications go with a recovery that
@@ -29,11 +47,7 @@ using centrifugo::parse_object;
 std::string subscribe_result(const protocol::SubscribeResult& r, std::string_view data_json,
                              bool was_recovering) {
   std::string out = "{";
-  if (!r.epoch.empty()) {
-    out += "\"recoverable\":true,\"positioned\":true,\"epoch\":";
-    json::append_string(out, r.epoch);
-    out += ",\"offset\":" + std::to_string(r.offset);
-  }
+  append_position(out, r.epoch, r.offset);
   auto comma = [&out] {
     if (out.size() > 1) out += ',';
   };
@@ -81,7 +95,7 @@ struct ResultJson {
     out += subscribe_result(r.result, r.data_json, r.was_recovering);
     if (r.expires) {
       out.pop_back();
-      append_expiry(*r.expires);
+      append_expiry(out, *r.expires);
       out += '}';
     }
   }
@@ -94,7 +108,7 @@ struct ResultJson {
       return;
     }
     out += '{';
-    append_expiry(*r.expires);
+    append_expiry(out, *r.expires);
     out += '}';
   }
   void operator()(const protocol::PublishReply&) {
@@ -113,7 +127,7 @@ struct ResultJson {
   void operator()(const protocol::RefreshReply& r) {
     key("refresh");
     open_identity(r.client);
-    if (r.expires) append_expiry(*r.expires);
+    if (r.expires) append_expiry(out, *r.expires);
     out += '}';
   }
   // {"client":C,"version":V, left open: how connect and refresh results
@@ -123,13 +137,6 @@ struct ResultJson {
     json::append_string(out, client);
     out += ",\"version\":";
     json::append_string(out, HERALD_VERSION);
-  }
-  // "expires":true,"ttl":<seconds left, at least 1: a ttl of 0 would make
-  // the SDK refresh in a loop>, after a comma unless it opens an object.
-  void append_expiry(std::int64_t expires_at) {
-    if (out.back() != '{') out += ',';
-    out += "\"expires\":true,\"ttl\":" +
-           std::to_string(std::max<std::int64_t>(1, expires_at - unix_now()));
   }
   void operator()(const protocol::RpcReply& r) {
     key("rpc");
@@ -150,7 +157,7 @@ struct ResultJson {
     // Only an expiry the client refreshes itself: the SDK then asks its
     // getToken before it passes and sends refresh. (Announced otherwise,
     // an SDK without getToken would stop as misconfigured.)
-    if (r.client_refreshes && r.expires) append_expiry(*r.expires);
+    if (r.client_refreshes && r.expires) append_expiry(out, *r.expires);
     if (!r.data_json.empty()) {
       out += ",\"data\":";
       out += r.data_json;
@@ -227,9 +234,9 @@ std::string CentrifugoJson::encode_push(std::string_view canonical) const {
       dom::object body;
       std::int64_t expires = 0;
       if (value.get(body) != simdjson::SUCCESS) return {};
-      if (body["expires"].get(expires) != simdjson::SUCCESS) return R"({"push":{"refresh":{}}})";
-      return "{\"push\":{\"refresh\":{\"expires\":true,\"ttl\":" +
-             std::to_string(std::max<std::int64_t>(1, expires - unix_now())) + "}}}";
+      std::string out = "{\"push\":{\"refresh\":{";
+      if (body["expires"].get(expires) == simdjson::SUCCESS) append_expiry(out, expires);
+      return out + "}}}";
     }
     dom::object body;
     std::string_view room;
@@ -261,11 +268,7 @@ std::string CentrifugoJson::encode_push(std::string_view canonical) const {
         return {};
       }
       out += ",\"subscribe\":{";
-      if (!epoch.empty()) {
-        out += "\"recoverable\":true,\"positioned\":true,\"epoch\":";
-        json::append_string(out, epoch);
-        out += ",\"offset\":" + std::to_string(offset);
-      }
+      append_position(out, epoch, offset);
       out += '}';
     } else if (kind == "unsubscribe") {
       // {"code":C,"reason":".."}: the codes are Centrifugo's already

@@ -63,15 +63,23 @@ constexpr std::array<UnsubscribeInfo, 3> kUnsubscribes{{
      "its subscription token expired and no sub_refresh came; subscribe again with a new one"},
 }};
 
+// One column of a code's row in `table`, or `fallback` for a code not in
+// it: the one lookup every table's names go through.
+template <class Table, class Code, class Row>
+std::string_view column_of(const Table& table, Code code, std::string_view Row::*column,
+                           std::string_view fallback) {
+  for (const Row& row : table)
+    if (row.code == code) return row.*column;
+  return fallback;
+}
+
 }  // namespace
 
 std::span<const UnsubscribeInfo> unsubscribe_table() {
   return kUnsubscribes;
 }
 std::string_view unsubscribe_reason(UnsubscribeCode code) {
-  for (const auto& u : kUnsubscribes)
-    if (u.code == code) return u.reason;
-  return "unsubscribe";
+  return column_of(kUnsubscribes, code, &UnsubscribeInfo::reason, "unsubscribe");
 }
 
 std::span<const ErrorInfo> error_table() {
@@ -82,15 +90,11 @@ std::span<const DisconnectInfo> disconnect_table() {
 }
 
 std::string_view error_name(ErrorCode code) {
-  for (const auto& e : kErrors)
-    if (e.code == code) return e.name;
-  return "internal";
+  return column_of(kErrors, code, &ErrorInfo::name, "internal");
 }
 
 std::string_view disconnect_reason(DisconnectCode code) {
-  for (const auto& d : kDisconnects)
-    if (d.code == code) return d.reason;
-  return "disconnect";
+  return column_of(kDisconnects, code, &DisconnectInfo::reason, "disconnect");
 }
 
 }  // namespace herald::gateway::protocol
