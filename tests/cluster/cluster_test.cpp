@@ -8,6 +8,7 @@
 
 #include "cluster_support.hpp"
 #include "gateway/broker/redis_schema.hpp"
+#include "gateway/history_remove_checks.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::test {
@@ -245,6 +246,15 @@ TEST(Cluster, AClientReconnectingToAnotherNodeRecoversExactlyTheGap) {
   auto m = next_pub(*again);
   ASSERT_TRUE(m);
   EXPECT_EQ(json_uint(*m, "/pub/offset"), 7u);
+}
+
+// history_remove on one node; a client of another reads what it left.
+TEST(Cluster, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {
+  RedisServer redis;
+  std::vector<std::string> flags = cluster_flags(redis.port());
+  flags.insert(flags.end(), {"--api.key", "k3y"});
+  Daemon a(flags), b(flags);
+  expect_history_remove_keeps_the_stream(a.port, b.port, "chat:removed");
 }
 
 // docs/cluster.md, "A room is idle": a room's epoch and top (the :m hash)

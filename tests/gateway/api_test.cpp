@@ -1,6 +1,7 @@
 // The HTTP server API against heraldd as a real process.
 #include <set>
 
+#include "history_remove_checks.hpp"
 #include "support/http_client.hpp"
 #include "ws_common.hpp"
 
@@ -44,6 +45,11 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
   r = post(d.port, "/api/disconnect", R"({"user":"alice"})");
   EXPECT_EQ(json_uint(r.body, "/result/disconnected"), 1u) << r.body;
   EXPECT_EQ(sub->wait_closed().value_or(CloseInfo{}).code, 3502);
+}
+
+TEST(GatewayApi, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {
+  Daemon d({"--api.key", "k3y"});
+  expect_history_remove_keeps_the_stream(d.port, d.port, "news:removed");
 }
 
 // skip_history through the server API: delivered live with no offset, the

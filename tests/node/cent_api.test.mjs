@@ -1,8 +1,8 @@
 // Centrifugo's server API, spoken by cent.js (npm `cent.js`, a client of
 // Centrifugo's HTTP API, unchanged) to heraldd's /api/<method>
 // (docs/centrifugo.md#server-api): publish and broadcast reach an SDK
-// subscriber; history, presence and presence_stats answer in Centrifugo's
-// shapes; subscribe adds a server-side subscription, unsubscribe ends one
+// subscriber; history, history_remove, presence and presence_stats answer
+// in Centrifugo's shapes; subscribe adds a server-side subscription, unsubscribe ends one
 // and disconnect a user's connections; errors come back with
 // Centrifugo's numbers; batch and cent.js's pipeline run in order; and
 // Herald's own API keeps its shape at the same paths. Run by ctest:
@@ -75,6 +75,10 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.deepEqual(newest.publications.map((p) => p.offset), [2]);
     const after = await api.getHistory({ channel: 'news', limit: 10, since: { offset: 1, epoch: all.epoch } });
     assert.deepEqual(after.publications.map((p) => p.offset), [2]);
+    // history_remove: the publications go, the stream's position stays.
+    assert.deepEqual(await api.removeHistory({ channel: 'news' }), {});
+    const removed = await api.getHistory({ channel: 'news', limit: -1 });
+    assert.deepEqual([removed.publications, removed.epoch, removed.offset], [[], all.epoch, 2]);
 
     const presence = await api.getPresence({ channel: 'news' });
     const entries = Object.entries(presence.presence);

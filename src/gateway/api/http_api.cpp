@@ -295,6 +295,19 @@ void history(ServerState& state, Params& p, unsigned shard, const Done& done) {
   });
 }
 
+// Drops the room's kept publications; its epoch and offset stay, so the
+// stream goes on and a client behind it is told it cannot recover.
+void history_remove(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string room;
+  if (!p.room(room)) return done(p.bad());
+  if (state.options.room_options(room).history_size == 0)
+    return done(refused(off_for("history", room)));
+  state.broker->history_remove(shard, std::move(room), [done](protocol::HistoryRemoveResult r) {
+    if (r.error) return done(refused(api_error(*r.error)));
+    done({"{}", {}});
+  });
+}
+
 void presence(ServerState& state, Params& p, unsigned shard, const Done& done, bool stats) {
   std::string room;
   if (!p.room(room)) return done(p.bad());
@@ -488,6 +501,7 @@ Methods methods(ServerState& state) {
   m["publish"] = std::bind(publish, std::ref(state), _1, _2, _3);
   m["broadcast"] = std::bind(broadcast, std::ref(state), _1, _2, _3);
   m["history"] = std::bind(history, std::ref(state), _1, _2, _3);
+  m["history_remove"] = std::bind(history_remove, std::ref(state), _1, _2, _3);
   m["presence"] = std::bind(presence, std::ref(state), _1, _2, _3, false);
   m["presence_stats"] = std::bind(presence, std::ref(state), _1, _2, _3, true);
   m["disconnect"] = std::bind(disconnect, std::ref(state), _1, _2, _3);

@@ -50,6 +50,10 @@ class Broker {
                        std::function<void(protocol::HistoryResult)> done) = 0;
   virtual void presence(unsigned from, std::string room,
                         std::function<void(protocol::PresenceResult)> done) = 0;
+  // Drops the room's kept publications (protocol::HistoryRemoveResult says
+  // what stays). A room that does not exist is left so, without error.
+  virtual void history_remove(unsigned from, std::string room,
+                              std::function<void(protocol::HistoryRemoveResult)> done) = 0;
 
   // Starts timers (and connections); called before the shards run.
   virtual void start() = 0;

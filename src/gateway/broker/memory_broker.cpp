@@ -320,6 +320,21 @@ void MemoryBroker::history(unsigned from, protocol::HistoryRequest req,
   });
 }
 
+void MemoryBroker::history_remove(unsigned from, std::string room_name,
+                                  std::function<void(protocol::HistoryRemoveResult)> done) {
+  unsigned h = home_of(room_name);
+  asio::post(pool_[h].ctx,
+             [this, h, from, room_name = std::move(room_name), done = std::move(done)]() mutable {
+               Home& home = *homes_[h];
+               // The ring only: epoch and top stay (requests.hpp), so a
+               // subscribe from an older offset finds the ring's front
+               // past it and is answered recovered: false.
+               if (auto it = home.rooms.find(room_name); it != home.rooms.end())
+                 it->second.ring.clear();
+               reply(from, std::move(done), protocol::HistoryRemoveResult{});
+             });
+}
+
 void MemoryBroker::presence(unsigned from, std::string room_name,
                             std::function<void(protocol::PresenceResult)> done) {
   unsigned h = home_of(room_name);

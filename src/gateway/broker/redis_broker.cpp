@@ -799,6 +799,23 @@ void RedisBroker::history(unsigned from, protocol::HistoryRequest req,
   });
 }
 
+void RedisBroker::history_remove(unsigned from, std::string name,
+                                 std::function<void(protocol::HistoryRemoveResult)> done) {
+  asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {
+    // The list only: the meta hash keeps epoch and top, and the scripts
+    // read an empty list as "nothing kept after top" (first = top + 1), so
+    // recovery from an older offset fails and the next publish continues
+    // at top + 1.
+    const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
+    execute(name, {{"DEL", keys.history}},
+            [this, from, done = std::move(done)](const redis::Result& r) mutable {
+              protocol::HistoryRemoveResult result;
+              if (auto why = failure(r)) result.error = unavailable(*why);
+              reply(from, std::move(done), std::move(result));
+            });
+  });
+}
+
 void RedisBroker::presence(unsigned from, std::string name,
                            std::function<void(protocol::PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {

@@ -100,6 +100,8 @@ class RedisBroker final : public Broker {
                std::function<void(protocol::HistoryResult)> done) override;
   void presence(unsigned from, std::string room,
                 std::function<void(protocol::PresenceResult)> done) override;
+  void history_remove(unsigned from, std::string room,
+                      std::function<void(protocol::HistoryRemoveResult)> done) override;
   void stop() override;
 
  private:

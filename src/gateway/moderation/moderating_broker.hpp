@@ -52,6 +52,10 @@ class ModeratingBroker final : public broker::Broker {
                 std::function<void(protocol::PresenceResult)> done) override {
     inner_.presence(from, std::move(room), std::move(done));
   }
+  void history_remove(unsigned from, std::string room,
+                      std::function<void(protocol::HistoryRemoveResult)> done) override {
+    inner_.history_remove(from, std::move(room), std::move(done));
+  }
   void start() override { inner_.start(); }
   void stop() override { inner_.stop(); }
 

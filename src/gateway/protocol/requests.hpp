@@ -84,6 +84,13 @@ struct HistoryResult {
   std::vector<fanout::MessagePtr> publications;
 };
 
+// The room's kept publications dropped; its epoch and top offset stay, so
+// the next publication continues the stream and a client holding an older
+// position is told it cannot recover (never shown a hole as continuous).
+struct HistoryRemoveResult {
+  std::optional<BrokerError> error;
+};
+
 struct PresenceEntry {
   std::string client;
   std::string user;
