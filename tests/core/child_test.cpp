@@ -1,11 +1,13 @@
 // herald::process::Child against real processes (/bin/sh): how it reports an
 // exit, that a SIGTERM the child handles is seen as the child's own exit
 // code, that output trimmed for a long run still finds a later line, and that
-// the child dies with its parent (PR_SET_PDEATHSIG).
+// the child dies with its parent (PR_SET_PDEATHSIG) and holds none of its
+// descriptors.
 #include "core/process/child.hpp"
 
 #include <gtest/gtest.h>
 
+#include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -24,6 +26,21 @@ TEST(Child, ReportsTheExitCodeAndTheWholeOutput) {
   EXPECT_EQ(c.wait_exit(30s), 7);
   EXPECT_EQ(c.output(), "out\nerr\n");
   EXPECT_TRUE(c.exited());
+}
+
+// A descriptor of the parent's (here a pipe without O_CLOEXEC, as a socket
+// of a test's client is) is not the child's: closing it in the parent
+// closes it, which its reader sees at once.
+TEST(Child, InheritsNoDescriptorButItsOutput) {
+  int fds[2];
+  ASSERT_EQ(pipe(fds), 0);
+  Child c({"/bin/sh", "-c", "sleep 30"});
+  close(fds[1]);
+  // Its reader sees the close at once, not when the sleep ends.
+  pollfd hup{fds[0], POLLIN, 0};
+  EXPECT_EQ(poll(&hup, 1, 10'000), 1) << "the write end is still open in the child";
+  close(fds[0]);
+  c.kill();
 }
 
 TEST(Child, StopIsSigtermAndTheChildsOwnAnswer) {

@@ -40,6 +40,10 @@ Child::Child(std::vector<std::string> argv, Options options) : max_output_(optio
     if (getppid() != parent) _exit(127);
     dup2(fds[1], 1);
     dup2(fds[1], 2);
+    // Nothing else of the parent's: an inherited socket would stay open
+    // in the child after the parent closed it (its peer never seeing the
+    // close), and a child may outlive many of them.
+    close_range(3, ~0U, 0);
     if (options.env) {
       execvpe(cargv[0], cargv.data(), cenv.data());
     } else {
