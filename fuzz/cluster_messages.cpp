@@ -3,6 +3,7 @@
 // entries, and Redis Cluster redirections (cluster_slots). The first byte
 // picks the parser ('R': redirections; else by its value mod 3). Must never
 // crash; what is accepted must round-trip.
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -55,9 +56,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 2: {
       auto v = rs::parse_node_value(in);
       if (!v) break;
-      std::string again =
-          std::to_string(v->expires_ms) + " " + rs::node_body(v->connections, v->host, v->port);
-      if (again != in) std::abort();
+      std::string again = std::to_string(v->expires_ms) + " " +
+                          rs::node_body(v->connections, v->host, v->port, v->stats);
+      // An entry of the four fields before the stats is read with zero
+      // stats, which are written after them.
+      const bool legacy = std::count(in.begin(), in.end(), ' ') == 3;
+      if (legacy ? !again.starts_with(std::string(in) + ' ') : again != in) std::abort();
       break;
     }
   }

@@ -15,6 +15,7 @@
 
 #include "core/log.hpp"
 #include "core/random.hpp"
+#include "core/time/unix_clock.hpp"
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
@@ -218,6 +219,16 @@ void Server::Impl::make_broker(metrics::Registry& registry) {
   }
   st.broker = broker.get();
   st.pool = &pool;
+  st.node_id =
+      options.cluster.node_id.empty() ? "node-" + random::hex_id(8) : options.cluster.node_id;
+  st.started_unix_s = unix_now();
+  if (cluster_broker != nullptr) {
+    st.cluster_nodes = [cluster = cluster_broker](
+                           unsigned from,
+                           std::function<void(std::vector<broker::ClusterNode>)> done) {
+      cluster->nodes(from, std::move(done));
+    };
+  }
 }
 
 void Server::Impl::register_routes(metrics::Registry& registry) {
@@ -449,13 +460,15 @@ void Server::Impl::join_cluster(const config::Endpoint& bound) {
     else
       log::info("cluster mode", {{"redis", c.redis_topology.address.to_string()}});
     broker::ClusterNode self;
-    self.id = c.node_id;
-    if (self.id.empty()) self.id = "node-" + random::hex_id(8);
+    self.id = m.state.node_id;
     self.host = c.advertise.empty() ? bound.host : c.advertise;
     self.port = bound.port;
     log::info("cluster node", {{"id", self.id}, {"advertise", self.host}});
     cluster->register_node(
-        std::move(self), [&st = m.state] { return st.connections.load(std::memory_order_relaxed); },
+        std::move(self),
+        [&st = m.state] {
+          return std::pair(st.connections.load(std::memory_order_relaxed), st.node_stats());
+        },
         [&m](const std::vector<broker::ClusterNode>& nodes) {
           if (m.on_nodes) m.on_nodes(nodes);
         });

@@ -10,4 +10,9 @@ ShardState::ShardState(unsigned shard_index, boost::asio::io_context& ctx,
 
 ShardState::~ShardState() = default;
 
+broker::NodeStats ServerState::node_stats() const {
+  const client::NodeCensus::Counts c = census.counts();
+  return {c.clients, c.users, c.rooms, c.subscriptions, started_unix_s, HERALD_VERSION};
+}
+
 }  // namespace herald::gateway

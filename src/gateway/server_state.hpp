@@ -10,6 +10,8 @@
 #include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "core/metrics/registry.hpp"
+#include "gateway/broker/node_registry.hpp"
 #include "gateway/client/context.hpp"
 #include "gateway/codec/codec.hpp"
 #include "gateway/http/origin_policy.hpp"
@@ -101,6 +104,19 @@ struct ServerState : client::CoreContext {
   proxy::InFlightLimit proxy_in_flight;
   // proxy.forward_headers, parsed once (lower-case names).
   std::vector<std::string> forward_headers;
+
+  // This node as the cluster and the server API's info name it
+  // (cluster.node_id, or "node-" and a random id made at start), and when
+  // it started.
+  std::string node_id;
+  std::int64_t started_unix_s = 0;
+  // Runs its callback on shard `from` with the cluster's live nodes and
+  // their stats as of the last heartbeat (broker/node_registry.hpp); null
+  // with the embedded broker, where this node is the whole service.
+  std::function<void(unsigned from, std::function<void(std::vector<broker::ClusterNode>)>)>
+      cluster_nodes;
+  // This node's figures now: census (client/node_census.hpp), start, version.
+  [[nodiscard]] broker::NodeStats node_stats() const;
 
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};

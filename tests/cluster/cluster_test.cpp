@@ -248,6 +248,42 @@ TEST(Cluster, AClientReconnectingToAnotherNodeRecoversExactlyTheGap) {
   EXPECT_EQ(json_uint(*m, "/pub/offset"), 7u);
 }
 
+// Centrifugo's info on any node lists every live node with its census,
+// carried by the heartbeat (each figure at most a beat old), the asking
+// node's own as of now.
+TEST(Cluster, InfoListsEveryNodeWithItsCensus) {
+  RedisServer redis;
+  auto flags =
+      cluster_flags(redis.port(), {"--api.key", "k3y", "--cluster.heartbeat_interval", "100ms"});
+  auto node_a = flags, node_b = flags;
+  node_a.insert(node_a.end(), {"--cluster.node_id", "a"});
+  node_b.insert(node_b.end(), {"--cluster.node_id", "b"});
+  Daemon a(node_a), b(node_b);
+  auto alice = connect_as(a.port, "alice");
+  ASSERT_TRUE(json_has(subscribe(*alice, 2, "chat:a"), "/result"));
+  auto bob = connect_as(b.port, "bob");
+  auto carol = connect_as(b.port, "carol");
+  ASSERT_TRUE(json_has(subscribe(*bob, 2, "chat:a"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*carol, 2, "chat:b"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*carol, 3, "chat:a"), "/result"));
+  // Nodes are sorted by id: a, then b.
+  std::string body;
+  const bool listed = eventually([&] {
+    body = api_post(a.port, "/api/info", "{}", "k3y").body;
+    return json_size(body, "/result/nodes") == 2u &&
+           json_uint(body, "/result/nodes/1/num_subs") == 3u;
+  });
+  ASSERT_TRUE(listed) << body;
+  EXPECT_EQ(json_str(body, "/result/nodes/0/uid"), "a") << body;
+  EXPECT_EQ(json_uint(body, "/result/nodes/0/num_clients"), 1u);
+  EXPECT_EQ(json_uint(body, "/result/nodes/0/num_channels"), 1u);
+  EXPECT_EQ(json_str(body, "/result/nodes/1/uid"), "b");
+  EXPECT_EQ(json_uint(body, "/result/nodes/1/num_clients"), 2u);
+  EXPECT_EQ(json_uint(body, "/result/nodes/1/num_users"), 2u);
+  EXPECT_EQ(json_uint(body, "/result/nodes/1/num_channels"), 2u);
+  EXPECT_EQ(json_str(body, "/result/nodes/1/version"), HERALD_VERSION);
+}
+
 // history_remove on one node; a client of another reads what it left.
 TEST(Cluster, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {
   RedisServer redis;

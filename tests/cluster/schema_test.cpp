@@ -68,14 +68,27 @@ TEST(ClusterSchema, ChannelMessages) {
 }
 
 TEST(ClusterSchema, NodeValues) {
-  const std::string value = "1700000000000 " + node_body(12, "10.0.0.7", 8080);
+  const gateway::broker::NodeStats stats{5, 3, 7, 11, 1700000000, "0.1.0"};
+  const std::string value = "1700000000000 " + node_body(12, "10.0.0.7", 8080, stats);
   auto v = parse_node_value(value);  // views into `value`
   ASSERT_TRUE(v);
   EXPECT_EQ(v->expires_ms, 1700000000000);
   EXPECT_EQ(v->connections, 12u);
   EXPECT_EQ(v->port, 8080);
   EXPECT_EQ(v->host, "10.0.0.7");
-  for (const char* bad : {"", "1 2 3", "1 2 3 ", "1 2 70000 h", "1 2 3 h h", "x 2 3 h"}) {
+  EXPECT_EQ(v->stats, stats);
+  // No version: written as "-", read back empty.
+  auto unversioned = parse_node_value("1 2 3 h 0 0 0 0 0 -");
+  ASSERT_TRUE(unversioned);
+  EXPECT_EQ(unversioned->stats, gateway::broker::NodeStats{});
+  // An entry of a Herald before the stats: read, stats zero.
+  auto older = parse_node_value("1700000000000 12 8080 10.0.0.7");
+  ASSERT_TRUE(older);
+  EXPECT_EQ(older->host, "10.0.0.7");
+  EXPECT_EQ(older->stats, gateway::broker::NodeStats{});
+  for (const char* bad : {"", "1 2 3", "1 2 3 ", "1 2 70000 h", "1 2 3 h h", "x 2 3 h",
+                          "1 2 3  0 0 0 0 0 v", "1 2 3 h 0 0 0 0 0", "1 2 3 h 0 0 0 0 0 ",
+                          "1 2 3 h 0 0 x 0 0 v", "1 2 3 h 0 0 0 0 0 v w", "1 2 3 h 0 0 0 0 -1 v"}) {
     EXPECT_FALSE(parse_node_value(bad)) << '"' << bad << '"';
   }
 }

@@ -2,7 +2,9 @@
 #include <set>
 
 #include "history_remove_checks.hpp"
+#include "support/eventually.hpp"
 #include "support/http_client.hpp"
+#include "support/sse_stream.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -50,6 +52,43 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
 TEST(GatewayApi, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {
   Daemon d({"--api.key", "k3y"});
   expect_history_remove_keeps_the_stream(d.port, d.port, "news:removed");
+}
+
+// Centrifugo's info: this node's census, now. Connected clients of every
+// transport (an SSE stream too), distinct users, rooms with subscriptions,
+// subscriptions; going down as clients leave.
+TEST(GatewayApi, InfoReportsThisNodesCensus) {
+  Daemon d({"--api.key", "k3y"});
+  auto a1 = connect_as(d.port, "alice");
+  auto a2 = connect_as(d.port, "alice");
+  auto b = connect_as(d.port, "bob");
+  subscribe(*a1, 2, "news");
+  subscribe(*a2, 2, "news");
+  subscribe(*b, 2, "chat:x");
+  SseStream carol(d.port, "/sse?room=news&room=chat:y&user=carol");
+  ASSERT_TRUE(carol.next_named("connected"));
+  auto node = [&d](const std::string& field) {
+    HttpReply r = post(d.port, "/api/info", "{}");
+    EXPECT_EQ(json_size(r.body, "/result/nodes"), 1u) << r.body;
+    return json_uint(r.body, "/result/nodes/0/" + field).value_or(999);
+  };
+  // The SSE stream's rooms are subscribed as its opening goes out.
+  EXPECT_TRUE(eventually([&] { return node("num_subs") == 5; })) << node("num_subs");
+  EXPECT_EQ(node("num_clients"), 4u);
+  EXPECT_EQ(node("num_users"), 3u);
+  EXPECT_EQ(node("num_channels"), 3u);  // news, chat:x, chat:y
+  HttpReply r = post(d.port, "/api/info", "{}");
+  EXPECT_EQ(json_str(r.body, "/result/nodes/0/version"), HERALD_VERSION) << r.body;
+  EXPECT_TRUE(json_str(r.body, "/result/nodes/0/uid").value_or("").starts_with("node-")) << r.body;
+  EXPECT_EQ(json_str(r.body, "/result/nodes/0/name"), json_str(r.body, "/result/nodes/0/uid"));
+  EXPECT_LT(json_uint(r.body, "/result/nodes/0/uptime").value_or(999), 60u) << r.body;
+
+  b.reset();
+  a1.reset();
+  EXPECT_TRUE(eventually([&] { return node("num_clients") == 2; })) << node("num_clients");
+  EXPECT_EQ(node("num_users"), 2u);     // alice (a2) and carol
+  EXPECT_EQ(node("num_channels"), 2u);  // chat:x went with bob
+  EXPECT_EQ(node("num_subs"), 3u);
 }
 
 // skip_history through the server API: delivered live with no offset, the

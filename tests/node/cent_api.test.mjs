@@ -1,8 +1,8 @@
 // Centrifugo's server API, spoken by cent.js (npm `cent.js`, a client of
 // Centrifugo's HTTP API, unchanged) to heraldd's /api/<method>
 // (docs/centrifugo.md#server-api): publish and broadcast reach an SDK
-// subscriber; history, history_remove, presence and presence_stats answer
-// in Centrifugo's shapes; subscribe adds a server-side subscription, unsubscribe ends one
+// subscriber; history, history_remove, presence, presence_stats and info
+// answer in Centrifugo's shapes; subscribe adds a server-side subscription, unsubscribe ends one
 // and disconnect a user's connections; errors come back with
 // Centrifugo's numbers; batch and cent.js's pipeline run in order; and
 // Herald's own API keeps its shape at the same paths. Run by ctest:
@@ -87,6 +87,12 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.equal(info.client, clientId);
     assert.equal(info.user, 'alice');
     assert.deepEqual(await api.getPresenceStats({ channel: 'news' }), { num_clients: 1, num_users: 1 });
+    // info: the one node, with alice's connection and her two channels.
+    const { nodes } = await api.getInfo();
+    assert.equal(nodes.length, 1);
+    assert.deepEqual([nodes[0].num_clients, nodes[0].num_users, nodes[0].num_channels, nodes[0].num_subs],
+      [1, 1, 2, 2]);
+    assert.match(nodes[0].uid, /^node-/);
 
     // Unsubscribe: alice's subscription to sport ends with the server's
     // code (2000), which her SDK does not retry; news goes on.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/json.hpp"
+#include "core/time/unix_clock.hpp"
 #include "gateway/api/api_dialect.hpp"
 #include "gateway/api/json_body.hpp"
 #include "gateway/client/client.hpp"
@@ -493,6 +494,43 @@ void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
       [expired, expire_at](client::Client& c) { c.server_refresh(expired, expire_at); }, done);
 }
 
+// The service's nodes, Centrifugo's info: each with its census as of its
+// last heartbeat, this node's as of now. With the embedded broker this
+// node is the only one.
+void info(ServerState& state, Params& /*p*/, unsigned shard, const Done& done) {
+  auto answer = [&state, done](std::vector<broker::ClusterNode> nodes) {
+    auto self = std::ranges::find(nodes, state.node_id, &broker::ClusterNode::id);
+    if (self == nodes.end()) {  // alone, or before this node's first beat was answered
+      nodes.push_back({state.node_id, {}, 0, 0, {}});
+      self = std::prev(nodes.end());
+    }
+    self->stats = state.node_stats();
+    const std::int64_t now = unix_now();
+    std::string out = "{\"nodes\":[";
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      const broker::ClusterNode& n = nodes[i];
+      if (i) out += ',';
+      out += "{\"uid\":";
+      json::append_string(out, n.id);
+      out += ",\"name\":";
+      json::append_string(out, n.id);
+      out += ",\"version\":";
+      json::append_string(out, n.stats.version);
+      out += ",\"num_clients\":" + std::to_string(n.stats.clients) +
+             ",\"num_users\":" + std::to_string(n.stats.users) +
+             ",\"num_channels\":" + std::to_string(n.stats.rooms) +
+             ",\"num_subs\":" + std::to_string(n.stats.subscriptions) + ",\"uptime\":" +
+             std::to_string(n.stats.started_unix_s > 0
+                                ? std::max<std::int64_t>(0, now - n.stats.started_unix_s)
+                                : 0) +
+             '}';
+    }
+    done({out + "]}", {}});
+  };
+  if (!state.cluster_nodes) return answer({});
+  state.cluster_nodes(shard, answer);
+}
+
 using Methods = std::map<std::string, Method, std::less<>>;
 
 Methods methods(ServerState& state) {
@@ -502,6 +540,7 @@ Methods methods(ServerState& state) {
   m["broadcast"] = std::bind(broadcast, std::ref(state), _1, _2, _3);
   m["history"] = std::bind(history, std::ref(state), _1, _2, _3);
   m["history_remove"] = std::bind(history_remove, std::ref(state), _1, _2, _3);
+  m["info"] = std::bind(info, std::ref(state), _1, _2, _3);
   m["presence"] = std::bind(presence, std::ref(state), _1, _2, _3, false);
   m["presence_stats"] = std::bind(presence, std::ref(state), _1, _2, _3, true);
   m["disconnect"] = std::bind(disconnect, std::ref(state), _1, _2, _3);

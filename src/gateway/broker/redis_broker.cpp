@@ -184,11 +184,17 @@ std::optional<std::string> RedisBroker::refusal() const {
   return router_->refusal();
 }
 
-void RedisBroker::register_node(ClusterNode self, std::function<std::uint64_t()> connections,
+void RedisBroker::register_node(ClusterNode self, NodeRegistry::Report report,
                                 NodeRegistry::Listener listener) {
-  asio::post(io_, [this, self = std::move(self), connections = std::move(connections),
+  asio::post(io_, [this, self = std::move(self), report = std::move(report),
                    listener = std::move(listener)]() mutable {
-    registry_->start(std::move(self), std::move(connections), std::move(listener));
+    registry_->start(std::move(self), std::move(report), std::move(listener));
+  });
+}
+
+void RedisBroker::nodes(unsigned from, std::function<void(std::vector<ClusterNode>)> done) {
+  asio::post(io_, [this, from, done = std::move(done)]() mutable {
+    reply(from, std::move(done), registry_->live());
   });
 }
 

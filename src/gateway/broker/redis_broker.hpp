@@ -86,10 +86,14 @@ class RedisBroker final : public Broker {
   // While some Redis refuses cluster.redis.username/password: why
   // (redis::Router::refusal), for the first such server.
   [[nodiscard]] std::optional<std::string> refusal() const;
-  // Joins the node registry as `self`; `listener` runs on the broker
-  // thread with the live nodes whenever they change. Call after start().
-  void register_node(ClusterNode self, std::function<std::uint64_t()> connections,
+  // Joins the node registry as `self`, reporting `report` at each beat;
+  // `listener` runs on the broker thread with the live nodes whenever what
+  // discovery serves of them changes. Call after start().
+  void register_node(ClusterNode self, NodeRegistry::Report report,
                      NodeRegistry::Listener listener);
+  // Runs `done` on shard `from` with the live nodes as of the last beat
+  // (empty before the first answer), their stats included.
+  void nodes(unsigned from, std::function<void(std::vector<ClusterNode>)> done);
 
   void publish(unsigned from, protocol::PublishRequest request,
                std::function<void(protocol::PublishResult)> done) override;

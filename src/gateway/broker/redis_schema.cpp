@@ -276,23 +276,39 @@ std::optional<PresenceValue> parse_presence_value(std::string_view value) {
   return v;
 }
 
-std::string node_body(std::uint64_t connections, std::string_view host, std::uint16_t port) {
+std::string node_body(std::uint64_t connections, std::string_view host, std::uint16_t port,
+                      const NodeStats& stats) {
   std::string out = std::to_string(connections);
-  out += ' ';
-  out += std::to_string(port);
-  out += ' ';
-  out += host;
+  for (const std::string& field :
+       {std::to_string(port), std::string(host), std::to_string(stats.clients),
+        std::to_string(stats.users), std::to_string(stats.rooms),
+        std::to_string(stats.subscriptions), std::to_string(stats.started_unix_s),
+        stats.version.empty() ? std::string("-") : stats.version}) {
+    out += ' ';
+    out += field;
+  }
   return out;
 }
 
 std::optional<NodeValue> parse_node_value(std::string_view value) {
   NodeValue v;
   if (!take_number(value, ' ', v.expires_ms) || !take_number(value, ' ', v.connections) ||
-      !take_number(value, ' ', v.port) || value.empty() ||
+      !take_number(value, ' ', v.port)) {
+    return std::nullopt;
+  }
+  const std::size_t sp = value.find(' ');
+  v.host = value.substr(0, sp);
+  if (v.host.empty()) return std::nullopt;
+  if (sp == std::string_view::npos) return v;  // an entry without stats
+  value.remove_prefix(sp + 1);
+  NodeStats& s = v.stats;
+  if (!take_number(value, ' ', s.clients) || !take_number(value, ' ', s.users) ||
+      !take_number(value, ' ', s.rooms) || !take_number(value, ' ', s.subscriptions) ||
+      !take_number(value, ' ', s.started_unix_s) || value.empty() ||
       value.find(' ') != std::string_view::npos) {
     return std::nullopt;
   }
-  v.host = value;
+  if (value != "-") s.version = value;
   return v;
 }
 

@@ -30,6 +30,7 @@
 #include <string_view>
 #include <vector>
 
+#include "gateway/broker/node_stats.hpp"
 #include "redis/reply.hpp"
 #include "redis/script.hpp"
 
@@ -94,15 +95,19 @@ struct FrameParts {
 // deletes expired ones): the node registry's heartbeat, one round trip.
 extern const redis::Script kNodesScript;
 
-// A node's entry: "<expires_ms> <connections> <port> <host>".
+// A node's entry: "<expires_ms> <connections> <port> <host> <clients>
+// <users> <rooms> <subscriptions> <started_unix_s> <version>". An entry of
+// the first four fields alone (a Herald before the stats) is read with its
+// stats zero.
 struct NodeValue {
   std::int64_t expires_ms = 0;
   std::uint64_t connections = 0;
   std::uint16_t port = 0;
   std::string_view host;
+  NodeStats stats;
 };
 [[nodiscard]] std::string node_body(std::uint64_t connections, std::string_view host,
-                                    std::uint16_t port);
+                                    std::uint16_t port, const NodeStats& stats);
 [[nodiscard]] std::optional<NodeValue> parse_node_value(std::string_view value);
 
 // "e <frame>": an event on a room channel, outside the stream (a join or

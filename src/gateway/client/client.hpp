@@ -84,6 +84,10 @@ struct Setup {
   // on. A server-side subscription is always recovered by reconnecting:
   // its client has no subscribe of its own to send again.
   bool resubscribes_lost_streams = false;
+  // Whether the node's census (node_census.hpp) counts this client once
+  // connected: a connection does, an HTTP publish (one client per
+  // request) does not.
+  bool in_census = true;
 };
 
 class Client final : public fanout::Subscriber {
@@ -343,6 +347,7 @@ class Client final : public fanout::Subscriber {
   std::unordered_set<std::string> lost_rooms_;
   boost::asio::steady_timer lost_streams_timer_;
   bool finished_ = false;
+  bool counted_ = false;        // in the census as connected: undone by finish()
   bool slow_consumer_ = false;  // close_slow_consumer ran: its close is posted
 };
 

@@ -123,6 +123,10 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
                               std::vector<protocol::ServerSubscription> refused) {
   connect_timer_.cancel();
   state_kind_ = State::connected;
+  if (setup_.in_census && !counted_) {
+    core_.census.connected(user_);
+    counted_ = true;
+  }
   arm_expiry(expires_at);
   // Server-side subscriptions: subscribed as a subscribe command would be
   // (id 0: answered into this reply, not on their own), the reply held

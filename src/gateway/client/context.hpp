@@ -24,6 +24,7 @@
 #include "gateway/auth/token.hpp"
 #include "gateway/broker/broker.hpp"
 #include "gateway/client/connection_metrics.hpp"
+#include "gateway/client/node_census.hpp"
 #include "gateway/fanout/hub.hpp"
 #include "gateway/options.hpp"
 #include "gateway/proxy/backend_client.hpp"
@@ -43,6 +44,9 @@ struct CoreContext {
   // The backend hooks (proxy.<hook>_url); null where the URL is empty.
   proxy::PerHook<std::unique_ptr<proxy::Hook>> hooks;
   ConnectionMetrics gw;
+  // The node's connected users and subscribed rooms (the server API's info
+  // and channels, the cluster heartbeat).
+  NodeCensus census;
   // Shards stopping: no more broker calls, no more cross-shard posts.
   std::atomic<bool> stopped{false};
 };

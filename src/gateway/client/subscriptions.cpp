@@ -50,6 +50,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     if (token) s.track_token_subscription(room, token);
     s.shard_core_.hub.join(room, &s);
     s.core_.gw.subscriptions->add(1);
+    s.core_.census.subscribed(room);
     if (s.room_list_ && answer) {
       s.room_list_->add_room(room);
       const std::uint64_t now = unix_now_ms();
@@ -61,6 +62,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     s.track_token_subscription(room, std::nullopt);
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
+    s.core_.census.unsubscribed(room);
     if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
   }
   // Id 0 is a server-side subscription's: one of connect's (complete_connect)
@@ -231,6 +233,7 @@ void Client::finish() {
   if (finished_) return;
   finished_ = true;
   state_kind_ = State::closed;
+  if (counted_) core_.census.disconnected(user_);
   connect_timer_.cancel();
   expiry_.cancel();
   subscription_expiry_timer_.cancel();

@@ -41,12 +41,22 @@ http::HttpResponse refusal(const protocol::BrokerError& e) {
 // turns the one reply into the HTTP response. Held by the operations in
 // flight (the core holds it through start()'s pointer); gone, with its
 // client, when the broker has answered.
+// An HTTP publish's client: no hooks, its user's publish rate kept over
+// every shard, not counted as a connection.
+client::Setup publish_setup(ServerState& state) {
+  client::Setup setup;
+  setup.asks_hooks = false;
+  setup.publish_rate_per_user = &state.http_publish_rates;
+  setup.in_census = false;
+  return setup;
+}
+
 class HttpPublish final : public client::Output, public std::enable_shared_from_this<HttpPublish> {
  public:
   HttpPublish(ServerState& state, unsigned shard, http::HttpRouter::Respond respond)
       : respond_(std::move(respond)),
         client_(state, *state.shards[shard], (*state.pool)[shard].ctx.get_executor(), *this,
-                client::Setup{{}, {}, /*asks_hooks=*/false, &state.http_publish_rates}) {}
+                publish_setup(state)) {}
   ~HttpPublish() { client_.finish(); }
   HttpPublish(const HttpPublish&) = delete;
   HttpPublish& operator=(const HttpPublish&) = delete;
