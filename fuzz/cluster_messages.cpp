@@ -1,8 +1,8 @@
 // Fuzz target: what a cluster node reads from Redis (gateway/broker/
-// redis_schema): room channel messages, presence values and node registry
-// entries, and Redis Cluster redirections (cluster_slots). The first byte
-// picks the parser ('R': redirections; else by its value mod 3). Must never
-// crash; what is accepted must round-trip.
+// redis_schema): room channel messages, presence values, node registry
+// entries and survey messages, and Redis Cluster redirections
+// (cluster_slots). The first byte picks the parser ('R': redirections; else
+// by its value mod 4). Must never crash; what is accepted must round-trip.
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       std::abort();
     return 0;
   }
-  switch (data[0] % 3) {
+  switch (data[0] % 4) {
     case 0: {
       auto m = rs::parse_channel_message(in);
       if (!m) break;
@@ -62,6 +62,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       // stats, which are written after them.
       const bool legacy = std::count(in.begin(), in.end(), ' ') == 3;
       if (legacy ? !again.starts_with(std::string(in) + ' ') : again != in) std::abort();
+      break;
+    }
+    case 3: {
+      auto m = rs::parse_survey_message(in);
+      if (!m) break;
+      std::string again = m->answer ? rs::survey_answer(m->asker, m->id, m->answerer, m->body)
+                                    : rs::survey_question(m->asker, m->id, m->body);
+      if (again != in) std::abort();
       break;
     }
   }

@@ -16,6 +16,7 @@
 #include "core/log.hpp"
 #include "core/random.hpp"
 #include "core/time/unix_clock.hpp"
+#include "gateway/api/channels.hpp"
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/broker/memory_broker.hpp"
@@ -228,6 +229,12 @@ void Server::Impl::make_broker(metrics::Registry& registry) {
                            std::function<void(std::vector<broker::ClusterNode>)> done) {
       cluster->nodes(from, std::move(done));
     };
+    st.survey = [cluster = cluster_broker](unsigned from, std::string question,
+                                           std::function<void(broker::SurveyResult)> done) {
+      cluster->survey(from, std::move(question), std::move(done));
+    };
+    cluster_broker->set_survey_responder(
+        [&st](std::string_view question) { return api::answer_survey(st.census, question); });
   }
 }
 

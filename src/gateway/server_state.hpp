@@ -20,6 +20,7 @@
 
 #include "core/metrics/registry.hpp"
 #include "gateway/broker/node_registry.hpp"
+#include "gateway/broker/survey.hpp"
 #include "gateway/client/context.hpp"
 #include "gateway/codec/codec.hpp"
 #include "gateway/http/origin_policy.hpp"
@@ -115,6 +116,12 @@ struct ServerState : client::CoreContext {
   // with the embedded broker, where this node is the whole service.
   std::function<void(unsigned from, std::function<void(std::vector<broker::ClusterNode>)>)>
       cluster_nodes;
+  // Puts a question to every other node of the cluster (broker/survey.hpp)
+  // and runs its callback on shard `from` with their answers; null with
+  // the embedded broker.
+  std::function<void(unsigned from, std::string question,
+                     std::function<void(broker::SurveyResult)>)>
+      survey;
   // This node's figures now: census (client/node_census.hpp), start, version.
   [[nodiscard]] broker::NodeStats node_stats() const;
 

@@ -284,6 +284,46 @@ TEST(Cluster, InfoListsEveryNodeWithItsCensus) {
   EXPECT_EQ(json_str(body, "/result/nodes/1/version"), HERALD_VERSION);
 }
 
+// Centrifugo's channels on any node: every node's rooms with their
+// subscriptions added up, by a survey of the others; a node that is listed
+// but does not answer (stopped) fails it by name rather than leaving its
+// rooms out.
+TEST(Cluster, ChannelsAddsEveryNodesRooms) {
+  RedisServer redis;
+  auto flags = cluster_flags(redis.port(), {"--api.key", "k3y", "--cluster.heartbeat_interval",
+                                            "100ms", "--cluster.node_ttl", "1h"});
+  Daemon a(flags), b(flags);
+  auto alice = connect_as(a.port, "alice");
+  auto bob = connect_as(b.port, "bob");
+  auto carol = connect_as(b.port, "carol");
+  ASSERT_TRUE(json_has(subscribe(*alice, 2, "chat:a"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*bob, 2, "chat:a"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*carol, 2, "chat:b"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*carol, 3, "news"), "/result"));
+  ASSERT_TRUE(eventually([&] {
+    return json_size(api_post(a.port, "/api/info", "{}", "k3y").body, "/result/nodes") == 2u;
+  }));
+  HttpReply r = api_post(a.port, "/api/channels", R"({"pattern":"chat:*"})", "k3y");
+  EXPECT_EQ(r.status, 200) << r.body;
+  EXPECT_EQ(json_raw(r.body, "/result"),
+            R"({"channels":{"chat:a":{"num_clients":2},"chat:b":{"num_clients":1}}})")
+      << r.body;
+  r = api_post(b.port, "/api/channels", "{}", "k3y");
+  EXPECT_EQ(json_uint(r.body, "/result/channels/news/num_clients"), 1u) << r.body;
+  EXPECT_EQ(json_uint(r.body, "/result/channels/chat:a/num_clients"), 2u) << r.body;
+
+  // b stops answering but stays listed (node_ttl 1h): a's survey waits
+  // cluster.redis.command_timeout, then says who did not answer.
+  b.proc->signal(SIGSTOP);
+  r = api_post(a.port, "/api/channels", "{}", "k3y");
+  b.proc->signal(SIGCONT);
+  EXPECT_EQ(r.status, 503) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("no answer")) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("node-")) << r.body;
+  r = api_post(a.port, "/api/channels", R"({"pattern":"news"})", "k3y");
+  EXPECT_EQ(json_raw(r.body, "/result"), R"({"channels":{"news":{"num_clients":1}}})") << r.body;
+}
+
 // history_remove on one node; a client of another reads what it left.
 TEST(Cluster, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {
   RedisServer redis;

@@ -91,6 +91,33 @@ TEST(GatewayApi, InfoReportsThisNodesCensus) {
   EXPECT_EQ(node("num_subs"), 3u);
 }
 
+// Centrifugo's channels on one node: its rooms with subscribers, matching
+// the glob when one is given.
+TEST(GatewayApi, ChannelsListsTheRoomsWithSubscribers) {
+  Daemon d({"--api.key", "k3y"});
+  auto a = connect_as(d.port, "alice");
+  auto b = connect_as(d.port, "bob");
+  subscribe(*a, 2, "chat:1");
+  subscribe(*b, 2, "chat:1");
+  subscribe(*b, 3, "news");
+  HttpReply r = post(d.port, "/api/channels", "{}");
+  EXPECT_EQ(json_raw(r.body, "/result"),
+            R"({"channels":{"chat:1":{"num_clients":2},"news":{"num_clients":1}}})")
+      << r.body;
+  r = post(d.port, "/api/channels", R"({"pattern":"chat:*"})");
+  EXPECT_EQ(json_raw(r.body, "/result"), R"({"channels":{"chat:1":{"num_clients":2}}})") << r.body;
+  r = post(d.port, "/api/channels", R"({"pattern":"none*"})");
+  EXPECT_EQ(json_raw(r.body, "/result"), R"({"channels":{}})") << r.body;
+  r = post(d.port, "/api/channels", R"({"pattern":5})");
+  EXPECT_EQ(r.status, 400) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("pattern: expected a string")) << r.body;
+  b.reset();
+  EXPECT_TRUE(eventually([&] {
+    return json_raw(post(d.port, "/api/channels", "{}").body, "/result") ==
+           R"({"channels":{"chat:1":{"num_clients":1}}})";
+  }));
+}
+
 // skip_history through the server API: delivered live with no offset, the
 // stream's offsets and history untouched, and a room nobody is in is not
 // opened by it.

@@ -1,8 +1,8 @@
 // Centrifugo's server API, spoken by cent.js (npm `cent.js`, a client of
 // Centrifugo's HTTP API, unchanged) to heraldd's /api/<method>
 // (docs/centrifugo.md#server-api): publish and broadcast reach an SDK
-// subscriber; history, history_remove, presence, presence_stats and info
-// answer in Centrifugo's shapes; subscribe adds a server-side subscription, unsubscribe ends one
+// subscriber; history, history_remove, presence, presence_stats, info and
+// channels answer in Centrifugo's shapes; subscribe adds a server-side subscription, unsubscribe ends one
 // and disconnect a user's connections; errors come back with
 // Centrifugo's numbers; batch and cent.js's pipeline run in order; and
 // Herald's own API keeps its shape at the same paths. Run by ctest:
@@ -93,6 +93,10 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.deepEqual([nodes[0].num_clients, nodes[0].num_users, nodes[0].num_channels, nodes[0].num_subs],
       [1, 1, 2, 2]);
     assert.match(nodes[0].uid, /^node-/);
+    // channels: alice's two, one subscriber each; a glob narrows them.
+    assert.deepEqual(await api.getChannels({ pattern: '' }),
+      { channels: { news: { num_clients: 1 }, sport: { num_clients: 1 } } });
+    assert.deepEqual(await api.getChannels({ pattern: 'sp*' }), { channels: { sport: { num_clients: 1 } } });
 
     // Unsubscribe: alice's subscription to sport ends with the server's
     // code (2000), which her SDK does not retry; news goes on.

@@ -15,6 +15,7 @@
 #include "core/json.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/api/api_dialect.hpp"
+#include "gateway/api/channels.hpp"
 #include "gateway/api/json_body.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/codec/lines.hpp"
@@ -531,6 +532,34 @@ void info(ServerState& state, Params& /*p*/, unsigned shard, const Done& done) {
   state.cluster_nodes(shard, answer);
 }
 
+// Centrifugo's channels: the rooms with subscribers over the service
+// matching "pattern" (channels.hpp), this node's census added to every
+// other node's answer; refused (unavailable) when a node does not answer,
+// rather than undercounted.
+void channels(ServerState& state, Params& p, unsigned shard, const Done& done) {
+  std::string_view pattern;
+  dom::element e;
+  if (p.obj["pattern"].get(e) == simdjson::SUCCESS && e.get(pattern) != simdjson::SUCCESS)
+    return done(refused(bad_request("pattern: expected a string (a glob: * ? [..])")));
+  RoomCounts rooms = local_rooms(state.census, pattern);
+  if (!state.survey) return done({channels_result(rooms), {}});
+  state.survey(shard, channels_question(pattern),
+               [done, rooms = std::move(rooms)](broker::SurveyResult r) mutable {
+                 if (r.error) {
+                   return done(refused({protocol::ErrorCode::unavailable, "channels: " + *r.error,
+                                        beast_http::status::service_unavailable}));
+                 }
+                 for (const auto& [node, answer] : r.answers) {
+                   if (!add_answer(answer, rooms)) {
+                     return done(refused({protocol::ErrorCode::unavailable,
+                                          "channels: node " + node + " answered garbage",
+                                          beast_http::status::service_unavailable}));
+                   }
+                 }
+                 done({channels_result(rooms), {}});
+               });
+}
+
 using Methods = std::map<std::string, Method, std::less<>>;
 
 Methods methods(ServerState& state) {
@@ -541,6 +570,7 @@ Methods methods(ServerState& state) {
   m["history"] = std::bind(history, std::ref(state), _1, _2, _3);
   m["history_remove"] = std::bind(history_remove, std::ref(state), _1, _2, _3);
   m["info"] = std::bind(info, std::ref(state), _1, _2, _3);
+  m["channels"] = std::bind(channels, std::ref(state), _1, _2, _3);
   m["presence"] = std::bind(presence, std::ref(state), _1, _2, _3, false);
   m["presence_stats"] = std::bind(presence, std::ref(state), _1, _2, _3, true);
   m["disconnect"] = std::bind(disconnect, std::ref(state), _1, _2, _3);

@@ -65,6 +65,8 @@ class NodeRegistry {
   // The live nodes as of the last beat's answer, sorted by id, with their
   // stats.
   [[nodiscard]] const std::vector<ClusterNode>& live() const { return last_; }
+  // This node as start() named it (an empty id before).
+  [[nodiscard]] const ClusterNode& self() const { return self_; }
 
  private:
   void schedule();

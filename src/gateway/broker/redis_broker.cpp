@@ -122,8 +122,9 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
       resets_(registry.counter("herald_cluster_stream_resets_total",
                                "Rooms whose local subscribers were reset (3005): a hole could "
                                "not be filled from the history")),
-      bad_messages_(registry.counter("herald_cluster_bad_messages_total",
-                                     "Messages on room channels not in Herald's format")) {
+      bad_messages_(
+          registry.counter("herald_cluster_bad_messages_total",
+                           "Messages on room and survey channels not in Herald's format")) {
   if (cluster_.wait_replicas > 0 && cluster_.wait_timeout >= cluster_.redis.command_timeout) {
     throw std::runtime_error("cluster.redis.wait_timeout (" + ms(cluster_.wait_timeout) +
                              " ms) must be shorter than cluster.redis.command_timeout (" +
@@ -146,6 +147,19 @@ RedisBroker::RedisBroker(const Options& options, ShardPool& pool, Delivery deliv
                          },
                          [this] { return router_->ready(router_->server_of(nodes_key_)); }},
       nodes_key_, cluster_.heartbeat_interval, cluster_.node_ttl);
+  // Questions and answers share one channel, heard whichever server
+  // carries a PUBLISH (survey.hpp).
+  survey_channel_ = cluster_.key_prefix + "survey";
+  survey_ = std::make_unique<Survey>(
+      io_,
+      [this](std::string message) {
+        router_->execute(survey_channel_, {{"PUBLISH", survey_channel_, std::move(message)}},
+                         [](const redis::Result&) {});
+      },
+      cluster_.redis.command_timeout);
+  router_->subscribe_everywhere(survey_channel_, [this](std::string_view payload) {
+    if (!survey_->on_message(registry_->self().id, payload)) bad_messages_.inc();
+  });
   registry.callback("herald_cluster_redis_round_trips_total",
                     "Round trips to the cluster's Redis servers (a pipeline is one)",
                     [this] { return static_cast<double>(router_->round_trips()); });
@@ -190,6 +204,30 @@ void RedisBroker::register_node(ClusterNode self, NodeRegistry::Report report,
                    listener = std::move(listener)]() mutable {
     registry_->start(std::move(self), std::move(report), std::move(listener));
   });
+}
+
+void RedisBroker::survey(unsigned from, std::string question,
+                         std::function<void(SurveyResult)> done) {
+  asio::post(io_, [this, from, question = std::move(question), done = std::move(done)]() mutable {
+    std::set<std::string> others;
+    for (const ClusterNode& n : registry_->live()) others.insert(n.id);
+    // Not yet listed itself (no heartbeat answered since start): the
+    // others are not known either, and answering alone would undercount.
+    if (registry_->self().id.empty() || !others.contains(registry_->self().id)) {
+      return reply(from, std::move(done),
+                   SurveyResult{"this node is not in the cluster's node registry yet (no "
+                                "heartbeat answered): try again",
+                                {}});
+    }
+    survey_->ask(registry_->self().id, std::move(others), question,
+                 [this, from, done = std::move(done)](SurveyResult r) mutable {
+                   reply(from, std::move(done), std::move(r));
+                 });
+  });
+}
+
+void RedisBroker::set_survey_responder(Survey::Responder responder) {
+  survey_->set_responder(std::move(responder));
 }
 
 void RedisBroker::nodes(unsigned from, std::function<void(std::vector<ClusterNode>)> done) {

@@ -56,6 +56,7 @@
 #include "gateway/broker/node_registry.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/broker/redis_schema.hpp"
+#include "gateway/broker/survey.hpp"
 #include "gateway/limits/room_budget.hpp"
 #include "gateway/limits/room_rates.hpp"
 #include "gateway/options.hpp"
@@ -94,6 +95,11 @@ class RedisBroker final : public Broker {
   // Runs `done` on shard `from` with the live nodes as of the last beat
   // (empty before the first answer), their stats included.
   void nodes(unsigned from, std::function<void(std::vector<ClusterNode>)> done);
+  // Puts `question` to every other live node (survey.hpp) and runs `done`
+  // on shard `from` with their answers, or why not. `responder` answers
+  // the other nodes' questions; set it before start().
+  void survey(unsigned from, std::string question, std::function<void(SurveyResult)> done);
+  void set_survey_responder(Survey::Responder responder);
 
   void publish(unsigned from, protocol::PublishRequest request,
                std::function<void(protocol::PublishResult)> done) override;
@@ -192,6 +198,8 @@ class RedisBroker final : public Broker {
   std::unique_ptr<redis::Router> router_;
   std::unique_ptr<NodeRegistry> registry_;
   std::string nodes_key_;  // the node registry's hash
+  std::unique_ptr<Survey> survey_;
+  std::string survey_channel_;
   // Redis Cluster: the replids of the masters connected now, space-separated
   // (the stream scripts' `live` argument); empty for other topologies.
   std::string live_replids_;

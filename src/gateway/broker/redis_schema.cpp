@@ -207,6 +207,53 @@ bool take_number(std::string_view& s, char stop, Int& out) {
 
 }  // namespace
 
+std::string survey_question(std::string_view asker, std::uint64_t id, std::string_view question) {
+  std::string out = "q ";
+  out += asker;
+  out += ' ';
+  out += std::to_string(id);
+  out += ' ';
+  out += question;
+  return out;
+}
+
+std::string survey_answer(std::string_view asker, std::uint64_t id, std::string_view answerer,
+                          std::string_view answer) {
+  std::string out = "a ";
+  out += asker;
+  out += ' ';
+  out += std::to_string(id);
+  out += ' ';
+  out += answerer;
+  out += ' ';
+  out += answer;
+  return out;
+}
+
+std::optional<SurveyMessage> parse_survey_message(std::string_view payload) {
+  // A word up to the next space (not empty); advances past the space.
+  auto take_word = [&payload](std::string_view& out) {
+    const std::size_t sp = payload.find(' ');
+    if (sp == std::string_view::npos || sp == 0) return false;
+    out = payload.substr(0, sp);
+    payload.remove_prefix(sp + 1);
+    return true;
+  };
+  SurveyMessage m;
+  if (payload.starts_with("a ")) {
+    m.answer = true;
+  } else if (!payload.starts_with("q ")) {
+    return std::nullopt;
+  }
+  payload.remove_prefix(2);
+  if (!take_word(m.asker) || !take_number(payload, ' ', m.id) ||
+      (m.answer && !take_word(m.answerer))) {
+    return std::nullopt;
+  }
+  m.body = payload;
+  return m;
+}
+
 std::string event_message(std::string_view frame) {
   std::string out;
   out.reserve(2 + frame.size());

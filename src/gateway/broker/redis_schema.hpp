@@ -110,6 +110,25 @@ struct NodeValue {
                                     std::uint16_t port, const NodeStats& stats);
 [[nodiscard]] std::optional<NodeValue> parse_node_value(std::string_view value);
 
+// The survey channel, <prefix>survey (survey.hpp), carries:
+//   "q <asker> <id> <question>"            node <asker>'s question number <id>
+//   "a <asker> <id> <answerer> <answer>"   node <answerer>'s answer to it
+// Node ids are DNS labels (no spaces); the question and the answer are the
+// rest of the message, any bytes.
+[[nodiscard]] std::string survey_question(std::string_view asker, std::uint64_t id,
+                                          std::string_view question);
+[[nodiscard]] std::string survey_answer(std::string_view asker, std::uint64_t id,
+                                        std::string_view answerer, std::string_view answer);
+struct SurveyMessage {
+  bool answer = false;  // else a question
+  std::string_view asker;
+  std::uint64_t id = 0;
+  std::string_view answerer;  // answers only
+  std::string_view body;      // the question, or the answer
+};
+// nullopt for anything not in the format above.
+[[nodiscard]] std::optional<SurveyMessage> parse_survey_message(std::string_view payload);
+
 // "e <frame>": an event on a room channel, outside the stream (a join or
 // leave push, a skip_history publication); the scripts write the same.
 [[nodiscard]] std::string event_message(std::string_view frame);
