@@ -62,7 +62,8 @@ bool Options::dev_mode() const {
   if (auth.dev_mode == "on") return true;
   if (auth.dev_mode == "off") return false;
   return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() &&
-         auth.ecdsa_public_key_file.empty() && http::is_loopback_host(listen.host);
+         auth.ecdsa_public_key_file.empty() && auth.jwks_file.empty() &&
+         http::is_loopback_host(listen.host);
 }
 
 void register_options(config::Schema& s, Options& o) {
@@ -161,6 +162,10 @@ void register_options(config::Schema& s, Options& o) {
   s.add_string("auth.ecdsa_public_key_file", o.auth.ecdsa_public_key_file,
                "PEM file with the ECDSA public key (P-256 or P-384) that verifies ES256 or "
                "ES384 connection tokens");
+  s.add_string(
+      "auth.jwks_file", o.auth.jwks_file,
+      "JSON Web Key Set file ({\"keys\":[...]}, RSA and EC P-256/P-384 keys with a kid): a "
+      "token whose header names a kid is verified with that key");
   s.add_string("auth.audience", o.auth.audience,
                "Connection tokens must carry this audience (aud, a string or an array holding "
                "it); empty: aud is not checked",

@@ -92,6 +92,7 @@ struct AuthOptions {
   std::string hmac_secret;            // HS256 key for connection tokens
   std::string rsa_public_key_file;    // PEM public key for RS256/384/512 tokens
   std::string ecdsa_public_key_file;  // PEM public key (P-256 or P-384) for ES256/ES384 tokens
+  std::string jwks_file;              // JWK set: tokens with a kid (auth/jwks.hpp)
   // A token must name this audience (aud) / come from this issuer (iss);
   // empty: not checked.
   std::string audience;

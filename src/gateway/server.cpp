@@ -19,6 +19,7 @@
 #include "gateway/api/channels.hpp"
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
+#include "gateway/auth/jwks.hpp"
 #include "gateway/broker/memory_broker.hpp"
 #include "gateway/broker/redis_broker.hpp"
 #include "gateway/client/client.hpp"
@@ -103,6 +104,21 @@ struct Server::Impl {
 
 namespace {
 
+// The JWK set of auth.jwks_file (its text `json`), with a log line per key
+// left out; throws std::runtime_error naming the option and the key.
+std::shared_ptr<const auth::Jwks> read_jwks(const std::string& path, const std::string& json) {
+  std::vector<std::string> skipped;
+  try {
+    auto set = std::make_shared<const auth::Jwks>(auth::Jwks::parse(json, &skipped));
+    for (const std::string& why : skipped)
+      log::warn("jwks key left out", {{"file", path}, {"key", why}});
+    log::info("jwks loaded", {{"file", path}, {"keys", set->size()}});
+    return set;
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error("auth.jwks_file: '" + path + "': " + e.what());
+  }
+}
+
 // The token verifier auth.* asks for (nullptr: no signed tokens expected).
 // Throws std::runtime_error naming the key when the secret is too short or
 // the public key file cannot be read or used.
@@ -124,11 +140,15 @@ std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth
   const std::string rsa = read_key("auth.rsa_public_key_file", auth_options.rsa_public_key_file);
   const std::string ecdsa =
       read_key("auth.ecdsa_public_key_file", auth_options.ecdsa_public_key_file);
-  if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty()) return nullptr;
+  const std::string jwks = read_key("auth.jwks_file", auth_options.jwks_file);
+  if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty() && jwks.empty())
+    return nullptr;
   try {
-    return std::make_unique<auth::TokenVerifier>(
+    auto verifier = std::make_unique<auth::TokenVerifier>(
         auth_options.hmac_secret, rsa, auth::Expected{auth_options.audience, auth_options.issuer},
         ecdsa);
+    if (!jwks.empty()) verifier->set_jwks(read_jwks(auth_options.jwks_file, jwks));
+    return verifier;
   } catch (const auth::KeyError& e) {
     const bool is_rsa = e.key == auth::KeyError::Key::rsa;
     throw std::runtime_error(
@@ -381,8 +401,8 @@ void Server::start() {
         "dev mode is on: clients connect as any user they name, with no token, and "
         "/api/* answers without a key; only this machine (loopback hosts and origins, "
         "and server.allowed_origins) is served. Set auth.hmac_secret, "
-        "auth.rsa_public_key_file or auth.ecdsa_public_key_file, or auth.dev_mode = off, to "
-        "turn it off",
+        "auth.rsa_public_key_file, auth.ecdsa_public_key_file or auth.jwks_file, or "
+        "auth.dev_mode = off, to turn it off",
         {{"listen", m.options.listen.to_string()}});
   }
   m.broker->start();

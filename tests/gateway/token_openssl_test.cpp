@@ -11,6 +11,7 @@
 #include <string>
 #include <tuple>
 
+#include "gateway/auth/jwks.hpp"
 #include "gateway/auth/token.hpp"
 #include "support/daemon.hpp"
 #include "support/openssl_cli.hpp"
@@ -175,6 +176,157 @@ TEST(TokenFromOpenssl, Es256AndEs384SignedByOpensslVerify) {
   openssl({"pkey", "-in", rsa, "-pubout", "-out", rsa + ".pub"});
   EXPECT_THROW(TokenVerifier("", {}, {}, read_file(rsa + ".pub")), std::invalid_argument);
   EXPECT_THROW(TokenVerifier("", {}, {}, "not a key"), std::invalid_argument);
+}
+
+// A JWK set (RFC 7517) of keys openssl made, their numbers read from
+// openssl's own output (the RSA modulus it prints, the EC point at the end
+// of the DER public key it writes) and only base64url-framed here.
+struct OpensslKey {
+  std::string file;  // the private key, for openssl dgst -sign
+  std::string jwk;   // the public key as a JWK, without kid
+};
+
+std::string bytes_of_hex(std::string_view hex) {
+  std::string out;
+  for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
+    out += static_cast<char>(std::stoi(std::string(hex.substr(i, 2)), nullptr, 16));
+  return out;
+}
+
+OpensslKey rsa_jwk(const std::string& name) {
+  const std::string key = test::write_temp_file(name + ".key", "");
+  openssl({"genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048", "-out", key});
+  auto r = test::run({OPENSSL_PATH, "rsa", "-in", key, "-modulus", "-noout"});
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  std::string hex = r.output.substr(r.output.find('=') + 1);
+  hex.erase(hex.find_last_not_of("\n") + 1);
+  // e is openssl's default, 65537: AQAB.
+  return {key, R"({"kty":"RSA","n":")" + base64url_encode(bytes_of_hex(hex)) + R"(","e":"AQAB")"};
+}
+
+OpensslKey ec_jwk(const std::string& name, const std::string& curve, const std::string& crv,
+                  std::size_t coordinate) {
+  const std::string key = test::write_temp_file(name + ".key", "");
+  openssl({"ecparam", "-name", curve, "-genkey", "-noout", "-out", key});
+  openssl({"ec", "-in", key, "-pubout", "-outform", "DER", "-out", key + ".der"});
+  const std::string der = read_file(key + ".der");
+  // The SubjectPublicKeyInfo ends with the uncompressed point: 04, x, y.
+  const std::string point = der.substr(der.size() - 1 - 2 * coordinate);
+  EXPECT_EQ(point[0], '\x04');
+  return {key, R"({"kty":"EC","crv":")" + crv + R"(","x":")" +
+                   base64url_encode(point.substr(1, coordinate)) + R"(","y":")" +
+                   base64url_encode(point.substr(1 + coordinate)) + "\""};
+}
+
+// A token whose header names `kid`, signed by openssl with `key`.
+std::string signed_with_kid(const std::string& alg, const std::string& kid, const std::string& key,
+                            const std::string& payload = R"({"sub":"kim"})") {
+  const std::string input =
+      base64url_encode(R"({"alg":")" + alg + R"(","kid":")" + kid + R"(","typ":"JWT"})") + "." +
+      base64url_encode(payload);
+  const std::string in_path = test::write_temp_file(kid + alg + ".in", input);
+  openssl(
+      {"dgst", "-sha" + alg.substr(2), "-sign", key, "-binary", "-out", in_path + ".sig", in_path});
+  std::string sig = read_file(in_path + ".sig");
+  if (alg.starts_with("ES")) sig = jws_ecdsa(sig, alg == "ES256" ? 32 : 48);
+  return input + "." + base64url_encode(sig);
+}
+
+TokenError refusal(const TokenVerifier& v, const std::string& token) {
+  auto r = v.verify(token, 1000);
+  return std::holds_alternative<TokenError>(r) ? std::get<TokenError>(r) : TokenError{};
+}
+
+// Centrifugo's JWKS: each token verified by the key its kid names, with
+// an alg that fits that key; keys the set cannot use are left out, told.
+TEST(TokenFromOpenssl, JwksKeysVerifyTheTokensThatNameThem) {
+  const OpensslKey rsa = rsa_jwk("jwks-rsa"), rsa2 = rsa_jwk("jwks-rsa2");
+  const OpensslKey p256 = ec_jwk("jwks-p256", "prime256v1", "P-256", 32);
+  const OpensslKey p384 = ec_jwk("jwks-p384", "secp384r1", "P-384", 48);
+  const std::string set = R"({"keys":[)" + rsa.jwk + R"(,"kid":"r1","use":"sig"},)" + rsa2.jwk +
+                          R"(,"kid":"r2","alg":"RS384"},)" + p256.jwk + R"(,"kid":"e1"},)" +
+                          p384.jwk + R"(,"kid":"e2"},)" + rsa.jwk +
+                          R"(,"kid":"enc","use":"enc"},)" +
+                          R"({"kty":"oct","kid":"s","k":"c2VjcmV0"},)" + rsa.jwk + "}]}";
+  std::vector<std::string> skipped;
+  auto keys = std::make_shared<const Jwks>(Jwks::parse(set, &skipped));
+  EXPECT_EQ(keys->size(), 4u);
+  ASSERT_EQ(skipped.size(), 3u);
+  EXPECT_NE(skipped[0].find("use is 'enc'"), std::string::npos) << skipped[0];
+  EXPECT_NE(skipped[1].find("key type 'oct'"), std::string::npos) << skipped[1];
+  EXPECT_NE(skipped[2].find("no kid"), std::string::npos) << skipped[2];
+
+  TokenVerifier v("an-hmac-secret-of-at-least-32-bytes!");
+  v.set_jwks(keys);
+  for (const auto& [alg, kid, key] : {std::tuple{"RS256", "r1", rsa.file},
+                                      {"RS512", "r1", rsa.file},
+                                      {"RS384", "r2", rsa2.file},
+                                      {"ES256", "e1", p256.file},
+                                      {"ES384", "e2", p384.file}}) {
+    auto r = v.verify(signed_with_kid(alg, kid, key), 1000);
+    ASSERT_TRUE(std::holds_alternative<Claims>(r))
+        << alg << " " << kid << ": " << describe(std::get<TokenError>(r));
+    EXPECT_EQ(std::get<Claims>(r).user, "kim");
+  }
+  // The kid decides the key: another key's signature does not verify, an
+  // alg that does not fit the key (or its own alg) is refused, a kid the
+  // set lacks too, and HS256 cannot borrow a public key as its secret.
+  EXPECT_EQ(refusal(v, signed_with_kid("RS256", "r2", rsa.file)), TokenError::unsupported_alg);
+  EXPECT_EQ(refusal(v, signed_with_kid("RS384", "r2", rsa.file)), TokenError::bad_signature);
+  EXPECT_EQ(refusal(v, signed_with_kid("ES256", "r1", p256.file)), TokenError::unsupported_alg);
+  EXPECT_EQ(refusal(v, signed_with_kid("ES384", "e1", p384.file)), TokenError::unsupported_alg);
+  EXPECT_EQ(refusal(v, signed_with_kid("RS256", "enc", rsa.file)), TokenError::unknown_key);
+  const std::string hs = base64url_encode(R"({"alg":"HS256","kid":"r1"})") + "." +
+                         base64url_encode(R"({"sub":"kim"})");
+  EXPECT_EQ(refusal(v, hs + "." + base64url_encode(std::string(32, 'x'))),
+            TokenError::unsupported_alg);
+  // Without a kid, the configured keys as before (here the HMAC secret).
+  Claims plain;
+  plain.user = "kim";
+  EXPECT_TRUE(std::holds_alternative<Claims>(
+      v.verify(sign_hs256(plain, "an-hmac-secret-of-at-least-32-bytes!"), 1000)));
+  // A set replaced whole: the old keys are gone.
+  v.set_jwks(
+      std::make_shared<const Jwks>(Jwks::parse(R"({"keys":[)" + p256.jwk + R"(,"kid":"e1"}]})")));
+  EXPECT_EQ(refusal(v, signed_with_kid("RS256", "r1", rsa.file)), TokenError::unknown_key);
+}
+
+// A set Herald would half-load is refused, saying what and where.
+TEST(TokenFromOpenssl, JwksThatCannotBeUsedIsRefusedSayingWhere) {
+  const OpensslKey p256 = ec_jwk("jwks-bad-p256", "prime256v1", "P-256", 32);
+  const std::string good = p256.jwk + R"(,"kid":"ok"})";
+  // A point off the curve: y of another point.
+  std::string off = p256.jwk;
+  const std::size_t y = off.find(R"("y":")") + 5;
+  off[y] = off[y] == 'A' ? 'B' : 'A';
+  struct Case {
+    std::string json, says;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"not json", "not a JWK set"},
+           {R"({"keys":{}})", "not a JWK set"},
+           {R"({"keys":[]})", "no RSA or EC signing key"},
+           {R"({"keys":[1]})", "keys[0]: not an object"},
+           {R"({"keys":[{"kid":"a"}]})", "keys[0]: \"kty\" is missing"},
+           {R"({"keys":[)" + good + R"(,{"kty":"RSA","kid":"b","n":"!!","e":"AQAB"}]})",
+            "keys[1] (kid 'b'): \"n\" is not base64url"},
+           {R"({"keys":[{"kty":"RSA","kid":"c","n":"AQAB","e":"AQAB"}]})",
+            "keys[0] (kid 'c'): a 17-bit RSA key"},
+           {R"({"keys":[{"kty":"EC","kid":"d","crv":"P-256","x":"AQAB","y":"AQAB"}]})",
+            "x and y must be 32 bytes"},
+           {R"({"keys":[)" + off + R"(,"kid":"e"}]})", "not a point on P-256"},
+           {R"({"keys":[)" + good + "," + good + "]}", "keys[1] (kid 'ok'): a second key"},
+           {R"({"keys":[{"kty":"EC","kid":"f","crv":"P-521","x":"AQAB","y":"AQAB"}]})",
+            "no RSA or EC signing key"},
+       }) {
+    try {
+      (void)Jwks::parse(c.json);
+      ADD_FAILURE() << "accepted: " << c.json;
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos)
+          << c.json << "\n  said: " << e.what();
+    }
+  }
 }
 
 }  // namespace

@@ -228,6 +228,27 @@ TEST(GatewayLimits, Rs256TokensFromAPublicKeyFile) {
   EXPECT_THAT(not_ec.output, HasSubstr("P-256 or P-384"));
 }
 
+// A JWK set that cannot be used stops heraldd at start (exit 2), naming
+// the option, the file and the key; one it can is the only key needed (no
+// dev mode).
+TEST(GatewayLimits, AJwksFileThatCannotBeUsedStopsStartUp) {
+  const std::string broken = write_temp_file(
+      "broken.jwks", R"({"keys":[{"kty":"RSA","kid":"k1","n":"AQAB","e":"AQAB"}]})");
+  auto bad = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.jwks_file", broken});
+  EXPECT_EQ(bad.exit_code, 2);
+  EXPECT_THAT(bad.output, HasSubstr("auth.jwks_file: '" + broken + "': keys[0] (kid 'k1')"));
+  auto missing = run(
+      {HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.jwks_file", broken + ".nowhere"});
+  EXPECT_EQ(missing.exit_code, 2);
+  EXPECT_THAT(missing.output, HasSubstr("auth.jwks_file: cannot read"));
+
+  const std::string only_oct =
+      write_temp_file("oct.jwks", R"({"keys":[{"kty":"oct","kid":"s","k":"c2VjcmV0"}]})");
+  auto none = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.jwks_file", only_oct});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.output, HasSubstr("no RSA or EC signing key"));
+}
+
 TEST(GatewayLimits, ConnectTimeout) {
   Daemon d({"--client.connect_timeout", "300ms"});
   WsClient idle("127.0.0.1", d.port);

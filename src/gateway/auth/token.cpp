@@ -15,6 +15,7 @@
 
 #include "core/json.hpp"
 #include "core/openssl_ptr.hpp"
+#include "gateway/auth/jwks.hpp"
 #include "gateway/protocol/room_name.hpp"
 #include "gateway/protocol/user_name.hpp"
 
@@ -82,6 +83,27 @@ bool ecdsa_verify(const EVP_MD* md, EVP_PKEY* key, std::size_t half, std::string
       std::string_view(reinterpret_cast<const char*>(der), static_cast<std::size_t>(len)));
   OPENSSL_free(der);
   return ok;
+}
+
+// Checks a public-key signature (RS* or ES*) with `key`, an RSA key or an
+// EC key of `bits` (256 or 384): unsupported_alg when the alg does not fit
+// the key (RS* with an EC key, ES384 with a P-256 one, HS* with either),
+// bad_signature when it fits and does not verify.
+std::optional<TokenError> check_public(std::string_view alg, const EVP_MD* md, EVP_PKEY* key,
+                                       bool rsa, int bits, std::string_view input,
+                                       std::string_view signature) {
+  if (rsa && alg.starts_with("RS")) {
+    if (!digest_verify(md, key, input, signature)) return TokenError::bad_signature;
+    return std::nullopt;
+  }
+  if (!rsa && alg.starts_with("ES") && alg.substr(2) == std::to_string(bits)) {
+    // Safety: bits is 256 or 384 (an EC key of P-256 or P-384), so half is
+    // 32 or 48.
+    const auto half = static_cast<std::size_t>(bits / 8);
+    if (!ecdsa_verify(md, key, half, input, signature)) return TokenError::bad_signature;
+    return std::nullopt;
+  }
+  return TokenError::unsupported_alg;
 }
 
 // The public key a PEM text holds (-----BEGIN PUBLIC KEY-----), or null.
@@ -186,6 +208,16 @@ TokenVerifier::~TokenVerifier() {
   EVP_PKEY_free(static_cast<EVP_PKEY*>(ecdsa_key_));
 }
 
+void TokenVerifier::set_jwks(std::shared_ptr<const Jwks> keys) {
+  std::lock_guard lock(jwks_mu_);
+  jwks_ = std::move(keys);
+}
+
+std::shared_ptr<const Jwks> TokenVerifier::jwks() const {
+  std::lock_guard lock(jwks_mu_);
+  return jwks_;
+}
+
 std::chrono::seconds wait_until_expiry(std::int64_t expires_at, std::int64_t now) {
   if (expires_at <= now) return std::chrono::seconds(0);
   // Both are seconds in int64 and now >= 0, so the difference cannot
@@ -233,6 +265,8 @@ std::string_view describe(TokenError e) {
       return "token has a channel claim: it is a subscription token, which opens no connection";
     case TokenError::missing_channel:
       return "subscription token has no channel claim";
+    case TokenError::unknown_key:
+      return "token kid names no key of the JWK set (auth.jwks_file)";
   }
   return "token error";
 }
@@ -301,23 +335,32 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
   std::string_view alg;
   if (h["alg"].get(alg) != simdjson::SUCCESS) return TokenError::unsupported_alg;
   const EVP_MD* md = alg_digest(alg);
-  if (md != nullptr && alg.starts_with("HS") && !secret_.empty()) {
+  if (md == nullptr) return TokenError::unsupported_alg;
+  std::string_view kid;
+  const std::shared_ptr<const Jwks> set = jwks();
+  std::optional<TokenError> refused;
+  if (set && h["kid"].get(kid) == simdjson::SUCCESS) {
+    // The key the kid names, alone: no other key is tried.
+    const Jwks::Key* key = set->find(kid);
+    if (key == nullptr) return TokenError::unknown_key;
+    if (!key->alg.empty() && key->alg != alg) return TokenError::unsupported_alg;
+    refused =
+        check_public(alg, md, key->pkey.get(), key->rsa, key->bits, signing_input, *signature);
+  } else if (alg.starts_with("HS") && !secret_.empty()) {
     std::string expected = hmac(md, secret_, signing_input);
     if (signature->size() != expected.size() ||
         CRYPTO_memcmp(signature->data(), expected.data(), expected.size()) != 0)
       return TokenError::bad_signature;
-  } else if (md != nullptr && alg.starts_with("RS") && rsa_key_ != nullptr) {
-    if (!digest_verify(md, static_cast<EVP_PKEY*>(rsa_key_), signing_input, *signature))
-      return TokenError::bad_signature;
-  } else if (md != nullptr && alg.starts_with("ES") && ecdsa_key_ != nullptr &&
-             alg.substr(2) == std::to_string(ecdsa_bits_)) {
-    // Safety: ecdsa_bits_ is 256 or 384 (the constructor), so half is 32 or 48.
-    const auto half = static_cast<std::size_t>(ecdsa_bits_ / 8);
-    if (!ecdsa_verify(md, static_cast<EVP_PKEY*>(ecdsa_key_), half, signing_input, *signature))
-      return TokenError::bad_signature;
+  } else if (alg.starts_with("RS") && rsa_key_ != nullptr) {
+    refused =
+        check_public(alg, md, static_cast<EVP_PKEY*>(rsa_key_), true, 0, signing_input, *signature);
+  } else if (alg.starts_with("ES") && ecdsa_key_ != nullptr) {
+    refused = check_public(alg, md, static_cast<EVP_PKEY*>(ecdsa_key_), false, ecdsa_bits_,
+                           signing_input, *signature);
   } else {
     return TokenError::unsupported_alg;
   }
+  if (refused) return *refused;
 
   // The parser reuses its buffer, so the header's views are dead from here.
   simdjson::dom::object p;

@@ -2,7 +2,12 @@
 // RS256/384/512 (RSA PKCS#1 v1.5) or ES256/ES384 (ECDSA on P-256/P-384),
 // all through OpenSSL. The header's
 // alg picks the check; an alg whose key is not configured is refused (so a
-// token cannot downgrade RS256 to HS256 or to "none"). Claims Herald reads:
+// token cannot downgrade RS256 to HS256 or to "none"). With a JWK set
+// (jwks.hpp), a token whose header names a kid is verified with that key
+// alone, and its alg must fit it (RS* an RSA key, ES256 P-256, ES384 P-384,
+// and the key's own alg when it names one); a kid the set lacks is refused
+// (unknown_key). A token without a kid goes to the configured keys as
+// before. Claims Herald reads:
 //   sub    the user id (required, non-empty string)
 //   exp    expiry, seconds since the Unix epoch (optional; checked on connect
 //          and enforced while connected)
@@ -27,6 +32,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -35,6 +42,8 @@
 #include <vector>
 
 namespace herald::gateway::auth {
+
+class Jwks;
 
 struct Claims {
   std::string user;
@@ -97,6 +106,7 @@ enum class TokenError : std::uint8_t {
   wrong_issuer,        // auth.issuer is set and iss is not it
   subscription_token,  // a connection token with a channel claim
   missing_channel,     // a subscription token without one
+  unknown_key,         // a kid the JWK set has no key for
 };
 
 // What a token is presented for: opening a connection, or subscribing to a
@@ -144,9 +154,17 @@ class TokenVerifier {
   [[nodiscard]] VerifyResult verify(std::string_view token, std::int64_t now,
                                     TokenUse use = TokenUse::connection) const;
 
+  // The JWK set tokens with a kid are verified with (null: none), replaced
+  // whole: a verification in flight on another thread keeps the set it
+  // took. Any thread.
+  void set_jwks(std::shared_ptr<const Jwks> keys);
+  [[nodiscard]] std::shared_ptr<const Jwks> jwks() const;
+
  private:
   std::string secret_;
   Expected expected_;
+  mutable std::mutex jwks_mu_;  // guards jwks_ (the pointer, not the set)
+  std::shared_ptr<const Jwks> jwks_;
   void* rsa_key_ = nullptr;    // EVP_PKEY*, owned; kept opaque to spare includers OpenSSL
   void* ecdsa_key_ = nullptr;  // EVP_PKEY*, owned
   int ecdsa_bits_ = 0;         // 256 or 384 with a key
