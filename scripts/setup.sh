@@ -20,6 +20,8 @@ PACKAGES=(
   # permessage-deflate
   libboost1.81-dev libtomlplusplus-dev libcli11-dev libspdlog-dev libfmt-dev
   libsimdjson-dev libssl-dev libhiredis-dev zlib1g-dev
+  # HTTP(S) client for JWK sets fetched from a URL (auth.jwks_url)
+  libcurl4-openssl-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
   # the openssl command line: an independent JWT signer for the token tests

@@ -62,7 +62,7 @@ bool Options::dev_mode() const {
   if (auth.dev_mode == "on") return true;
   if (auth.dev_mode == "off") return false;
   return auth.hmac_secret.empty() && auth.rsa_public_key_file.empty() &&
-         auth.ecdsa_public_key_file.empty() && auth.jwks_file.empty() &&
+         auth.ecdsa_public_key_file.empty() && auth.jwks_file.empty() && auth.jwks_url.empty() &&
          http::is_loopback_host(listen.host);
 }
 
@@ -166,6 +166,15 @@ void register_options(config::Schema& s, Options& o) {
       "auth.jwks_file", o.auth.jwks_file,
       "JSON Web Key Set file ({\"keys\":[...]}, RSA and EC P-256/P-384 keys with a kid): a "
       "token whose header names a kid is verified with that key");
+  s.add_string("auth.jwks_url", o.auth.jwks_url,
+               "http(s) URL of a JSON Web Key Set (an identity provider's jwks_uri), fetched at "
+               "start, every auth.jwks_refresh, and again when a token names a kid it lacks",
+               2048);
+  s.add_string("auth.jwks_ca_file", o.auth.jwks_ca_file,
+               "PEM file of the CAs an https auth.jwks_url's certificate must chain to; empty: the "
+               "system's CAs");
+  s.add_duration("auth.jwks_refresh", o.auth.jwks_refresh, milliseconds(1000),
+                 milliseconds(86'400'000), "How often auth.jwks_url is fetched again");
   s.add_string("auth.audience", o.auth.audience,
                "Connection tokens must carry this audience (aud, a string or an array holding "
                "it); empty: aud is not checked",

@@ -93,6 +93,9 @@ struct AuthOptions {
   std::string rsa_public_key_file;    // PEM public key for RS256/384/512 tokens
   std::string ecdsa_public_key_file;  // PEM public key (P-256 or P-384) for ES256/ES384 tokens
   std::string jwks_file;              // JWK set: tokens with a kid (auth/jwks.hpp)
+  std::string jwks_url;               // the same from a URL (auth/jwks_fetcher.hpp)
+  std::string jwks_ca_file;           // PEM CAs for an https jwks_url; empty: the system's
+  std::chrono::milliseconds jwks_refresh{3'600'000};
   // A token must name this audience (aud) / come from this issuer (iss);
   // empty: not checked.
   std::string audience;

@@ -20,6 +20,7 @@
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
 #include "gateway/auth/jwks.hpp"
+#include "gateway/auth/jwks_fetcher.hpp"
 #include "gateway/broker/memory_broker.hpp"
 #include "gateway/broker/redis_broker.hpp"
 #include "gateway/client/client.hpp"
@@ -68,7 +69,8 @@ struct Server::Impl {
   // Set by add_keyword_api(); state.broker then points at moderating_broker.
   std::unique_ptr<moderation::Moderator> moderator;
   std::unique_ptr<moderation::ModeratingBroker> moderating_broker;
-  std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
+  std::unique_ptr<auth::JwksFetcher> jwks_fetcher;  // auth.jwks_url; null without
+  std::unique_ptr<tcp::acceptor> acceptor;          // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
   std::function<void(const std::vector<broker::ClusterNode>&)> on_nodes;
   unsigned next_shard = 0;
@@ -88,6 +90,9 @@ struct Server::Impl {
   // the API, SSE publish, the web app).
   void register_metrics(metrics::Registry& registry);
   void make_broker(metrics::Registry& registry);
+  // With auth.jwks_url: the fetcher, its first fetch (a failure is logged
+  // and retried; the server starts), and its refresh thread.
+  void fetch_jwks();
   void register_routes(metrics::Registry& registry);
   // Server::start's steps, in order: refuse a moderation config with no
   // keyword store; bind the listener; make every shard's codecs; in
@@ -141,7 +146,8 @@ std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth
   const std::string ecdsa =
       read_key("auth.ecdsa_public_key_file", auth_options.ecdsa_public_key_file);
   const std::string jwks = read_key("auth.jwks_file", auth_options.jwks_file);
-  if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty() && jwks.empty())
+  if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty() && jwks.empty() &&
+      auth_options.jwks_url.empty())
     return nullptr;
   try {
     auto verifier = std::make_unique<auth::TokenVerifier>(
@@ -180,6 +186,7 @@ Server::Server(Options options, metrics::Registry& registry)
                          });
   st.dev_mode = impl_->options.dev_mode();
   st.verifier = make_token_verifier(impl_->options.auth);
+  impl_->fetch_jwks();
   if (impl_->options.tls.enabled())
     st.tls = std::make_unique<tls::TlsCredentials>(impl_->options.tls);
   impl_->make_backend_hooks(registry);
@@ -216,6 +223,30 @@ void Server::Impl::register_metrics(metrics::Registry& registry) {
   });
   registry.callback("herald_shards", "Shards (event-loop threads)",
                     [n = pool.size()] { return static_cast<double>(n); });
+}
+
+void Server::Impl::fetch_jwks() {
+  const AuthOptions& a = options.auth;
+  if (a.jwks_url.empty()) return;
+  auth::TokenVerifier* verifier = state.verifier.get();
+  try {
+    jwks_fetcher = std::make_unique<auth::JwksFetcher>(
+        auth::JwksFetcher::Settings{a.jwks_url, a.jwks_ca_file, a.jwks_refresh,
+                                    std::chrono::milliseconds(5000), 1 << 20},
+        [verifier](std::shared_ptr<const auth::Jwks> keys) {
+          verifier->set_jwks(std::move(keys));
+        });
+  } catch (const std::invalid_argument& e) {
+    throw std::runtime_error(std::string("auth.jwks_url: ") + e.what());
+  }
+  verifier->fetch_unknown_kids([f = jwks_fetcher.get()] { f->wanted(); });
+  if (auto failed = jwks_fetcher->fetch()) {
+    log::warn("jwks not fetched at start: tokens with a kid are refused as temporary until it is",
+              {{"error", *failed},
+               {"retry_s", auth::JwksFetcher::kRetryAfter.count()},
+               {"fix", "check auth.jwks_url (and auth.jwks_ca_file for a private CA)"}});
+  }
+  jwks_fetcher->start();
 }
 
 void Server::Impl::make_broker(metrics::Registry& registry) {

@@ -5,8 +5,7 @@
 // again, one room shared with a client of Herald's own protocol, bad
 // input that closes only its own connection, token refresh, server-side
 // subscriptions, private channels with subscription tokens (sub_refresh,
-// expiry), user-limited channels, ES256 tokens, a JWK set's keys, and the
-// shutdown (3001) and
+// expiry), user-limited channels, ES256 tokens, and the shutdown (3001) and
 // slow-consumer (3008) closes the SDK reconnects from. Run by ctest:
 // node --test tests/node/centrifuge_sdk.test.mjs
 import { test } from 'node:test';
@@ -462,52 +461,6 @@ test('ES256 tokens, signed by Node\'s crypto, open connections', async () => {
     assert.deepEqual(Object.values(presence.clients).map((c) => c.user), ['ellie']);
   } finally {
     ellie.disconnect();
-    await stopHeraldd(proc);
-  }
-});
-
-test('a JWK set\'s keys, exported by Node\'s crypto, verify the tokens that name them', async () => {
-  // Centrifugo's JWKS: an RSA and a P-256 key, each published by kid; a
-  // token is verified with the key its header names (Node's crypto makes
-  // the keys, writes the JWKs and signs).
-  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const keys = [
-    { ...rsa.publicKey.export({ format: 'jwk' }), kid: 'rsa-1', use: 'sig', alg: 'RS256' },
-    { ...ec.publicKey.export({ format: 'jwk' }), kid: 'ec-1' },
-  ];
-  const file = join(mkdtempSync(join(tmpdir(), 'jwks-')), 'jwks.json');
-  writeFileSync(file, JSON.stringify({ keys }));
-  const signed = (sub, alg, kid, key) => {
-    const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
-    const input = `${b64({ alg, kid, typ: 'JWT' })}.${b64({ sub, exp: Math.floor(Date.now() / 1000) + 600 })}`;
-    const sig = sign('sha256', Buffer.from(input),
-      alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key);
-    return `${input}.${sig.toString('base64url')}`;
-  };
-  const { proc, port } = await startHeraldd(undefined, ['--auth.jwks_file', file]);
-  const rita = sdk(port, 'rita', { token: signed('rita', 'RS256', 'rsa-1', rsa.privateKey) });
-  const ella = sdk(port, 'ella', { token: signed('ella', 'ES256', 'ec-1', ec.privateKey) });
-  // A kid the set does not have, and a key's token under the other kid.
-  const stray = sdk(port, 'stray', { token: signed('stray', 'RS256', 'rsa-2', rsa.privateKey) });
-  const swapped = sdk(port, 'swapped', { token: signed('swapped', 'RS256', 'ec-1', rsa.privateKey) });
-  try {
-    await connected(rita);
-    await connected(ella);
-    const sub = ella.newSubscription('jwks');
-    await subscribed(sub);
-    const presence = await sub.presence();
-    assert.deepEqual(Object.values(presence.clients).map((c) => c.user), ['ella']);
-    // Refused as any token that does not verify (101, not retried).
-    for (const [refused, reason] of [[stray, 'token kid names no key of the JWK set (auth.jwks_file)'],
-      [swapped, 'token alg is not HS256/384/512, RS256/384/512 or ES256/384 with a configured key']]) {
-      const closed = next(refused, 'disconnected');
-      refused.connect();
-      const d = await closed;
-      assert.deepEqual([d.code, d.reason], [101, reason]);
-    }
-  } finally {
-    for (const c of [rita, ella, stray, swapped]) c.disconnect();
     await stopHeraldd(proc);
   }
 });

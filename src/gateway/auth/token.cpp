@@ -267,6 +267,9 @@ std::string_view describe(TokenError e) {
       return "subscription token has no channel claim";
     case TokenError::unknown_key:
       return "token kid names no key of the JWK set (auth.jwks_file)";
+    case TokenError::key_pending:
+      return "token kid names no key of the JWK set yet; the set is being fetched again "
+             "(auth.jwks_url): retry";
   }
   return "token error";
 }
@@ -339,9 +342,14 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
   std::string_view kid;
   const std::shared_ptr<const Jwks> set = jwks();
   std::optional<TokenError> refused;
-  if (set && h["kid"].get(kid) == simdjson::SUCCESS) {
-    // The key the kid names, alone: no other key is tried.
-    const Jwks::Key* key = set->find(kid);
+  if ((set || wanted_) && h["kid"].get(kid) == simdjson::SUCCESS) {
+    // The key the kid names, alone: no other key is tried (a set from a
+    // URL may not have arrived yet).
+    const Jwks::Key* key = set ? set->find(kid) : nullptr;
+    if (key == nullptr && wanted_) {
+      wanted_();
+      return TokenError::key_pending;
+    }
     if (key == nullptr) return TokenError::unknown_key;
     if (!key->alg.empty() && key->alg != alg) return TokenError::unsupported_alg;
     refused =

@@ -32,6 +32,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -107,6 +108,7 @@ enum class TokenError : std::uint8_t {
   subscription_token,  // a connection token with a channel claim
   missing_channel,     // a subscription token without one
   unknown_key,         // a kid the JWK set has no key for
+  key_pending,         // the same, while the set is fetched again (a temporary refusal: retry)
 };
 
 // What a token is presented for: opening a connection, or subscribing to a
@@ -159,12 +161,17 @@ class TokenVerifier {
   // took. Any thread.
   void set_jwks(std::shared_ptr<const Jwks> keys);
   [[nodiscard]] std::shared_ptr<const Jwks> jwks() const;
+  // Where the set comes from a URL (jwks_fetcher.hpp): `wanted` is told of
+  // a kid the set lacks, and such a token is refused as key_pending (try
+  // again) rather than unknown_key. Set before the verifier is shared.
+  void fetch_unknown_kids(std::function<void()> wanted) { wanted_ = std::move(wanted); }
 
  private:
   std::string secret_;
   Expected expected_;
   mutable std::mutex jwks_mu_;  // guards jwks_ (the pointer, not the set)
   std::shared_ptr<const Jwks> jwks_;
+  std::function<void()> wanted_;
   void* rsa_key_ = nullptr;    // EVP_PKEY*, owned; kept opaque to spare includers OpenSSL
   void* ecdsa_key_ = nullptr;  // EVP_PKEY*, owned
   int ecdsa_bits_ = 0;         // 256 or 384 with a key

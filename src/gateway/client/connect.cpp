@@ -35,6 +35,8 @@ void Client::run(std::uint32_t id, protocol::ConnectCmd& cmd) {
       case Why::token_invalid:
         reply_error(id, ErrorCode::unauthorized, refused->detail);
         return disconnect(DisconnectCode::unauthorized);
+      case Why::key_pending:  // temporary: the client connects again
+        return reply_error(id, ErrorCode::unavailable, refused->detail);
       case Why::bad_user:
         return reply_error(
             id, ErrorCode::bad_request,
@@ -200,6 +202,9 @@ void Client::run(std::uint32_t id, protocol::RefreshCmd& cmd) {
                        "from the connect hook or dev mode)");
   }
   auth::VerifyResult r = core_.verifier->verify(cmd.token, unix_now());
+  if (auto* e = std::get_if<auth::TokenError>(&r); e && *e == auth::TokenError::key_pending) {
+    return reply_error(id, ErrorCode::unavailable, auth::describe(*e));  // the client tries again
+  }
   if (auto* e = std::get_if<auth::TokenError>(&r)) {
     log::info("refresh refused",
               {{"client", client_id_}, {"user", user_}, {"error", auth::describe(*e)}});

@@ -13,9 +13,10 @@ IdentityDecision decide_identity(const CoreContext& core, std::string_view token
     if (!core.verifier) return IdentityRefusal{Why::no_token_key, {}};
     auth::VerifyResult r = core.verifier->verify(token, unix_now());
     if (auto* e = std::get_if<auth::TokenError>(&r)) {
-      return IdentityRefusal{
-          *e == auth::TokenError::expired ? Why::token_expired : Why::token_invalid,
-          std::string(auth::describe(*e))};
+      const Why why = *e == auth::TokenError::expired       ? Why::token_expired
+                      : *e == auth::TokenError::key_pending ? Why::key_pending
+                                                            : Why::token_invalid;
+      return IdentityRefusal{why, std::string(auth::describe(*e))};
     }
     Identity id;
     id.claims = std::get<auth::Claims>(std::move(r));

@@ -41,6 +41,7 @@ struct IdentityRefusal {
     no_token_key,     // a token, and the server has no key to verify it
     token_expired,    // a token past its exp
     token_invalid,    // a token that does not verify (detail says how)
+    key_pending,      // its kid's key is being fetched (auth.jwks_url): retry
     hook_needs_data,  // no token, a connect hook, and a transport that cannot ask it
     bad_user,         // dev mode, and no user name of 1 to 64 bytes
     token_required,   // no token, no hook, not dev mode

@@ -33,6 +33,9 @@ std::optional<auth::Claims> Client::verified_subscription(std::uint32_t id, cons
     if (*e == auth::TokenError::expired) {
       reply_error(id, ErrorCode::token_expired,
                   "the subscription token for '" + room + "' has expired: get a new one");
+    } else if (*e == auth::TokenError::key_pending) {
+      reply_error(id, ErrorCode::unavailable,
+                  "the subscription token for '" + room + "': " + std::string(auth::describe(*e)));
     } else {
       reply_error(id, ErrorCode::permission_denied,
                   "the subscription token for '" + room +

@@ -43,6 +43,15 @@ std::variant<ClientIdentity, http::HttpResponse> read_client_identity(
       return unauthorized(request, "token_expired", "token: " + refused.detail);
     case Why::token_invalid:
       return unauthorized(request, "unauthorized", "token: " + refused.detail);
+    case Why::key_pending: {
+      // Temporary: a 503 with Retry-After says try again (the token may
+      // verify in a moment), where a 401 says the token is bad.
+      http::HttpResponse res =
+          http::make_error_response(beast_http::status::service_unavailable, "unavailable",
+                                    "token: " + refused.detail, request.version());
+      res.set(beast_http::field::retry_after, "1");
+      return res;
+    }
     case Why::hook_needs_data:
       return unauthorized(request, "unauthorized",
                           "a token is required (Authorization: Bearer or token=): the connect "
