@@ -9,6 +9,7 @@
 #include "cluster_support.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/history_remove_checks.hpp"
+#include "gateway/idempotency_checks.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::test {
@@ -322,6 +323,22 @@ TEST(Cluster, ChannelsAddsEveryNodesRooms) {
   EXPECT_THAT(r.body, HasSubstr("node-")) << r.body;
   r = api_post(a.port, "/api/channels", R"({"pattern":"news"})", "k3y");
   EXPECT_EQ(json_raw(r.body, "/result"), R"({"channels":{"news":{"num_clients":1}}})") << r.body;
+}
+
+// A publish on one node retried through another: Redis answers the retry
+// with the first position (the publish script's idempotency key), and the
+// subscriber on a third node sees one publication.
+TEST(Cluster, AnIdempotencyKeyPublishesOnceAcrossNodes) {
+  RedisServer redis;
+  std::vector<std::string> flags = cluster_flags(redis.port());
+  flags.insert(flags.end(), {"--api.key", "k3y"});
+  Daemon a(flags), b(flags), c(flags);
+  expect_idempotent_publishes(a.port, b.port, c.port, "chat:once");
+  // The key lives in the room's slot, for the window.
+  const std::string key = "herald:{chat:once}:i:k1";
+  const long long ms = redis.command({"PTTL", key}).integer;
+  EXPECT_GT(ms, 150'000);
+  EXPECT_LE(ms, 300'000);
 }
 
 // history_remove on one node; a client of another reads what it left.

@@ -2,6 +2,7 @@
 #include <set>
 
 #include "history_remove_checks.hpp"
+#include "idempotency_checks.hpp"
 #include "support/eventually.hpp"
 #include "support/http_client.hpp"
 #include "support/sse_stream.hpp"
@@ -47,6 +48,11 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
   r = post(d.port, "/api/disconnect", R"({"user":"alice"})");
   EXPECT_EQ(json_uint(r.body, "/result/disconnected"), 1u) << r.body;
   EXPECT_EQ(sub->wait_closed().value_or(CloseInfo{}).code, 3502);
+}
+
+TEST(GatewayApi, AnIdempotencyKeyPublishesOncePerRoom) {
+  Daemon d({"--api.key", "k3y"});
+  expect_idempotent_publishes(d.port, d.port, d.port, "news:once");
 }
 
 TEST(GatewayApi, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {

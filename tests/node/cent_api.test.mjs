@@ -57,6 +57,11 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.equal(published.offset, 1);
     assert.match(published.epoch, /.+/);
     assert.deepEqual((await got).data, { text: 'hello' });
+    // A retried publish with its idempotency_key: the first one's position,
+    // and nothing published again.
+    const keyed = await api.publish({ channel: 'keyed', data: 'once', idempotency_key: 'k-1' });
+    assert.deepEqual(await api.publish({ channel: 'keyed', data: 'once', idempotency_key: 'k-1' }), keyed);
+    assert.equal((await api.getHistory({ channel: 'keyed', limit: -1 })).publications.length, 1);
 
     const both = [next(news, 'publication'), next(sport, 'publication')];
     const broadcast = await api.broadcast({ channels: ['news', 'sport'], data: { n: 2 } });

@@ -30,6 +30,10 @@ namespace beast_http = boost::beast::http;
 namespace dom = simdjson::dom;
 using Respond = http::HttpRouter::Respond;
 
+// The longest idempotency_key taken (the Redis broker keeps each one as a
+// key for five minutes).
+constexpr std::size_t kMaxIdempotencyKey = 256;
+
 http::HttpResponse broker_error(const protocol::BrokerError& e) {
   const ApiError error = api_error(e);
   return http::make_error_response(error.status, protocol::error_name(error.code), error.message);
@@ -95,6 +99,26 @@ struct Params {
     if (e.get(out) == simdjson::SUCCESS) return true;
     error = std::string(field) + ": expected true or false";
     return false;
+  }
+  // Centrifugo's idempotency_key: optional, a string of 1..kMaxIdempotencyKey
+  // bytes, and only for a publication in the stream.
+  bool idempotency_key(std::string& out, bool skip_history) {
+    dom::element e;
+    if (obj["idempotency_key"].get(e) != simdjson::SUCCESS) return true;
+    std::string_view key;
+    if (e.get(key) != simdjson::SUCCESS || key.empty() || key.size() > kMaxIdempotencyKey) {
+      error = "idempotency_key: expected a string of 1.." + std::to_string(kMaxIdempotencyKey) +
+              " bytes";
+      return false;
+    }
+    if (skip_history) {
+      error =
+          "idempotency_key: not with skip_history (a publication outside the stream has no "
+          "position to answer a retry with)";
+      return false;
+    }
+    out.assign(key);
+    return true;
   }
   Outcome bad() const { return refused(bad_request(error)); }
 };
@@ -211,7 +235,8 @@ namespace {
 
 void publish(ServerState& state, Params& p, unsigned shard, const Done& done) {
   protocol::PublishRequest req;
-  if (!p.room(req.room) || !p.data(req.data_json) || !p.flag("skip_history", req.skip_history))
+  if (!p.room(req.room) || !p.data(req.data_json) || !p.flag("skip_history", req.skip_history) ||
+      !p.idempotency_key(req.idempotency_key, req.skip_history))
     return done(p.bad());
   if (auto e = data_size_error(state, req.room, req.data_json)) return done(refused(*e));
   state.broker->publish(shard, std::move(req), [done](protocol::PublishResult r) {
@@ -227,7 +252,10 @@ void broadcast(ServerState& state, Params& p, unsigned shard, const Done& done) 
   dom::array rooms;
   if (p.obj[field].get(rooms) != simdjson::SUCCESS)
     return done(refused(bad_request(std::string(field) + ": expected an array of room names")));
-  if (!p.data(data) || !p.flag("skip_history", skip_history)) return done(p.bad());
+  std::string key;
+  if (!p.data(data) || !p.flag("skip_history", skip_history) ||
+      !p.idempotency_key(key, skip_history))
+    return done(p.bad());
   std::vector<std::string> names;
   for (auto r : rooms) {
     std::string_view name;
@@ -255,6 +283,7 @@ void broadcast(ServerState& state, Params& p, unsigned shard, const Done& done) 
   for (std::size_t i = 0; i < names.size(); ++i) {
     protocol::PublishRequest req{names[i], data, ""};
     req.skip_history = skip_history;
+    req.idempotency_key = key;  // per room, as Centrifugo's broadcast
     state.broker->publish(shard, std::move(req),
                           [pending, dialect, i, room = names[i]](const protocol::PublishResult& r) {
                             pending->parts[i] = dialect->broadcast_entry(room, r);

@@ -9,6 +9,7 @@
 
 #include "core/random.hpp"
 #include "core/time/steady_clock.hpp"
+#include "gateway/broker/idempotency_window.hpp"
 #include "gateway/broker/publication_ring.hpp"
 #include "gateway/limits/token_bucket.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -30,6 +31,8 @@ struct MemoryBroker::Room {
   std::unordered_map<std::string, protocol::PresenceEntry> presence;  // by client id
   std::int64_t last_active_ns = 0;
   limits::TokenBucket join_leave;  // join and leave pushes: rooms.join_leave_rate
+  // Keyed publishes of the last minutes; null until a publish names a key.
+  std::unique_ptr<IdempotencyWindow> idempotent;
 };
 
 struct MemoryBroker::Home {
@@ -145,6 +148,10 @@ void MemoryBroker::sweep(unsigned shard) {
     Room& room = it->second;
     const std::int64_t ttl = ttl_ns(options_.room_options(it->first));
     room.ring.expire(now - ttl);
+    if (room.idempotent) {
+      room.idempotent->expire(now);
+      if (room.idempotent->empty()) room.idempotent.reset();
+    }
     // A room nobody watches and whose history has expired is forgotten (an
     // empty one went when its last subscriber left); it comes back with a
     // new epoch (free_room), so old positions read as unrecoverable.
@@ -176,7 +183,20 @@ void MemoryBroker::publish(unsigned from, protocol::PublishRequest req,
     Room& room = it->second;
     const std::int64_t now = steady_now_ns();
     room.last_active_ns = now;
+    const std::string& key = req.idempotency_key;
+    if (!key.empty() && room.idempotent) {
+      if (auto first = room.idempotent->find(key, now)) {
+        protocol::PublishResult again;
+        again.offset = *first;
+        again.epoch = room.epoch;
+        return reply(from, std::move(done), std::move(again));
+      }
+    }
     const std::uint64_t offset = ++room.top;
+    if (!key.empty()) {
+      if (!room.idempotent) room.idempotent = std::make_unique<IdempotencyWindow>();
+      room.idempotent->remember(key, offset, now);
+    }
     // Encoded once; the same immutable frame goes to history and to every
     // shard with subscribers.
     fanout::MessagePtr frame =

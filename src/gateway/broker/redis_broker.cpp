@@ -8,6 +8,7 @@
 #include "core/log.hpp"
 #include "core/random.hpp"
 #include "core/time/steady_clock.hpp"
+#include "gateway/broker/idempotency_window.hpp"
 #include "gateway/protocol/encode.hpp"
 
 namespace herald::gateway::broker {
@@ -332,20 +333,22 @@ void RedisBroker::publish(unsigned from, protocol::PublishRequest req,
     auto parts =
         redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
     Lineage lineage = lineage_of(req.room);
-    redis::Command cmd{"EVALSHA",
-                       redis_schema::kPublishScript.sha(),
-                       "2",
-                       keys.meta,
-                       keys.history,
-                       keys.channel,
-                       new_epoch(),
-                       std::to_string(o.history_size),
-                       ms(o.history_ttl),
-                       ms(std::max(cluster_.stream_ttl, o.history_ttl)),
-                       std::move(parts.head),
-                       std::move(parts.tail),
-                       std::move(lineage.mine),
-                       std::move(lineage.live)};
+    const bool keyed = !req.idempotency_key.empty();
+    redis::Command cmd{"EVALSHA", redis_schema::kPublishScript.sha(), keyed ? "3" : "2", keys.meta,
+                       keys.history};
+    if (keyed) {
+      cmd.push_back(
+          redis_schema::idempotency_key(cluster_.key_prefix, req.room, req.idempotency_key));
+    }
+    cmd.insert(cmd.end(),
+               {keys.channel, new_epoch(), std::to_string(o.history_size), ms(o.history_ttl),
+                ms(std::max(cluster_.stream_ttl, o.history_ttl)), std::move(parts.head),
+                std::move(parts.tail), std::move(lineage.mine), std::move(lineage.live)});
+    if (keyed) {
+      cmd.push_back(std::to_string(
+          std::chrono::duration_cast<std::chrono::milliseconds>(IdempotencyWindow::kWindow)
+              .count()));
+    }
     std::vector<redis::Command> pipeline{std::move(cmd)};
     // Durability: WAIT in the same round trip; Redis answers it once that
     // many replicas have the publish, or at the timeout with how many do.

@@ -14,6 +14,15 @@ RoomKeys room_keys(std::string_view prefix, std::string_view room) {
   return RoomKeys{base + ":m", base + ":h", base + ":p", base + ":c"};
 }
 
+std::string idempotency_key(std::string_view prefix, std::string_view room, std::string_view key) {
+  std::string out(prefix);
+  out += '{';
+  out += room;
+  out += "}:i:";
+  out += key;
+  return out;
+}
+
 // Redis runs scripts atomically; TIME is allowed in scripts since Redis 5
 // (effects replication). Numbers: offsets stay below 2^53, exact in Lua.
 // The lineage check both stream scripts start with (redis_schema.hpp says
@@ -40,6 +49,13 @@ end
 )lua";
 
 const redis::Script kPublishScript(kLineageHead + R"lua(
+if KEYS[3] then
+  local first = redis.call('GET', KEYS[3])
+  if first then
+    local sp = string.find(first, ' ', 1, true)
+    return {tonumber(string.sub(first, 1, sp - 1)), string.sub(first, sp + 1)}
+  end
+end
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local epoch = stream_epoch(KEYS[1], ARGV[2], ARGV[8], ARGV[9])
@@ -69,6 +85,7 @@ else
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PUBLISH', ARGV[1], 'p ' .. top .. ' ' .. epoch .. ' ' .. frame)
+if KEYS[3] then redis.call('SET', KEYS[3], top .. ' ' .. epoch, 'PX', ARGV[10]) end
 return {top, epoch}
 )lua");
 

@@ -40,6 +40,11 @@ struct RoomKeys {
   std::string meta, history, presence, channel;
 };
 [[nodiscard]] RoomKeys room_keys(std::string_view prefix, std::string_view room);
+// <prefix>{<room>}:i:<key>, a string "<offset> <epoch>" that lives for the
+// idempotency window: the position of the room's publication under `key`
+// (in the room's slot, so the publish script may read and write it).
+[[nodiscard]] std::string idempotency_key(std::string_view prefix, std::string_view room,
+                                          std::string_view key);
 
 // Lineage: the meta hash's field `r` holds the replication ID
 // (master_replid) of the Redis history the room was last written under.
@@ -53,9 +58,13 @@ struct RoomKeys {
 // recovered: false), never shown a reused offset. Nodes send '' when
 // cluster.redis.new_history = "continue" (no check).
 //
-// KEYS meta, history. ARGV channel, candidate epoch (used when the room has
-// none, or its history changed), history size, history TTL ms, meta TTL
-// ms, frame head, frame tail, replid, live replids. Returns {top, epoch}.
+// KEYS meta, history, and the idempotency key's (idempotency_key(); only
+// for a publish that names one). ARGV channel, candidate epoch (used when
+// the room has none, or its history changed), history size, history TTL
+// ms, meta TTL ms, frame head, frame tail, replid, live replids, and the
+// idempotency window ms with the third key. Returns {top, epoch}: of this
+// publication, or of the first one under the same key within the window
+// (which is then all the script does: idempotency_window.hpp).
 extern const redis::Script kPublishScript;
 // KEYS meta, history, presence. ARGV create (1: give the room an epoch if it
 // has none), candidate epoch, after (-1: none wanted), history TTL ms, meta

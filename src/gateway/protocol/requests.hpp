@@ -35,6 +35,11 @@ struct PublishRequest {
   // subscribers of the moment (protocol::encode_live_pub_push). A room that
   // does not exist has none, so such a publish opens no room.
   bool skip_history = false;
+  // Centrifugo's idempotency_key (server API): a publish to the same room
+  // with the same key within broker::IdempotencyWindow::kWindow is
+  // answered with the first one's offset and epoch and publishes nothing.
+  // Empty: none. Not with skip_history (the API refuses the pair).
+  std::string idempotency_key{};
 };
 struct PublishResult {
   std::optional<BrokerError> error;
