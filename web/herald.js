@@ -59,8 +59,8 @@
 // code 116, a backend that is unavailable, is retried with backoff),
 // 'publication' {room, offset, epoch, data, info} (no offset and epoch:
 // outside the stream, never recovered), 'recovery' {room,
-// recovered, missed}, 'rooms' {rooms}, 'subscribed' {room} when the server
-// subscribes the connection, 'unsubscribed' {room, code, reason,
+// recovered, missed}, 'rooms' {rooms}, 'subscribed' {room, data} when the
+// server subscribes the connection (data: the server API's, if any), 'unsubscribed' {room, code, reason,
 // resubscribe} when it ends a subscription, 'push'
 // {message} for other pushes (join, leave), 'disconnect' {code, reason, reconnect} once for each
 // connection that ends other than by close(), before the state changes (the server's disconnect
@@ -404,7 +404,8 @@ export class HeraldClient extends EventTarget {
       // The server subscribed this connection (docs/protocol.md, "subscribe
       // push"): kept as a server-side room, recovered on reconnect.
       this._applyServerSubs({ [m.subscribe.room]: m.subscribe });
-      this.dispatchEvent(new CustomEvent('subscribed', { detail: { room: m.subscribe.room } }));
+      this.dispatchEvent(new CustomEvent('subscribed',
+        { detail: { room: m.subscribe.room, data: m.subscribe.data } }));
     } else if (m.unsubscribe) {
       this._onUnsubscribe(m.unsubscribe);
     } else if (m.disconnect) {

@@ -401,6 +401,10 @@ TEST(CentrifugoEncode, PushesCarryTheChannelAndCentrifugoShapes) {
   EXPECT_EQ(codec.encode_push(protocol::encode_subscribe_push("chat", "ep", 4)),
             R"({"push":{"channel":"chat","subscribe":{"recoverable":true,"positioned":true,)"
             R"("epoch":"ep","offset":4}}})");
+  // With the server API's data, which the SDK hands to its 'subscribed'.
+  EXPECT_EQ(codec.encode_push(protocol::encode_subscribe_push("chat", "ep", 4, R"({"a":[1]})")),
+            R"({"push":{"channel":"chat","subscribe":{"recoverable":true,"positioned":true,)"
+            R"("epoch":"ep","offset":4,"data":{"a":[1]}}}})");
   // The server's refresh: the connection's, with no channel.
   EXPECT_EQ(codec.encode_push(protocol::encode_refresh_push(std::nullopt)),
             R"({"push":{"refresh":{}}})");

@@ -185,10 +185,13 @@ TEST(ConnectRequest, HeadersAreListedTrimmedAndLowerCased) {
 }
 
 TEST(RoomHooks, RequestsNameTheClientAndPassDataAsIs) {
-  EXPECT_EQ(client_request_json("c1", "al\"ice", "room", "chat:a", R"({"x":[1]})"),
+  EXPECT_EQ(client_request_json("c1", "al\"ice", "room", "chat:a", R"({"x":[1]})", ""),
             R"({"client":"c1","user":"al\"ice","room":"chat:a","data":{"x":[1]}})");
-  EXPECT_EQ(client_request_json("c1", "u", "method", "m", ""),
+  EXPECT_EQ(client_request_json("c1", "u", "method", "m", "", ""),
             R"({"client":"c1","user":"u","method":"m"})");
+  // The connection's meta, as its token or the connect hook gave it.
+  EXPECT_EQ(client_request_json("c1", "u", "method", "m", "1", R"({"tenant":"t"})"),
+            R"({"client":"c1","user":"u","method":"m","data":1,"meta":{"tenant":"t"}})");
 }
 
 TEST(RoomHooks, SubscribeResultsRead) {
@@ -225,9 +228,11 @@ TEST(RoomHooks, PublishResultsRead) {
 }
 
 TEST(RefreshHook, RequestsAndResults) {
-  EXPECT_EQ(refresh_request_json("c1", "u", R"({"cookie":"s=1"})"),
+  EXPECT_EQ(refresh_request_json("c1", "u", R"({"cookie":"s=1"})", ""),
             R"({"client":"c1","user":"u","headers":{"cookie":"s=1"}})");
-  EXPECT_EQ(refresh_request_json("c1", "u", ""), R"({"client":"c1","user":"u","headers":{}})");
+  EXPECT_EQ(refresh_request_json("c1", "u", "", ""), R"({"client":"c1","user":"u","headers":{}})");
+  EXPECT_EQ(refresh_request_json("c1", "u", "", "[7]"),
+            R"({"client":"c1","user":"u","headers":{},"meta":[7]})");
   EXPECT_EQ(std::get<RefreshGrant>(read_refresh_result(R"({"expire_at":17})")).expire_at, 17);
   EXPECT_FALSE(std::get<RefreshGrant>(read_refresh_result(R"({"expired":true})")).expire_at);
   EXPECT_EQ(

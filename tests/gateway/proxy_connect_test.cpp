@@ -231,6 +231,44 @@ TEST(ProxyConnect, ATokenStillConnectsWithoutTheBackend) {
   EXPECT_EQ(backend.stat("requests"), 0u);
 }
 
+// Centrifugo's meta: what the connection's token, or the connect hook's
+// result, attaches for the application's own hooks. Every hook request
+// for the connection carries it (here the rpc hook, which echoes what
+// heraldd sent); no client sees it.
+TEST(ProxyConnect, MetaFromTheTokenOrTheConnectHookReachesTheHooks) {
+  Backend backend;
+  const std::string secret = "test-secret-of-thirty-two-bytes!";
+  Daemon d(
+      connect_flags(backend, {"--auth.hmac_secret", secret, "--proxy.rpc_url", backend.rpc_url()}));
+  gateway::auth::Claims claims;
+  claims.user = "tok";
+  claims.meta_json = R"({"tenant":"t1","plan":["pro"]})";
+  auto connect_cmd_with = [&secret](const gateway::auth::Claims& c) {
+    return R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(c, secret) + R"("}})";
+  };
+  auto by_token = open_with(d, {});
+  auto r = request(*by_token, 1, connect_cmd_with(claims));
+  EXPECT_EQ(json_str(r.value_or(""), "/result/user"), "tok") << r.value_or("");
+  EXPECT_FALSE(json_has(r.value_or(""), "/result/meta")) << r.value_or("");
+  auto sent = request(*by_token, 2, R"({"id":2,"rpc":{"method":"request","data":{}}})");
+  EXPECT_EQ(json_raw(sent.value_or(""), "/result/data/meta"), claims.meta_json)
+      << sent.value_or("");
+  EXPECT_EQ(json_str(sent.value_or(""), "/result/data/user"), "tok");
+
+  auto by_cookie = open_with(d, {{"Cookie", "session=carl"}});
+  (void)connect(*by_cookie, 1);
+  sent = request(*by_cookie, 2, R"({"id":2,"rpc":{"method":"request"}})");
+  EXPECT_EQ(json_raw(sent.value_or(""), "/result/data/meta"), R"({"session":"carl"})")
+      << sent.value_or("");
+
+  // A connection without meta sends none.
+  claims.meta_json.clear();
+  auto plain = open_with(d, {});
+  (void)request(*plain, 1, connect_cmd_with(claims));
+  sent = request(*plain, 2, R"({"id":2,"rpc":{"method":"request"}})");
+  EXPECT_FALSE(json_has(sent.value_or(""), "/result/data/meta")) << sent.value_or("");
+}
+
 // Waits until the backend has had `n` refresh requests for `user`.
 bool wait_refreshes(const Backend& b, const std::string& user, std::uint64_t n) {
   for (int i = 0; i < 300; ++i) {

@@ -115,10 +115,15 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     assert.deepEqual((await api.getPresenceStats({ channel: 'sport' })).num_clients, 0);
 
     // Subscribe: alice's connection gets a server-side subscription (the
-    // SDK's client-level 'subscribed'), and its publications.
+    // SDK's client-level 'subscribed', with the call's data), and its
+    // publications; the call's info is her chan_info in the channel.
     const made = next(alice, 'subscribed', (ctx) => ctx.channel === 'alerts');
-    assert.deepEqual(await api.subscribe({ channel: 'alerts', user: 'alice' }), {});
-    await made;
+    assert.deepEqual(await api.subscribe({
+      channel: 'alerts', user: 'alice', info: { role: 'on-call' }, data: { why: 'paged' },
+    }), {});
+    assert.deepEqual((await made).data, { why: 'paged' });
+    const [onCall] = Object.values((await api.getPresence({ channel: 'alerts' })).presence);
+    assert.deepEqual([onCall.user, onCall.chan_info], ['alice', { role: 'on-call' }]);
     const alert = next(alice, 'publication', (ctx) => ctx.channel === 'alerts');
     await api.publish({ channel: 'alerts', data: 'fire' });
     assert.equal((await alert).data, 'fire');

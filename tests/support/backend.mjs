@@ -6,6 +6,7 @@
 // POST /rpc answers by the rpc method, so one backend plays every part:
 //   echo        {"result":{"data":<data>}}
 //   whoami      {"result":{"data":{"user","client"}}}   what heraldd sent
+//   request     {"result":{"data":<the request heraldd sent>}}
 //   rewrite     {"result":{"data":{"rewritten":<data>}}}
 //   error       {"error":{"code":1001,"message":"not allowed"}}
 //   low_code    {"error":{"code":101,...}}              a code Herald owns
@@ -18,7 +19,8 @@
 //
 // POST /connect decides as an application with cookie sessions would:
 //   Cookie "session=<user>"  {"result":{"user":<user>,"info":{"via":"cookie"},
-//                             "data":{"welcome":<user>}, "rooms":data.rooms?,
+//                             "data":{"welcome":<user>}, "meta":{"session":<user>},
+//                             "rooms":data.rooms?,
 //                             "expire_at":data.expire_at?}}
 //   no session cookie        {"error":{"code":1401,"message":"sign in first"}}
 //   data.mode "echo"         {"result":{"user":"echo","data":<the request heraldd sent>}}
@@ -98,6 +100,7 @@ const server = http.createServer((req, res) => {
     switch (body.method) {
       case 'echo': return json({ result: { data: body.data } });
       case 'whoami': return json({ result: { data: { user: body.user, client: body.client } } });
+      case 'request': return json({ result: { data: body } });
       case 'rewrite': return json({ result: { data: { rewritten: body.data } } });
       case 'error': return json({ error: { code: 1001, message: 'not allowed' } });
       case 'low_code': return json({ error: { code: 101, message: 'a code Herald owns' } });
@@ -137,7 +140,7 @@ function connect(req, res, body, json) {
   const cookie = (body.headers?.cookie ?? '').split(/;\s*/).find((c) => c.startsWith('session='));
   if (!cookie) return json({ error: { code: 1401, message: 'sign in first' } });
   const user = cookie.slice('session='.length);
-  const result = { user, info: { via: 'cookie' }, data: { welcome: user } };
+  const result = { user, info: { via: 'cookie' }, data: { welcome: user }, meta: { session: user } };
   if (data.rooms) result.rooms = data.rooms;
   if (data.expire_at) result.expire_at = data.expire_at;
   return json({ result });

@@ -494,14 +494,23 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
 
 // Subscribes the user's connections (or one of them) to a room, as a
 // server-side subscription: each gets a subscribe push once the broker
-// answered; one already subscribed is left as it is.
+// answered, with "data" when given; "info" (an object) is the client's
+// chan_info in the room. One already subscribed is left as it is.
 void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
   std::string room;
   Target target;
   if (!p.room(room) || !read_target(p, target)) return done(p.bad());
+  std::string info;
+  std::string data;
+  dom::element e;
+  if (p.obj["info"].get(e) == simdjson::SUCCESS) {
+    if (!e.is_object()) return done(refused(bad_request("info: expected an object")));
+    info = simdjson::minify(e);
+  }
+  if (p.obj["data"].get(e) == simdjson::SUCCESS) data = simdjson::minify(e);
   on_each_connection(
-      state, shard, std::move(target), [room](client::Client& c) { c.server_subscribe(room); },
-      done);
+      state, shard, std::move(target),
+      [room, info, data](client::Client& c) { c.server_subscribe(room, info, data); }, done);
 }
 
 // Moves the end of the user's connections (or one of them): `expired`

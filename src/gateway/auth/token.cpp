@@ -135,6 +135,7 @@ std::string claims_json(const Claims& claims) {
     payload += ']';
   }
   if (!claims.info_json.empty()) payload += ",\"info\":" + claims.info_json;
+  if (!claims.meta_json.empty()) payload += ",\"meta\":" + claims.meta_json;
   if (claims.expire_at) payload += ",\"expire_at\":" + std::to_string(*claims.expire_at);
   for (auto [field, value] : {std::pair{"channel", &claims.channel}, {"client", &claims.client}}) {
     if (value->empty()) continue;
@@ -444,6 +445,7 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
     }
     claims.info_json = simdjson::minify(info);
   }
+  if (p["meta"].get(e) == simdjson::SUCCESS) claims.meta_json = simdjson::minify(e);
   if (p["expire_at"].get(e) == simdjson::SUCCESS) {
     std::int64_t v = 0;
     if (e.get(v) != simdjson::SUCCESS || v < 0) return TokenError::bad_claim;

@@ -22,6 +22,8 @@
 //          neither opens what the other does
 //   client   a subscription token's client id, when it is for one
 //          connection only (optional)
+//   meta   what the application attaches to the connection for its hooks
+//          (any JSON; proxy requests carry it, clients never see it)
 //   iss    issuer (a string); required to equal auth.issuer when that is set
 //   aud    audience, a string or an array of strings (RFC 7519 4.1.3);
 //          required to contain auth.audience when that is set
@@ -62,6 +64,10 @@ struct Claims {
   // any JSON, or "b64info", that JSON base64-encoded): the connection's
   // info in presence and on its publications (conn_info). Empty: none.
   std::string info_json;
+  // Centrifugo's "meta" (any JSON): what the application attaches to the
+  // connection for its own hooks, never shown to other clients: every
+  // hook request made for the connection carries it. Empty: none.
+  std::string meta_json;
   // Centrifugo's "expire_at": when the connection ends, apart from when
   // the token stops being accepted (exp); 0 means never.
   std::optional<std::int64_t> expire_at;

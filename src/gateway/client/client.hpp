@@ -141,8 +141,11 @@ class Client final : public fanout::Subscriber {
   // subscribe): as a server-side subscription of connect, told by a
   // subscribe push once the broker answered (none when it was subscribed
   // already or the broker refused). Only a connection whose connect was
-  // answered: one still connecting is left as it is.
-  void server_subscribe(const std::string& room);
+  // answered: one still connecting is left as it is. `chan_info_json` (an
+  // object, or empty) is the client's chan_info in the room's presence and
+  // join/leave; `data_json` (JSON, or empty) rides on the push.
+  void server_subscribe(const std::string& room, std::string chan_info_json = {},
+                        std::string data_json = {});
   // The server ends the client's subscription to `room` (the server API's
   // unsubscribe): left, and an unsubscribe push with `code` if it was
   // subscribed, in the room's order (SubscriptionTable::server_unsubscribe).
@@ -247,7 +250,8 @@ class Client final : public fanout::Subscriber {
   // the last.
   void server_side_subscription_done(protocol::ServerSubscription sub);
   // One room of the connect's server-side list (command id 0).
-  void subscribe_server_side(const std::string& room, SubscriptionTable::Since from);
+  void subscribe_server_side(const std::string& room, SubscriptionTable::Since from,
+                             SubscriptionTable::Args args = {});
 
   // subscriptions.cpp
   // A subscribe whose checks passed, handed to the table.
@@ -324,6 +328,9 @@ class Client final : public fanout::Subscriber {
   std::string user_;
   std::string info_json_;
   std::optional<auth::Claims> claims_;
+  // Centrifugo's meta (its token's, or the connect hook's): every hook
+  // request for this connection carries it (proxy/request_meta.hpp).
+  std::string meta_json_;
   std::optional<PendingConnect> pending_connect_;
   // Per room: none, pending (with the commands waiting for the broker's
   // answer), active (client/subscription_table.hpp).

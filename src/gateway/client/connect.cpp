@@ -73,6 +73,7 @@ void Client::open(Identity identity, const std::vector<std::string>& rooms,
 void Client::adopt(Identity identity) {
   user_ = std::move(identity.user);
   claims_ = std::move(identity.claims);
+  if (claims_) meta_json_ = claims_->meta_json;
   client_id_ = random_client_id();
   // A token's info (Centrifugo's "info"/"b64info") is the connection's for
   // others to see, as the connect hook's is.
@@ -115,6 +116,7 @@ void Client::on_connect_answer(std::uint32_t id, proxy::BackendAnswer& answer,
   }
   auto& grant = std::get<proxy::ConnectGrant>(read);
   user_ = std::move(grant.user);
+  meta_json_ = std::move(grant.meta_json);
   info_json_ = protocol::encode_client_info(user_, client_id_, grant.info_json);
   complete_connect(id, grant.expire_at, grant.data_json, grant.rooms, since);
 }
@@ -156,7 +158,7 @@ void Client::arm_expiry(std::optional<std::int64_t> ends) {
   std::int64_t expires_at = *ends;
   std::string refresh_request =
       backend(proxy::HookKind::refresh)
-          ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers)
+          ? proxy::refresh_request_json(client_id_, user_, setup_.forwarded_headers, meta_json_)
           : std::string{};
   // A client that refreshes its own token may do so as it expires
   // (Setup::refresh_grace); the hook, when there is one, is asked at exp.
@@ -218,6 +220,7 @@ void Client::run(std::uint32_t id, protocol::RefreshCmd& cmd) {
     return disconnect(DisconnectCode::unauthorized);
   }
   claims_ = std::move(claims);
+  meta_json_ = claims_->meta_json;  // the refreshed token's meta is the connection's now
   const std::optional<std::int64_t> ends = claims_->session_expiry();
   arm_expiry(ends);
   reply(id, protocol::RefreshReply{client_id_, ends});

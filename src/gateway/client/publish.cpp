@@ -35,7 +35,8 @@ void Client::publish_to_broker(std::uint32_t id, std::string room, std::string d
 }
 
 void Client::proxy_publish(std::uint32_t id, protocol::PublishCmd& cmd) {
-  std::string body = proxy::client_request_json(client_id_, user_, "room", cmd.room, cmd.data);
+  std::string body =
+      proxy::client_request_json(client_id_, user_, "room", cmd.room, cmd.data, meta_json_);
   const proxy::AnswersInOrder::Place place = publish_answers_.enter();
   backend(proxy::HookKind::publish)
       ->post(std::move(body), [this, weak = owner_, id, place, room = std::move(cmd.room),

@@ -13,7 +13,8 @@ void Client::run(std::uint32_t id, protocol::RpcCmd& cmd) {
     return reply_error(id, ErrorCode::not_available,
                        "rpc is off on this server (proxy.rpc_url is empty)");
   }
-  std::string body = proxy::client_request_json(client_id_, user_, "method", cmd.method, cmd.data);
+  std::string body =
+      proxy::client_request_json(client_id_, user_, "method", cmd.method, cmd.data, meta_json_);
   rpc->post(std::move(body), [this, weak = owner_, id](proxy::BackendAnswer answer) {
     auto alive = weak.lock();
     if (alive && !finished_) on_backend_answer(id, "rpc", answer);

@@ -123,6 +123,10 @@ struct SubscribeArgs {
   bool granted_by_token = false;
   std::string chan_info_json;
   std::optional<std::int64_t> expires;
+  // A server-side subscribe the server API made (id 0): its info (the
+  // client's chan_info in the room, in chan_info_json above) and the data
+  // its subscribe push carries to the client (JSON, or empty).
+  std::string server_data;
 };
 
 class SubscriptionTable {

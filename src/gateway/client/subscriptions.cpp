@@ -38,7 +38,10 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     if (id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
       return s.proxy_subscribe(room, std::move(since), args.data);
     }
-    s.subscribe_with_broker(room, std::move(since), {}, {});
+    // A server-side subscribe of the API's may give the client's
+    // chan_info and the push's data (empty otherwise).
+    s.subscribe_with_broker(room, std::move(since), args.chan_info_json,
+                            std::move(args.server_data));
   }
   void broker_unsubscribe(const std::string& room) override {
     // After the server stopped its shards, the broker must not be called
@@ -72,7 +75,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     if (!answer) return;
     if (id == 0 && !s.pending_connect_) {
       return s.out_.push(room, fanout::make_message(protocol::encode_subscribe_push(
-                                   room, answer->epoch, answer->offset)));
+                                   room, answer->epoch, answer->offset, data)));
     }
     if (id == 0) {
       return s.server_side_subscription_done({room, *answer, std::string(data), {}, recovering});
@@ -132,7 +135,8 @@ void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::S
 
 void Client::proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
                              const std::string& client_data) {
-  std::string body = proxy::client_request_json(client_id_, user_, "room", room, client_data);
+  std::string body =
+      proxy::client_request_json(client_id_, user_, "room", room, client_data, meta_json_);
   backend(proxy::HookKind::subscribe)
       ->post(std::move(body), [this, weak = owner_, room,
                                since = std::move(since)](proxy::BackendAnswer answer) mutable {
@@ -199,15 +203,20 @@ void Client::subscribe_in_table(std::uint32_t id, protocol::SubscribeCmd& cmd,
   subscriptions_.subscribe(id, cmd.room, std::move(cmd.since), fx, std::move(args));
 }
 
-void Client::subscribe_server_side(const std::string& room, SubscriptionTable::Since from) {
+void Client::subscribe_server_side(const std::string& room, SubscriptionTable::Since from,
+                                   SubscriptionTable::Args args) {
   server_side_rooms_.insert(room);  // until it is left (a refused one stays: it is harmless)
   SubscriptionEffects fx(*this);
-  subscriptions_.subscribe(0, room, std::move(from), fx);
+  subscriptions_.subscribe(0, room, std::move(from), fx, std::move(args));
 }
 
-void Client::server_subscribe(const std::string& room) {
+void Client::server_subscribe(const std::string& room, std::string chan_info_json,
+                              std::string data_json) {
   if (state_kind_ != State::connected || pending_connect_) return;
-  subscribe_server_side(room, std::nullopt);
+  SubscriptionTable::Args args;
+  args.chan_info_json = std::move(chan_info_json);
+  args.server_data = std::move(data_json);
+  subscribe_server_side(room, std::nullopt, std::move(args));
 }
 
 void Client::server_unsubscribe(const std::string& room, protocol::UnsubscribeCode code) {

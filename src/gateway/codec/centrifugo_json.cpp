@@ -269,6 +269,11 @@ std::string CentrifugoJson::encode_push(std::string_view canonical) const {
       }
       out += ",\"subscribe\":{";
       append_position(out, epoch, offset);
+      dom::element data;
+      if (body["data"].get(data) == simdjson::SUCCESS) {
+        out += ",\"data\":";
+        out += simdjson::minify(data);
+      }
       out += '}';
     } else if (kind == "unsubscribe") {
       // {"code":C,"reason":".."}: the codes are Centrifugo's already

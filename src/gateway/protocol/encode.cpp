@@ -163,13 +163,17 @@ std::string encode_refresh_push(std::optional<std::int64_t> expires) {
 }
 
 std::string encode_subscribe_push(std::string_view room, std::string_view epoch,
-                                  std::uint64_t offset) {
+                                  std::uint64_t offset, std::string_view data_json) {
   std::string out = "{\"subscribe\":{\"room\":";
   json::append_string(out, room);
   out += ",\"epoch\":";
   json::append_string(out, epoch);
   out += ",\"offset\":";
   append_uint(out, offset);
+  if (!data_json.empty()) {
+    out += ",\"data\":";
+    out += data_json;
+  }
   out += "}}";
   return out;
 }

@@ -71,7 +71,8 @@ inline constexpr std::string_view kPubSuffix = "}";
 // {"subscribe":{"room":R,"epoch":E,"offset":N}}: the server subscribed the
 // connection to R (the server API's subscribe), at that position.
 [[nodiscard]] std::string encode_subscribe_push(std::string_view room, std::string_view epoch,
-                                                std::uint64_t offset);
+                                                std::uint64_t offset,
+                                                std::string_view data_json = {});
 // {"unsubscribe":{"room":R,"code":C,"reason":"..","resubscribe":B}}: the
 // server ended the subscription (protocol::UnsubscribeCode).
 [[nodiscard]] std::string encode_unsubscribe_push(std::string_view room, UnsubscribeCode code);

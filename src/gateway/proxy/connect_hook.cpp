@@ -86,6 +86,7 @@ std::variant<ConnectGrant, std::string> read_connect_result(std::string_view res
     grant.info_json = simdjson::minify(value);
   }
   if (obj["data"].get(value) == simdjson::SUCCESS) grant.data_json = simdjson::minify(value);
+  if (obj["meta"].get(value) == simdjson::SUCCESS) grant.meta_json = simdjson::minify(value);
   if (obj["expire_at"].get(value) == simdjson::SUCCESS) {
     std::int64_t at = 0;
     if (value.get(at) != simdjson::SUCCESS || at <= 0) {

@@ -48,6 +48,7 @@ struct ConnectGrant {
   std::optional<std::int64_t> expire_at;  // Unix seconds
   std::string data_json;
   std::vector<std::string> rooms;  // server-side subscriptions
+  std::string meta_json;           // "meta": the connection's, for its hooks (any JSON)
 };
 
 // Reads the value of a connect answer's "result"; a string says what is

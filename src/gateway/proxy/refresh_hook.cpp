@@ -4,17 +4,19 @@
 
 #include "core/json.hpp"
 #include "gateway/protocol/client_object.hpp"
+#include "gateway/proxy/request_meta.hpp"
 #include "gateway/proxy/result_object.hpp"
 
 namespace herald::gateway::proxy {
 namespace dom = simdjson::dom;
 
 std::string refresh_request_json(std::string_view client, std::string_view user,
-                                 std::string_view headers_json) {
+                                 std::string_view headers_json, std::string_view meta_json) {
   std::string out;
   protocol::open_client_object(out, client, user);
   out += ",\"headers\":";
   out += headers_json.empty() ? std::string_view("{}") : headers_json;
+  append_meta(out, meta_json);
   out += '}';
   return out;
 }

@@ -22,10 +22,12 @@
 
 namespace herald::gateway::proxy {
 
-// {"client","user","headers":{...}}; `headers_json` as connect_hook.hpp's
-// forwarded_headers_json made it at the upgrade.
+// {"client","user","headers":{...},"meta"?}; `headers_json` as
+// connect_hook.hpp's forwarded_headers_json made it at the upgrade,
+// `meta_json` the connection's meta (request_meta.hpp).
 [[nodiscard]] std::string refresh_request_json(std::string_view client, std::string_view user,
-                                               std::string_view headers_json);
+                                               std::string_view headers_json,
+                                               std::string_view meta_json);
 
 // A refresh result: {"expire_at": Unix seconds} or {"expired": true}.
 struct RefreshGrant {

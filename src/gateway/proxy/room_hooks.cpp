@@ -4,6 +4,7 @@
 
 #include "core/json.hpp"
 #include "gateway/protocol/client_object.hpp"
+#include "gateway/proxy/request_meta.hpp"
 #include "gateway/proxy/result_object.hpp"
 
 namespace herald::gateway::proxy {
@@ -11,9 +12,10 @@ namespace dom = simdjson::dom;
 
 std::string client_request_json(std::string_view client, std::string_view user,
                                 std::string_view field, std::string_view value,
-                                std::string_view data_json) {
+                                std::string_view data_json, std::string_view meta_json) {
   std::string out;
-  out.reserve(48 + client.size() + user.size() + field.size() + value.size() + data_json.size());
+  out.reserve(56 + client.size() + user.size() + field.size() + value.size() + data_json.size() +
+              meta_json.size());
   protocol::open_client_object(out, client, user);
   out += ',';
   json::append_string(out, field);
@@ -23,6 +25,7 @@ std::string client_request_json(std::string_view client, std::string_view user,
     out += ",\"data\":";
     out += data_json;
   }
+  append_meta(out, meta_json);
   out += '}';
   return out;
 }

@@ -22,12 +22,15 @@
 
 namespace herald::gateway::proxy {
 
-// {"client","user","<field>":"<value>","data"?}: the body of rpc
+// {"client","user","<field>":"<value>","data"?,"meta"?}: the body of rpc
 // ("method"), subscribe and publish ("room"). `data_json` is valid JSON
-// (the command parser re-serialized it) or empty (then left out).
+// (the command parser re-serialized it) or empty (then left out);
+// `meta_json` the connection's meta (its token's or the connect hook's),
+// valid JSON or empty.
 [[nodiscard]] std::string client_request_json(std::string_view client, std::string_view user,
                                               std::string_view field, std::string_view value,
-                                              std::string_view data_json);
+                                              std::string_view data_json,
+                                              std::string_view meta_json);
 
 // A subscribe result: {"info"?: object, "data"?: any}. info joins the
 // subscriber's presence entry and join/leave pushes in that room as
