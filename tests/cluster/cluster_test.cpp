@@ -9,6 +9,7 @@
 #include "cluster_support.hpp"
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/history_remove_checks.hpp"
+#include "gateway/history_since_checks.hpp"
 #include "gateway/idempotency_checks.hpp"
 #include "gateway/protocol/encode.hpp"
 
@@ -339,6 +340,16 @@ TEST(Cluster, AnIdempotencyKeyPublishesOnceAcrossNodes) {
   const long long ms = redis.command({"PTTL", key}).integer;
   EXPECT_GT(ms, 150'000);
   EXPECT_LE(ms, 300'000);
+}
+
+// The Redis broker reads `since` as the embedded one does: an empty epoch
+// is the current one, another is refused.
+TEST(Cluster, HistorySinceReadsTheCurrentEpochOrRefusesAnother) {
+  RedisServer redis;
+  std::vector<std::string> flags = cluster_flags(redis.port());
+  flags.insert(flags.end(), {"--api.key", "k3y"});
+  Daemon a(flags);
+  expect_history_since_reads_the_current_epoch(a.port, "chat:since");
 }
 
 // history_remove on one node; a client of another reads what it left.

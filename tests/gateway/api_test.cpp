@@ -2,6 +2,7 @@
 #include <set>
 
 #include "history_remove_checks.hpp"
+#include "history_since_checks.hpp"
 #include "idempotency_checks.hpp"
 #include "support/eventually.hpp"
 #include "support/http_client.hpp"
@@ -53,6 +54,11 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
 TEST(GatewayApi, AnIdempotencyKeyPublishesOncePerRoom) {
   Daemon d({"--api.key", "k3y"});
   expect_idempotent_publishes(d.port, d.port, d.port, "news:once");
+}
+
+TEST(GatewayApi, HistorySinceReadsTheCurrentEpochOrRefusesAnother) {
+  Daemon d({"--api.key", "k3y"});
+  expect_history_since_reads_the_current_epoch(d.port, "news:since");
 }
 
 TEST(GatewayApi, HistoryRemoveDropsThePublicationsAndKeepsTheStream) {
