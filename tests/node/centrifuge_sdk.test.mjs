@@ -277,14 +277,26 @@ test('the SDK refreshes its token as it expires, and a bad refresh ends the conn
     token: token('alice', 3),
     getToken: async () => { asked += 1; return token('alice', 3); },
   });
+  // expire_at, apart from exp: the connection's end is 2 s away although
+  // the token is valid for an hour; the SDK refreshes then, once, and the
+  // new token's expire_at (an hour) keeps the connection.
+  let annAsked = 0;
+  const soon = () => Math.floor(Date.now() / 1000);
+  const ann = sdk(port, 'ann', {
+    token: token('ann', 3600, { expire_at: soon() + 2 }),
+    getToken: async () => { annAsked += 1; return token('ann', 3600, { expire_at: soon() + 3600 }); },
+  });
   try {
     await connected(alice);
+    await connected(ann);
     const reconnects = [];
     alice.on('connecting', (ctx) => reconnects.push(ctx));
+    ann.on('connecting', (ctx) => reconnects.push(ctx));
     const a = alice.newSubscription('kept');
     await subscribed(a);
     await new Promise((r) => setTimeout(r, 7000));
     assert.ok(asked >= 2, `getToken asked ${asked} times`);
+    assert.equal(annAsked, 1, 'expire_at: refreshed once, then an hour away');
     assert.deepEqual(reconnects, [], 'the connection did not last');
     const got = next(a, 'publication');
     await a.publish({ still: 'connected' });
@@ -302,6 +314,7 @@ test('the SDK refreshes its token as it expires, and a bad refresh ends the conn
     assert.equal(d.reason, 'invalid token');
   } finally {
     alice.disconnect();
+    ann.disconnect();
     await stopHeraldd(proc);
   }
 });
