@@ -9,7 +9,7 @@
 #   cmake -DCTEST=<ctest> -DBUILD_DIR=<dir> -DBENCH=<HERALD_BUILD_BENCH> -P expected_tests.cmake
 set(EXPECTED
   format_check
-  node_chat node_tls node_failover node_centrifuge_sdk node_centrifuge_jwks example_backend
+  node_chat node_tls node_failover node_centrifuge_sdk node_centrifuge_jwks node_centrifuge_cluster example_backend
   browser_chat browser_chat_deflate browser_origin browser_tls browser_sse browser_backend
   browser_client
   gateway_proxy_test cluster_proxy_test cluster_discovery_test
