@@ -166,6 +166,16 @@ void register_options(config::Schema& s, Options& o) {
       "auth.jwks_file", o.auth.jwks_file,
       "JSON Web Key Set file ({\"keys\":[...]}, RSA and EC P-256/P-384 keys with a kid): a "
       "token whose header names a kid is verified with that key");
+  s.add_string("auth.subscription_hmac_secret", o.auth.subscription.hmac_secret,
+               "HS256/384/512 secret of subscription tokens alone (Centrifugo's "
+               "client.subscription_token); with no auth.subscription_* key, subscription tokens "
+               "are verified by the connection tokens' keys");
+  s.add_string("auth.subscription_rsa_public_key_file", o.auth.subscription.rsa_public_key_file,
+               "PEM RSA public key of subscription tokens alone (RS256/384/512)");
+  s.add_string("auth.subscription_ecdsa_public_key_file", o.auth.subscription.ecdsa_public_key_file,
+               "PEM ECDSA public key (P-256 or P-384) of subscription tokens alone");
+  s.add_string("auth.subscription_jwks_file", o.auth.subscription.jwks_file,
+               "JSON Web Key Set file of subscription tokens alone (tokens naming a kid)");
   s.add_string("auth.jwks_url", o.auth.jwks_url,
                "http(s) URL of a JSON Web Key Set (an identity provider's jwks_uri), fetched at "
                "start, every auth.jwks_refresh, and again when a token names a kid it lacks",

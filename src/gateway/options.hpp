@@ -88,6 +88,19 @@ struct RoomOptions {
   bool publish_proxy = false;
 };
 
+// The keys that verify one kind of token: a secret and key files, each
+// empty when unset.
+struct TokenKeys {
+  std::string hmac_secret;
+  std::string rsa_public_key_file;
+  std::string ecdsa_public_key_file;
+  std::string jwks_file;
+  [[nodiscard]] bool any() const {
+    return !hmac_secret.empty() || !rsa_public_key_file.empty() || !ecdsa_public_key_file.empty() ||
+           !jwks_file.empty();
+  }
+};
+
 struct AuthOptions {
   std::string hmac_secret;            // HS256 key for connection tokens
   std::string rsa_public_key_file;    // PEM public key for RS256/384/512 tokens
@@ -96,6 +109,14 @@ struct AuthOptions {
   std::string jwks_url;               // the same from a URL (auth/jwks_fetcher.hpp)
   std::string jwks_ca_file;           // PEM CAs for an https jwks_url; empty: the system's
   std::chrono::milliseconds jwks_refresh{3'600'000};
+  // Centrifugo's client.subscription_token: keys of subscription tokens
+  // alone (auth.subscription_*); with none set, subscription tokens are
+  // verified by the connection tokens' keys above.
+  TokenKeys subscription;
+  // The connection tokens' keys above, as TokenKeys.
+  [[nodiscard]] TokenKeys connection_keys() const {
+    return {hmac_secret, rsa_public_key_file, ecdsa_public_key_file, jwks_file};
+  }
   // A token must name this audience (aud) / come from this issuer (iss);
   // empty: not checked.
   std::string audience;

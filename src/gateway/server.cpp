@@ -109,9 +109,11 @@ struct Server::Impl {
 
 namespace {
 
-// The JWK set of auth.jwks_file (its text `json`), with a log line per key
-// left out; throws std::runtime_error naming the option and the key.
-std::shared_ptr<const auth::Jwks> read_jwks(const std::string& path, const std::string& json) {
+// The JWK set of `option` (auth.jwks_file or auth.subscription_jwks_file)
+// at `path` (its text `json`), with a log line per key left out; throws
+// std::runtime_error naming the option and the key.
+std::shared_ptr<const auth::Jwks> read_jwks(const std::string& option, const std::string& path,
+                                            const std::string& json) {
   std::vector<std::string> skipped;
   try {
     auto set = std::make_shared<const auth::Jwks>(auth::Jwks::parse(json, &skipped));
@@ -120,17 +122,22 @@ std::shared_ptr<const auth::Jwks> read_jwks(const std::string& path, const std::
     log::info("jwks loaded", {{"file", path}, {"keys", set->size()}});
     return set;
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error("auth.jwks_file: '" + path + "': " + e.what());
+    throw std::runtime_error(option + ": '" + path + "': " + e.what());
   }
 }
 
-// The token verifier auth.* asks for (nullptr: no signed tokens expected).
-// Throws std::runtime_error naming the key when the secret is too short or
-// the public key file cannot be read or used.
-std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth_options) {
-  if (!auth_options.hmac_secret.empty() && auth_options.hmac_secret.size() < kMinHmacSecretBytes) {
+// The token verifier of `keys` (their options named `prefix` +
+// "hmac_secret" and so on: "auth." or "auth.subscription_"); nullptr when
+// none is set and no JWK set comes from a URL (`url`). Throws
+// std::runtime_error naming the key when the secret is too short or a key
+// file cannot be read or used.
+std::unique_ptr<auth::TokenVerifier> make_token_verifier(const TokenKeys& keys,
+                                                         const std::string& prefix,
+                                                         const auth::Expected& expected,
+                                                         bool url = false) {
+  if (!keys.hmac_secret.empty() && keys.hmac_secret.size() < kMinHmacSecretBytes) {
     throw std::runtime_error(
-        "auth.hmac_secret is " + std::to_string(auth_options.hmac_secret.size()) +
+        prefix + "hmac_secret is " + std::to_string(keys.hmac_secret.size()) +
         " bytes; HS256 needs at least " + std::to_string(kMinHmacSecretBytes) +
         " (a short secret can be guessed from one token): generate one with `openssl rand -hex "
         "32` and give it to both heraldd and whatever signs the tokens");
@@ -142,25 +149,19 @@ std::unique_ptr<auth::TokenVerifier> make_token_verifier(const AuthOptions& auth
     if (!in) throw std::runtime_error(option + ": cannot read '" + path + "'");
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   };
-  const std::string rsa = read_key("auth.rsa_public_key_file", auth_options.rsa_public_key_file);
-  const std::string ecdsa =
-      read_key("auth.ecdsa_public_key_file", auth_options.ecdsa_public_key_file);
-  const std::string jwks = read_key("auth.jwks_file", auth_options.jwks_file);
-  if (auth_options.hmac_secret.empty() && rsa.empty() && ecdsa.empty() && jwks.empty() &&
-      auth_options.jwks_url.empty())
-    return nullptr;
+  const std::string rsa = read_key(prefix + "rsa_public_key_file", keys.rsa_public_key_file);
+  const std::string ecdsa = read_key(prefix + "ecdsa_public_key_file", keys.ecdsa_public_key_file);
+  const std::string jwks = read_key(prefix + "jwks_file", keys.jwks_file);
+  if (!keys.any() && !url) return nullptr;
   try {
-    auto verifier = std::make_unique<auth::TokenVerifier>(
-        auth_options.hmac_secret, rsa, auth::Expected{auth_options.audience, auth_options.issuer},
-        ecdsa);
-    if (!jwks.empty()) verifier->set_jwks(read_jwks(auth_options.jwks_file, jwks));
+    auto verifier = std::make_unique<auth::TokenVerifier>(keys.hmac_secret, rsa, expected, ecdsa);
+    if (!jwks.empty()) verifier->set_jwks(read_jwks(prefix + "jwks_file", keys.jwks_file, jwks));
     return verifier;
   } catch (const auth::KeyError& e) {
     const bool is_rsa = e.key == auth::KeyError::Key::rsa;
     throw std::runtime_error(
-        std::string(is_rsa ? "auth.rsa_public_key_file" : "auth.ecdsa_public_key_file") + ": '" +
-        (is_rsa ? auth_options.rsa_public_key_file : auth_options.ecdsa_public_key_file) + "' is " +
-        e.what());
+        prefix + (is_rsa ? "rsa_public_key_file" : "ecdsa_public_key_file") + ": '" +
+        (is_rsa ? keys.rsa_public_key_file : keys.ecdsa_public_key_file) + "' is " + e.what());
   }
 }
 
@@ -185,7 +186,11 @@ Server::Server(Options options, metrics::Registry& registry)
                            return std::make_unique<codec::CentrifugoJson>(max, ping);
                          });
   st.dev_mode = impl_->options.dev_mode();
-  st.verifier = make_token_verifier(impl_->options.auth);
+  const AuthOptions& keys = impl_->options.auth;
+  const auth::Expected expected{keys.audience, keys.issuer};
+  st.verifier =
+      make_token_verifier(keys.connection_keys(), "auth.", expected, !keys.jwks_url.empty());
+  st.subscription_verifier = make_token_verifier(keys.subscription, "auth.subscription_", expected);
   impl_->fetch_jwks();
   if (impl_->options.tls.enabled())
     st.tls = std::make_unique<tls::TlsCredentials>(impl_->options.tls);

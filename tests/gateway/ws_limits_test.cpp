@@ -228,6 +228,20 @@ TEST(GatewayLimits, Rs256TokensFromAPublicKeyFile) {
   EXPECT_THAT(not_ec.output, HasSubstr("P-256 or P-384"));
 }
 
+// Subscription tokens' own keys (auth.subscription_*) are checked at start
+// as the connection tokens' are, each refusal naming its own option.
+TEST(GatewayLimits, SubscriptionTokenKeysAreCheckedAtStartUnderTheirOwnNames) {
+  auto short_secret = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.hmac_secret",
+                           std::string(32, 'c'), "--auth.subscription_hmac_secret", "short"});
+  EXPECT_EQ(short_secret.exit_code, 2);
+  EXPECT_THAT(short_secret.output, HasSubstr("auth.subscription_hmac_secret is 5 bytes"));
+  auto not_a_key = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0",
+                        "--auth.subscription_rsa_public_key_file",
+                        write_temp_file("sub-not-a-key.pem", "hello")});
+  EXPECT_EQ(not_a_key.exit_code, 2);
+  EXPECT_THAT(not_a_key.output, HasSubstr("auth.subscription_rsa_public_key_file: '"));
+}
+
 // A JWK set that cannot be used stops heraldd at start (exit 2), naming
 // the option, the file and the key; one it can is the only key needed (no
 // dev mode).

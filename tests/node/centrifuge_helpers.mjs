@@ -9,12 +9,12 @@ import { Centrifuge } from 'centrifuge';
 export const SECRET = 'centrifuge-sdk-test-secret-of-32-bytes-or-more';
 
 // An HS256 JWT as Centrifugo's docs sign them (sub, exp, and `extra`
-// claims: channels, info, ...).
-export function token(sub, ttlSeconds = 3600, extra = {}) {
+// claims: channels, info, ...), with SECRET or `secret`.
+export function token(sub, ttlSeconds = 3600, extra = {}, secret = SECRET) {
   const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
   const head = b64({ alg: 'HS256', typ: 'JWT' });
   const body = b64({ sub, exp: Math.floor(Date.now() / 1000) + ttlSeconds, ...extra });
-  const sig = createHmac('sha256', SECRET).update(`${head}.${body}`).digest('base64url');
+  const sig = createHmac('sha256', secret).update(`${head}.${body}`).digest('base64url');
   return `${head}.${body}.${sig}`;
 }
 

@@ -527,6 +527,43 @@ test('the server\'s shutdown and a slow consumer reach the SDK as 3001 and 3008,
   }
 });
 
+test('subscription tokens verified by their own key, as Centrifugo\'s client.subscription_token', async () => {
+  const SUB_SECRET = 'subscription-tokens-own-secret-32-bytes!';
+  const { proc, port } = await startHeraldd(undefined,
+    [...FLAGS, '--auth.subscription_hmac_secret', SUB_SECRET]);
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/connection/websocket`);
+  try {
+    await new Promise((r) => ws.once('open', r));
+    const replies = new Map();
+    ws.on('message', (d) => {
+      for (const l of d.toString().trim().split('\n')) {
+        const m = JSON.parse(l);
+        if (m.id) replies.set(m.id, m);
+      }
+    });
+    ws.send([
+      // The connection token with the connection tokens' key.
+      `{"id":1,"connect":{"token":"${token('eve')}"}}`,
+      // A subscription token with the subscription tokens' key: subscribed.
+      `{"id":2,"subscribe":{"channel":"$vault","token":"${token('eve', 60, { channel: '$vault' }, SUB_SECRET)}"}}`,
+      // One signed with the connection tokens' key: refused (103).
+      `{"id":3,"subscribe":{"channel":"$safe","token":"${token('eve', 60, { channel: '$safe' })}"}}`,
+    ].join('\n'));
+    await until(() => replies.size >= 3);
+    assert.ok(replies.get(1).connect, JSON.stringify(replies.get(1)));
+    assert.ok(replies.get(2).subscribe, JSON.stringify(replies.get(2)));
+    assert.equal(replies.get(3).error?.code, 103, JSON.stringify(replies.get(3)));
+    // And a connection token signed with the subscription key opens nothing.
+    const mallory = sdk(port, 'mallory', { token: token('mallory', 60, {}, SUB_SECRET) });
+    const gone = next(mallory, 'disconnected');
+    mallory.connect();
+    assert.equal((await gone).code, 101);
+  } finally {
+    ws.close();
+    await stopHeraldd(proc);
+  }
+});
+
 test('subscription tokens and sub_refresh that do not fit are refused, the connection kept', async () => {
   const { proc, port } = await startHeraldd(undefined, FLAGS);
   const ws = new WebSocket(`ws://127.0.0.1:${port}/connection/websocket`);

@@ -40,6 +40,14 @@ struct CoreContext {
   const Options& options;
   broker::Broker* broker = nullptr;
   std::unique_ptr<auth::TokenVerifier> verifier;  // null without auth.hmac_secret
+  // auth.subscription_*: subscription tokens' own keys; null when they
+  // share the connection tokens' (subscription_tokens()).
+  std::unique_ptr<auth::TokenVerifier> subscription_verifier;
+  // What verifies a subscription token: its own keys, or the connection
+  // tokens'; null with neither.
+  [[nodiscard]] const auth::TokenVerifier* subscription_tokens() const {
+    return subscription_verifier ? subscription_verifier.get() : verifier.get();
+  }
   bool dev_mode = false;
   // The backend hooks (proxy.<hook>_url); null where the URL is empty.
   proxy::PerHook<std::unique_ptr<proxy::Hook>> hooks;

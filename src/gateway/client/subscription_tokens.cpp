@@ -22,13 +22,14 @@ using protocol::ErrorCode;
 
 std::optional<auth::Claims> Client::verified_subscription(std::uint32_t id, const std::string& room,
                                                           std::string_view token) {
-  if (!core_.verifier) {
+  const auth::TokenVerifier* verifier = core_.subscription_tokens();
+  if (verifier == nullptr) {
     reply_error(id, ErrorCode::not_available,
-                "subscription tokens need a token key (auth.hmac_secret or "
-                "auth.rsa_public_key_file)");
+                "subscription tokens need a token key (auth.hmac_secret, "
+                "auth.subscription_hmac_secret or a public key)");
     return std::nullopt;
   }
-  auth::VerifyResult r = core_.verifier->verify(token, unix_now(), auth::TokenUse::subscription);
+  auth::VerifyResult r = verifier->verify(token, unix_now(), auth::TokenUse::subscription);
   if (auto* e = std::get_if<auth::TokenError>(&r)) {
     if (*e == auth::TokenError::expired) {
       reply_error(id, ErrorCode::token_expired,
