@@ -130,6 +130,26 @@ TEST(GatewayApi, ChannelsListsTheRoomsWithSubscribers) {
   }));
 }
 
+// Centrifugo's b64data: standard base64 of the publication's JSON, taken
+// when data is absent; anything that does not decode to JSON is refused.
+TEST(GatewayApi, B64DataPublishesTheJsonItEncodes) {
+  Daemon d({"--api.key", "k3y"});
+  // {"text":"hi?"} in standard base64, with the '/' base64url lacks.
+  HttpReply r =
+      post(d.port, "/api/publish", R"({"channel":"b64","b64data":"eyJ0ZXh0IjoiaGk/In0="})");
+  EXPECT_EQ(r.status, 200) << r.body;
+  r = post(d.port, "/api/history", R"({"room":"b64","limit":10})");
+  EXPECT_EQ(json_raw(r.body, "/result/publications/0/data"), R"({"text":"hi?"})") << r.body;
+  for (const char* bad : {R"({"channel":"b64","b64data":"%%%"})",
+                          R"({"channel":"b64","b64data":"bm90IGpzb24="})",  // "not json"
+                          R"({"channel":"b64","b64data":7})"}) {
+    r = post(d.port, "/api/publish", bad);
+    EXPECT_EQ(json_uint(r.body, "/error/code"), 107u) << bad << " -> " << r.body;
+  }
+  r = post(d.port, "/api/publish", R"({"channel":"b64","b64data":"bm90IGpzb24="})");
+  EXPECT_THAT(r.body, HasSubstr("b64data: expected standard base64 of a JSON value")) << r.body;
+}
+
 // skip_history through the server API: delivered live with no offset, the
 // stream's offsets and history untouched, and a room nobody is in is not
 // opened by it.

@@ -48,7 +48,7 @@ test('a JWK set\'s keys, exported by Node\'s crypto, verify the tokens that name
     const presence = await sub.presence();
     assert.deepEqual(Object.values(presence.clients).map((c) => c.user), ['ella']);
     // Refused as any token that does not verify (101, not retried).
-    for (const [refused, reason] of [[stray, 'token kid names no key of the JWK set (auth.jwks_file)'],
+    for (const [refused, reason] of [[stray, 'token kid names no key of the JWK set'],
       [swapped, 'token alg is not HS256/384/512, RS256/384/512 or ES256/384 with a configured key']]) {
       const closed = next(refused, 'disconnected');
       refused.connect();

@@ -17,6 +17,7 @@
 #include "gateway/api/api_dialect.hpp"
 #include "gateway/api/channels.hpp"
 #include "gateway/api/json_body.hpp"
+#include "gateway/auth/token.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/codec/lines.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -83,10 +84,23 @@ struct Params {
     }
     return true;
   }
+  // "data", or Centrifugo's "b64data" (standard base64) when data is
+  // absent: it must decode to JSON, as every publication here is.
   bool data(std::string& out) {
     dom::element e;
-    if (obj["data"].get(e) != simdjson::SUCCESS) {
-      error = "data: expected a JSON value";
+    if (obj["data"].get(e) == simdjson::SUCCESS) {
+      out = simdjson::minify(e);
+      return true;
+    }
+    std::string_view b64;
+    if (obj["b64data"].get(b64) != simdjson::SUCCESS) {
+      error = "data: expected a JSON value (or b64data: base64 of one)";
+      return false;
+    }
+    auto raw = auth::base64_decode(b64);
+    dom::parser decoded;
+    if (!raw || decoded.parse(*raw).get(e) != simdjson::SUCCESS) {
+      error = "b64data: expected standard base64 of a JSON value (publications are JSON here)";
       return false;
     }
     out = simdjson::minify(e);

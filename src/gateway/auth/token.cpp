@@ -267,7 +267,7 @@ std::string_view describe(TokenError e) {
     case TokenError::missing_channel:
       return "subscription token has no channel claim";
     case TokenError::unknown_key:
-      return "token kid names no key of the JWK set (auth.jwks_file)";
+      return "token kid names no key of the JWK set";
     case TokenError::key_pending:
       return "token kid names no key of the JWK set yet; the set is being fetched again "
              "(auth.jwks_url): retry";
@@ -318,6 +318,15 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   // Leftover bits must be zero padding, or the encoding was not canonical.
   if ((acc & ((1u << bits) - 1)) != 0) return std::nullopt;
   return out;
+}
+
+std::optional<std::string> base64_decode(std::string_view text) {
+  // Standard base64 read as base64url: the padding dropped, the two
+  // characters that differ swapped.
+  std::string url(text.substr(0, text.find_last_not_of('=') + 1));
+  std::replace(url.begin(), url.end(), '+', '-');
+  std::replace(url.begin(), url.end(), '/', '_');
+  return base64url_decode(url);
 }
 
 VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, TokenUse use) const {
@@ -431,13 +440,9 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
   if (p["info"].get(e) == simdjson::SUCCESS) {
     claims.info_json = simdjson::minify(e);
   } else if (p["b64info"].get(e) == simdjson::SUCCESS) {
-    // Standard base64 (Centrifugo's b64 fields), read as base64url.
     std::string_view b64;
     if (e.get(b64) != simdjson::SUCCESS) return TokenError::bad_claim;
-    std::string url(b64.substr(0, b64.find_last_not_of('=') + 1));
-    std::replace(url.begin(), url.end(), '+', '-');
-    std::replace(url.begin(), url.end(), '/', '_');
-    auto raw = base64url_decode(url);
+    auto raw = base64_decode(b64);
     simdjson::dom::parser info_parser;
     simdjson::dom::element info;
     if (!raw || info_parser.parse(*raw).get(info) != simdjson::SUCCESS) {

@@ -195,5 +195,8 @@ class TokenVerifier {
 // character outside the alphabet or an impossible length.
 [[nodiscard]] std::string base64url_encode(std::string_view bytes);
 [[nodiscard]] std::optional<std::string> base64url_decode(std::string_view text);
+// RFC 4648 standard base64, padded or not (Centrifugo's b64 fields:
+// b64info, b64data); nullopt as base64url_decode.
+[[nodiscard]] std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace herald::gateway::auth
