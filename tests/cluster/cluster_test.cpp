@@ -8,8 +8,7 @@
 
 #include "cluster_support.hpp"
 #include "gateway/broker/redis_schema.hpp"
-#include "gateway/history_remove_checks.hpp"
-#include "gateway/history_since_checks.hpp"
+#include "gateway/history_checks.hpp"
 #include "gateway/idempotency_checks.hpp"
 #include "gateway/protocol/encode.hpp"
 

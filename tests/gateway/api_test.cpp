@@ -1,8 +1,7 @@
 // The HTTP server API against heraldd as a real process.
 #include <set>
 
-#include "history_remove_checks.hpp"
-#include "history_since_checks.hpp"
+#include "history_checks.hpp"
 #include "idempotency_checks.hpp"
 #include "support/eventually.hpp"
 #include "support/http_client.hpp"

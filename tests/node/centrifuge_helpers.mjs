@@ -61,3 +61,18 @@ export async function subscribed(sub) {
   sub.subscribe();
   return ctx;
 }
+
+// A WebSocket of the test's own on /connection/websocket, open, and the
+// replies it gets, by command id (for commands the SDK would never send).
+export async function rawSocket(port) {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/connection/websocket`);
+  await new Promise((r) => ws.once('open', r));
+  const replies = new Map();
+  ws.on('message', (d) => {
+    for (const l of d.toString().trim().split('\n')) {
+      const m = JSON.parse(l);
+      if (m.id) replies.set(m.id, m);
+    }
+  });
+  return { ws, replies };
+}

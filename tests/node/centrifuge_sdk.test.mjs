@@ -18,7 +18,7 @@ import WebSocket from 'ws';
 import { Centrifuge } from 'centrifuge';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
 import { Client as HeraldClient } from './ws_client.mjs';
-import { SECRET, token, sdk, next, until, connected, subscribed } from './centrifuge_helpers.mjs';
+import { SECRET, token, sdk, next, until, connected, subscribed, rawSocket } from './centrifuge_helpers.mjs';
 
 const FLAGS = ['--auth.dev_mode', 'on', '--auth.hmac_secret', SECRET,
   '--rooms.presence', 'true', '--rooms.join_leave', 'true'];
@@ -531,16 +531,8 @@ test('subscription tokens verified by their own key, as Centrifugo\'s client.sub
   const SUB_SECRET = 'subscription-tokens-own-secret-32-bytes!';
   const { proc, port } = await startHeraldd(undefined,
     [...FLAGS, '--auth.subscription_hmac_secret', SUB_SECRET]);
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/connection/websocket`);
+  const { ws, replies } = await rawSocket(port);
   try {
-    await new Promise((r) => ws.once('open', r));
-    const replies = new Map();
-    ws.on('message', (d) => {
-      for (const l of d.toString().trim().split('\n')) {
-        const m = JSON.parse(l);
-        if (m.id) replies.set(m.id, m);
-      }
-    });
     ws.send([
       // The connection token with the connection tokens' key.
       `{"id":1,"connect":{"token":"${token('eve')}"}}`,
@@ -566,16 +558,8 @@ test('subscription tokens verified by their own key, as Centrifugo\'s client.sub
 
 test('subscription tokens and sub_refresh that do not fit are refused, the connection kept', async () => {
   const { proc, port } = await startHeraldd(undefined, FLAGS);
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/connection/websocket`);
+  const { ws, replies } = await rawSocket(port);
   try {
-    await new Promise((r) => ws.once('open', r));
-    const replies = new Map();
-    ws.on('message', (d) => {
-      for (const l of d.toString().trim().split('\n')) {
-        const m = JSON.parse(l);
-        if (m.id) replies.set(m.id, m);
-      }
-    });
     const expired = token('eve', -10, { channel: '$x' });
     ws.send([
       `{"id":1,"connect":{"token":"${token('eve')}"}}`,

@@ -12,10 +12,8 @@ namespace {
 constexpr std::string_view kChannels = "channels ";
 }  // namespace
 
-bool room_matches(std::string_view pattern, const std::string& room) {
-  if (pattern.empty()) return true;
-  const std::string p(pattern);  // fnmatch reads a C string
-  return fnmatch(p.c_str(), room.c_str(), 0) == 0;
+bool room_matches(const std::string& pattern, const std::string& room) {
+  return pattern.empty() || fnmatch(pattern.c_str(), room.c_str(), 0) == 0;
 }
 
 std::string channels_question(std::string_view pattern) {
@@ -24,8 +22,9 @@ std::string channels_question(std::string_view pattern) {
 
 RoomCounts local_rooms(const client::NodeCensus& census, std::string_view pattern) {
   RoomCounts out;
-  for (auto& [room, n] : census.rooms(
-           [pattern](std::string_view r) { return room_matches(pattern, std::string(r)); })) {
+  const std::string glob(pattern);  // fnmatch reads C strings: copied once, not per room
+  for (auto& [room, n] :
+       census.rooms([&glob](const std::string& r) { return room_matches(glob, r); })) {
     out.emplace(std::move(room), n);
   }
   return out;

@@ -24,7 +24,7 @@ using RoomCounts = std::map<std::string, std::uint64_t>;
 // Whether `room` matches Centrifugo's `pattern` as fnmatch(3) reads it: `*`
 // any run of characters, `?` one, `[...]` a class, `\` escapes; an empty
 // pattern matches every room.
-[[nodiscard]] bool room_matches(std::string_view pattern, const std::string& room);
+[[nodiscard]] bool room_matches(const std::string& pattern, const std::string& room);
 
 [[nodiscard]] std::string channels_question(std::string_view pattern);
 // This node's answer to a survey's `question`: its rooms matching the

@@ -81,7 +81,6 @@ JwksFetcher::~JwksFetcher() {
 std::optional<std::string> JwksFetcher::fetch() {
   {
     std::lock_guard lock(mu_);
-    ++fetches_;
     last_fetch_ = std::chrono::steady_clock::now();
   }
   auto got = http_get(settings_);
@@ -111,11 +110,6 @@ void JwksFetcher::wanted() {
     wanted_ = true;
   }
   cv_.notify_all();
-}
-
-std::uint64_t JwksFetcher::fetches() const {
-  std::lock_guard lock(mu_);
-  return fetches_;
 }
 
 void JwksFetcher::run() {

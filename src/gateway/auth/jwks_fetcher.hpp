@@ -20,7 +20,6 @@
 
 #include <chrono>
 #include <condition_variable>
-#include <cstdint>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -59,8 +58,6 @@ class JwksFetcher {
   void start();
   // A token named a kid the set lacks: fetch again soon. Any thread.
   void wanted();
-  // Fetches tried so far.
-  [[nodiscard]] std::uint64_t fetches() const;
 
  private:
   void run();
@@ -71,7 +68,6 @@ class JwksFetcher {
   std::condition_variable cv_;
   bool stopping_ = false;
   bool wanted_ = false;
-  std::uint64_t fetches_ = 0;
   std::chrono::steady_clock::time_point last_fetch_{};
   std::thread thread_;
 };

@@ -222,25 +222,27 @@ bool take_number(std::string_view& s, char stop, Int& out) {
   return true;
 }
 
-}  // namespace
-
-std::string survey_question(std::string_view asker, std::uint64_t id, std::string_view question) {
-  std::string out = "q ";
+// "<kind> <asker> <id> ": what a survey question and its answers begin with.
+std::string survey_head(char kind, std::string_view asker, std::uint64_t id) {
+  std::string out(1, kind);
+  out += ' ';
   out += asker;
   out += ' ';
   out += std::to_string(id);
   out += ' ';
+  return out;
+}
+}  // namespace
+
+std::string survey_question(std::string_view asker, std::uint64_t id, std::string_view question) {
+  std::string out = survey_head('q', asker, id);
   out += question;
   return out;
 }
 
 std::string survey_answer(std::string_view asker, std::uint64_t id, std::string_view answerer,
                           std::string_view answer) {
-  std::string out = "a ";
-  out += asker;
-  out += ' ';
-  out += std::to_string(id);
-  out += ' ';
+  std::string out = survey_head('a', asker, id);
   out += answerer;
   out += ' ';
   out += answer;

@@ -46,19 +46,21 @@ class NodeCensus {
   // The rooms with subscriptions here for which `match` holds, each with
   // how many, in no particular order.
   [[nodiscard]] std::vector<std::pair<std::string, std::uint64_t>> rooms(
-      const std::function<bool(std::string_view)>& match) const;
+      const std::function<bool(const std::string&)>& match) const;
 
  private:
-  // Counts `key` up, or down (erased at zero; a key not there is left
-  // alone).
-  static void count(std::unordered_map<std::string, std::uint64_t>& map, const std::string& key,
-                    bool up);
+  // Keys, how many times each is counted, and the sum of those counts.
+  struct Tally {
+    std::unordered_map<std::string, std::uint64_t> by_key;
+    std::uint64_t total = 0;
+    void up(const std::string& key);
+    // Undoes one up(key); a key not counted is left alone.
+    void down(const std::string& key);
+  };
 
   mutable std::mutex mu_;
-  std::unordered_map<std::string, std::uint64_t> users_;  // user -> connected clients
-  std::unordered_map<std::string, std::uint64_t> rooms_;  // room -> subscriptions
-  std::uint64_t clients_ = 0;
-  std::uint64_t subscriptions_ = 0;
+  Tally users_;  // user -> connected clients; total: the clients
+  Tally rooms_;  // room -> subscriptions; total: the subscriptions
 };
 
 }  // namespace herald::gateway::client
