@@ -2,7 +2,6 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <iterator>
 #include <set>
 
@@ -315,9 +314,9 @@ TEST(Cluster, ChannelsAddsEveryNodesRooms) {
 
   // b stops answering but stays listed (node_ttl 1h): a's survey waits
   // cluster.redis.command_timeout, then says who did not answer.
-  b.proc->signal(SIGSTOP);
+  ASSERT_TRUE(b.proc->pause());
   r = api_post(a.port, "/api/channels", "{}", "k3y");
-  b.proc->signal(SIGCONT);
+  b.proc->resume();
   EXPECT_EQ(r.status, 503) << r.body;
   EXPECT_THAT(r.body, HasSubstr("no answer")) << r.body;
   EXPECT_THAT(r.body, HasSubstr("node-")) << r.body;
@@ -595,14 +594,6 @@ TEST(Cluster, AGapTheHistoryLostResetsTheRoomNeverASilentHole) {
   EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
 }
 
-// The state letter of /proc/<pid>/stat ('R', 'S', 'T' stopped...); '?' if unreadable.
-char process_state(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const std::size_t close = stat.rfind(')');  // the command name may hold spaces
-  return close == std::string::npos || close + 2 >= stat.size() ? '?' : stat[close + 2];
-}
-
 // cluster.max_pending bounds what a node holds behind a gap while it reads
 // the gap from the history. Node a stalls (SIGSTOP) right after a
 // publication was lost from its channel; the publications accepted
@@ -631,16 +622,15 @@ TEST(Cluster, PublicationsPilingUpBehindAGapPastMaxPendingResetTheRoomNothingIsL
   auto now = redis.command({"TIME"});
   redis.command({"RPUSH", "herald:{chat:mp}:h",
                  now.elements[0].str + "000 " + protocol_frame("chat:mp", 2, epoch, "2")});
-  a.proc->signal(SIGSTOP);
-  // Stopped for sure (a signal is delivered asynchronously): every message
-  // below then waits in a's socket until SIGCONT.
-  ASSERT_TRUE(eventually([&] { return process_state(a.proc->pid()) == 'T'; }));
+  // Stopped, every thread (pause() waits for that): every message below
+  // then waits in a's socket until it resumes.
+  ASSERT_TRUE(a.proc->pause());
   constexpr std::uint64_t kLast = 12;  // 3..12: ten publications, more than 3 behind the gap
   for (std::uint64_t i = 3; i <= kLast; ++i) {
     auto r = publish(*p, static_cast<int>(10 + i), "chat:mp", std::to_string(i));
     EXPECT_EQ(json_uint(r, "/result/offset"), i) << r;
   }
-  a.proc->signal(SIGCONT);
+  a.proc->resume();
   ASSERT_TRUE(expect_reset(*sub, "the gap", std::chrono::seconds(10)));
   EXPECT_GE(node_metric(a.port, "herald_cluster_stream_resets_total"), 1);
   // a still serves: the resubscribe recovers 2..12 from the history.

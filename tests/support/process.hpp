@@ -40,6 +40,10 @@ class ChildProcess {
     return child_.wait_for_line(pattern, timeout);
   }
   void signal(int signo) { child_.signal(signo); }
+  // SIGSTOP, returning once every thread has stopped (process::Child::pause);
+  // false if the process had exited.
+  bool pause() { return child_.pause(); }
+  void resume() { child_.resume(); }
   // The port a server child prints once it listens: the first group of
   // `pattern` on the first matching line, within 30 s. 0 (and a test
   // failure naming `what`, with the output) if it never does.

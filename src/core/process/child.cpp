@@ -110,6 +110,30 @@ void Child::signal(int signo) const {
   if (!exit_code_) ::kill(pid_, signo);
 }
 
+bool Child::pause() {
+  if (exit_code_) return false;
+  ::kill(pid_, SIGSTOP);
+  for (;;) {
+    int status = 0;
+    const pid_t r = waitpid(pid_, &status, WUNTRACED);
+    if (r == pid_ && WIFSTOPPED(status)) return true;
+    if (r == pid_) {
+      record_exit(status);
+      return false;
+    }
+    if (r < 0 && errno != EINTR) return false;
+  }
+}
+
+void Child::record_exit(int status) {
+  exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  // The child is gone, but its last output may still sit in the pipe: wait
+  // (bounded: a grandchild may hold the pipe open) for the reader to reach
+  // end of file, so output() after wait_exit is complete.
+  std::unique_lock lock(mutex_);
+  cv_.wait_for(lock, std::chrono::seconds(5), [this] { return eof_; });
+}
+
 std::optional<int> Child::wait_exit(std::chrono::milliseconds timeout) {
   if (exit_code_) return exit_code_;
   const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -117,12 +141,7 @@ std::optional<int> Child::wait_exit(std::chrono::milliseconds timeout) {
     int status = 0;
     pid_t r = waitpid(pid_, &status, WNOHANG);
     if (r == pid_) {
-      exit_code_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-      // The child is gone, but its last output may still sit in the pipe:
-      // wait (bounded: a grandchild may hold the pipe open) for the reader
-      // to reach end of file, so output() after wait_exit is complete.
-      std::unique_lock lock(mutex_);
-      cv_.wait_for(lock, std::chrono::seconds(5), [this] { return eof_; });
+      record_exit(status);
       return exit_code_;
     }
     if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;

@@ -23,6 +23,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
 #include <cstddef>
 #include <mutex>
 #include <optional>
@@ -61,6 +62,15 @@ class Child {
   std::optional<std::string> wait_for_line(const std::regex& pattern,
                                            std::chrono::milliseconds timeout);
   void signal(int signo) const;
+  // SIGSTOP, returning once the whole child is stopped: true then, false if
+  // it had exited (its code is kept for wait_exit). kill(2) returns once the
+  // signal is queued, and the kernel stops a process's threads one by one
+  // as each next enters it, so a test that sent SIGSTOP to a node and then
+  // asked the cluster something could still be answered by that node's
+  // other threads. waitpid(WUNTRACED) reports the stop only when the group
+  // stop is complete. resume() (SIGCONT) undoes it.
+  bool pause();
+  void resume() const { signal(SIGCONT); }
   // The exit code (128 + the signal's number if a signal ended it), or
   // nullopt if it still runs after `timeout`. Once it returned a code, it
   // returns the same code at once, and output() is complete.
@@ -75,6 +85,9 @@ class Child {
 
  private:
   void read_loop(int fd);
+  // Keeps the exit code of a reaped child's wait status; waits for the end
+  // of its output.
+  void record_exit(int status);
 
   std::size_t max_output_ = 0;
   pid_t pid_ = -1;
