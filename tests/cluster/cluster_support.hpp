@@ -39,15 +39,6 @@ inline std::vector<std::string> cluster_flags(std::uint16_t redis_port,
   return f;
 }
 
-// The next push that is a publication, skipping join/leave pushes.
-inline std::optional<std::string> next_pub(WsClient& c,
-                                           std::chrono::milliseconds t = std::chrono::seconds(5)) {
-  while (auto m = c.next(t)) {
-    if (json_has(*m, "/pub")) return m;
-  }
-  return std::nullopt;
-}
-
 // Reads `c` until a disconnect push, failing the test on any publication
 // before it (`across`: what it would have been delivered across); true
 // when the push came and its code is 3005 (stream reset).

@@ -10,6 +10,7 @@
 #include "gateway/history_checks.hpp"
 #include "gateway/idempotency_checks.hpp"
 #include "gateway/protocol/encode.hpp"
+#include "gateway/tags_checks.hpp"
 
 namespace herald::test {
 namespace {
@@ -338,6 +339,16 @@ TEST(Cluster, AnIdempotencyKeyPublishesOnceAcrossNodes) {
   const long long ms = redis.command({"PTTL", key}).integer;
   EXPECT_GT(ms, 150'000);
   EXPECT_LE(ms, 300'000);
+}
+
+// Tags published on one node reach a subscriber on another with the
+// publication, live and from the history Redis keeps.
+TEST(Cluster, TagsTravelWithThePublicationAcrossNodes) {
+  RedisServer redis;
+  std::vector<std::string> flags = cluster_flags(redis.port());
+  flags.insert(flags.end(), {"--api.key", "k3y"});
+  Daemon a(flags), b(flags);
+  expect_tags_travel_with_the_publication(a.port, b.port, "chat:tags");
 }
 
 // The Redis broker reads `since` as the embedded one does: an empty epoch

@@ -18,7 +18,7 @@ using namespace broker::redis_schema;
 
 struct FrameCase {
   const char* name;
-  std::string room, data, info, moderation{};
+  std::string room, data, info, moderation{}, tags{};
 };
 
 TEST(ClusterSchema, FramePartsAroundOffsetAndEpochEqualTheEmbeddedEncoder) {
@@ -30,14 +30,16 @@ TEST(ClusterSchema, FramePartsAroundOffsetAndEpochEqualTheEmbeddedEncoder) {
       {"offset text in data", "r", R"({"offset":0,"epoch":""})", ""},
       {"moderated", "chat:m", R"({"text":"a ***"})", R"({"user":"a"})",
        R"({"masked":1,"flagged":0,"categories":[]})"},
+      {"tagged", "chat:t", "1", "", "", R"({"epoch":"","offset":"0"})"},
   };
   std::set<std::string> names;
   for (const auto& c : cases) {
     ASSERT_TRUE(names.insert(c.name).second) << "duplicate case " << c.name;
-    const FrameParts parts = frame_parts(c.room, c.data, c.info, c.moderation);
+    const FrameParts parts = frame_parts(c.room, c.data, c.info, c.moderation, c.tags);
     for (std::uint64_t offset : {1ull, 42ull, 9007199254740991ull}) {
       EXPECT_EQ(assemble_frame(parts, offset, "5f2c9a1e"),
-                protocol::encode_pub_push(c.room, offset, "5f2c9a1e", c.data, c.info, c.moderation))
+                protocol::encode_pub_push(c.room, offset, "5f2c9a1e", c.data, c.info, c.moderation,
+                                          c.tags))
           << c.name;
     }
   }

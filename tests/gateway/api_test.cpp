@@ -6,6 +6,7 @@
 #include "support/eventually.hpp"
 #include "support/http_client.hpp"
 #include "support/sse_stream.hpp"
+#include "tags_checks.hpp"
 #include "ws_common.hpp"
 
 namespace herald::test {
@@ -53,6 +54,11 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
 TEST(GatewayApi, AnIdempotencyKeyPublishesOncePerRoom) {
   Daemon d({"--api.key", "k3y"});
   expect_idempotent_publishes(d.port, d.port, d.port, "news:once");
+}
+
+TEST(GatewayApi, TagsTravelWithThePublication) {
+  Daemon d({"--api.key", "k3y"});
+  expect_tags_travel_with_the_publication(d.port, d.port, "news:tags");
 }
 
 TEST(GatewayApi, HistorySinceReadsTheCurrentEpochOrRefusesAnother) {

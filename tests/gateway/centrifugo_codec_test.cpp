@@ -391,6 +391,12 @@ TEST(CentrifugoEncode, PushesCarryTheChannelAndCentrifugoShapes) {
   Doc live(codec.encode_push(protocol::encode_live_pub_push("chat", R"("x")", "")));
   EXPECT_EQ(live.root["push"]["pub"]["offset"].error(), simdjson::NO_SUCH_FIELD);
   EXPECT_EQ(std::string_view(live.root["push"]["pub"]["data"]), "x");
+  EXPECT_EQ(live.root["push"]["pub"]["tags"].error(), simdjson::NO_SUCH_FIELD);
+  // Tags (the server API's) pass as they are; moderation is Herald's alone.
+  Doc tagged(codec.encode_push(protocol::encode_pub_push(
+      "chat", 6, "ep", "1", "", R"({"masked":1,"flagged":0,"categories":[]})", R"({"k":"v"})")));
+  EXPECT_EQ(std::string_view(tagged.root["push"]["pub"]["tags"]["k"]), "v");
+  EXPECT_EQ(tagged.root["push"]["pub"]["moderation"].error(), simdjson::NO_SUCH_FIELD);
   EXPECT_EQ(codec.encode_push(protocol::encode_presence_push(
                 true, "chat", protocol::encode_client_info("bob", "c9"))),
             R"({"push":{"channel":"chat","join":{"info":{"user":"bob","client":"c9"}}}})");

@@ -23,12 +23,7 @@ inline void expect_idempotent_publishes(std::uint16_t first_port, std::uint16_t 
   ASSERT_TRUE(json_has(subscribe(*sub, 2, room), "/result"));
   auto other = room + ":2";
   ASSERT_TRUE(json_has(subscribe(*sub, 3, other), "/result"));
-  auto next_pub = [&sub] {
-    while (auto m = sub->next()) {
-      if (json_has(*m, "/pub")) return *m;
-    }
-    return std::string();
-  };
+  auto next_pub = [&sub] { return herald::test::next_pub(*sub).value_or(""); };
 
   const std::string named = R"({"channel":")" + room + "\"";
   HttpReply first = api(first_port, "publish", named + R"(,"data":1,"idempotency_key":"k1"})");

@@ -47,15 +47,6 @@ subscribe_proxy = true
     EXPECT_TRUE(r) << "no reply to " << cmd;
     return r.value_or("");
   }
-  // The next publication pushed to `c`, skipping other pushes.
-  static std::optional<std::string> next_pub(WsClient& c) {
-    for (int i = 0; i < 5; ++i) {
-      auto m = c.next();
-      if (!m || json_has(*m, "/pub")) return m;
-    }
-    return std::nullopt;
-  }
-
   Backend backend;
   std::string conf;
   std::unique_ptr<Daemon> d;

@@ -4,7 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "support/daemon.hpp"
@@ -43,6 +45,15 @@ inline std::string publish(WsClient& c, std::uint32_t id, const std::string& roo
                        R"(","data":)" + data + "}}");
   EXPECT_TRUE(r);
   return r.value_or("");
+}
+
+// The next push that is a publication, skipping other pushes (join, leave).
+inline std::optional<std::string> next_pub(WsClient& c,
+                                           std::chrono::milliseconds t = std::chrono::seconds(5)) {
+  while (auto m = c.next(t)) {
+    if (json_has(*m, "/pub")) return m;
+  }
+  return std::nullopt;
 }
 
 // A bystander that must be unaffected by whatever the test does to others.

@@ -112,6 +112,14 @@ test('cent.js publishes and broadcasts to SDK subscribers and reads history and 
     const still = next(news, 'publication');
     await api.publish({ channel: 'news', data: 'still' });
     assert.equal((await still).data, 'still');
+    // Tags go with a publication: to the SDK's handler, and into the
+    // history the SDK reads.
+    const tagged = next(news, 'publication');
+    await api.publish({ channel: 'news', data: 'tagged', tags: { kind: 'alert', level: '2' } });
+    assert.deepEqual((await tagged).tags, { kind: 'alert', level: '2' });
+    const fromSdk = await news.history({ limit: 1, reverse: true });
+    assert.deepEqual([fromSdk.publications[0].data, fromSdk.publications[0].tags],
+      ['tagged', { kind: 'alert', level: '2' }]);
     assert.deepEqual((await api.getPresenceStats({ channel: 'sport' })).num_clients, 0);
 
     // Subscribe: alice's connection gets a server-side subscription (the

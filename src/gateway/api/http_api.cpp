@@ -134,6 +134,26 @@ struct Params {
     out.assign(key);
     return true;
   }
+  // Centrifugo's tags: optional, an object of string values, kept with the
+  // publication as compact JSON; an empty one is left out, as Centrifugo
+  // leaves out an empty map.
+  bool tags(std::string& out) {
+    dom::element e;
+    if (obj["tags"].get(e) != simdjson::SUCCESS) return true;
+    dom::object tags;
+    if (e.get(tags) != simdjson::SUCCESS) {
+      error = "tags: expected an object of strings";
+      return false;
+    }
+    for (auto [key, value] : tags) {
+      if (!value.is_string()) {
+        error = "tags: '" + std::string(key) + "': expected a string";
+        return false;
+      }
+    }
+    if (tags.size() > 0) out = simdjson::minify(tags);
+    return true;
+  }
   Outcome bad() const { return refused(bad_request(error)); }
 };
 
@@ -142,12 +162,16 @@ struct Params {
 // shard.
 using Method = std::function<void(Params& params, unsigned shard, Done done)>;
 
+// A publication's data and tags, together, within the room's
+// max_publication_bytes.
 std::optional<ApiError> data_size_error(const ServerState& state, const std::string& room,
-                                        const std::string& data) {
+                                        const std::string& data, const std::string& tags) {
   const auto limit = state.options.room_options(room).max_publication_bytes;
-  if (data.size() <= limit) return std::nullopt;
+  const std::size_t size = data.size() + tags.size();
+  if (size <= limit) return std::nullopt;
   return ApiError{protocol::ErrorCode::limit_exceeded,
-                  "data is " + std::to_string(data.size()) + " bytes; max_publication_bytes is " +
+                  std::string(tags.empty() ? "data is " : "data and tags are ") +
+                      std::to_string(size) + " bytes; max_publication_bytes is " +
                       std::to_string(limit),
                   beast_http::status::payload_too_large};
 }
@@ -249,10 +273,12 @@ namespace {
 
 void publish(ServerState& state, Params& p, unsigned shard, const Done& done) {
   protocol::PublishRequest req;
-  if (!p.room(req.room) || !p.data(req.data_json) || !p.flag("skip_history", req.skip_history) ||
+  if (!p.room(req.room) || !p.data(req.data_json) || !p.tags(req.tags_json) ||
+      !p.flag("skip_history", req.skip_history) ||
       !p.idempotency_key(req.idempotency_key, req.skip_history))
     return done(p.bad());
-  if (auto e = data_size_error(state, req.room, req.data_json)) return done(refused(*e));
+  if (auto e = data_size_error(state, req.room, req.data_json, req.tags_json))
+    return done(refused(*e));
   state.broker->publish(shard, std::move(req), [done](protocol::PublishResult r) {
     if (r.error) return done(refused(api_error(*r.error)));
     done({protocol::publish_result(r), {}});
@@ -262,12 +288,13 @@ void publish(ServerState& state, Params& p, unsigned shard, const Done& done) {
 void broadcast(ServerState& state, Params& p, unsigned shard, const Done& done) {
   const std::string_view field = p.dialect->rooms_field();
   std::string data;
+  std::string tags;
   bool skip_history = false;
   dom::array rooms;
   if (p.obj[field].get(rooms) != simdjson::SUCCESS)
     return done(refused(bad_request(std::string(field) + ": expected an array of room names")));
   std::string key;
-  if (!p.data(data) || !p.flag("skip_history", skip_history) ||
+  if (!p.data(data) || !p.tags(tags) || !p.flag("skip_history", skip_history) ||
       !p.idempotency_key(key, skip_history))
     return done(p.bad());
   std::vector<std::string> names;
@@ -279,7 +306,7 @@ void broadcast(ServerState& state, Params& p, unsigned shard, const Done& done) 
       return done(
           refused(bad_request(std::string(field) + ": '" + std::string(name) + "': " + *e)));
     // Data too large for one room publishes in none.
-    if (auto e = data_size_error(state, std::string(name), data)) return done(refused(*e));
+    if (auto e = data_size_error(state, std::string(name), data, tags)) return done(refused(*e));
     names.emplace_back(name);
   }
   if (names.empty())
@@ -296,6 +323,7 @@ void broadcast(ServerState& state, Params& p, unsigned shard, const Done& done) 
   const ApiDialect* dialect = p.dialect;
   for (std::size_t i = 0; i < names.size(); ++i) {
     protocol::PublishRequest req{names[i], data, ""};
+    req.tags_json = tags;
     req.skip_history = skip_history;
     req.idempotency_key = key;  // per room, as Centrifugo's broadcast
     state.broker->publish(shard, std::move(req),

@@ -199,10 +199,10 @@ void MemoryBroker::publish(unsigned from, protocol::PublishRequest req,
     }
     // Encoded once; the same immutable frame goes to history and to every
     // shard with subscribers.
-    fanout::MessagePtr frame =
-        fanout::make_message(protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json,
-                                                       req.info_json, req.moderation_json),
-                             now);
+    fanout::MessagePtr frame = fanout::make_message(
+        protocol::encode_pub_push(req.room, offset, room.epoch, req.data_json, req.info_json,
+                                  req.moderation_json, req.tags_json),
+        now);
     room.ring.expire(now - ttl_ns(opts));
     room.ring.push(StoredPublication{offset, now, frame});
     counters_.publications.inc();
@@ -222,10 +222,11 @@ void MemoryBroker::publish_live(Home& home, unsigned from, const protocol::Publi
   if (it != home.rooms.end()) {
     const std::int64_t now = steady_now_ns();
     it->second.last_active_ns = now;
-    fan_out(it->second, it->first,
-            fanout::make_message(protocol::encode_live_pub_push(req.room, req.data_json,
-                                                                req.info_json, req.moderation_json),
-                                 now));
+    fan_out(
+        it->second, it->first,
+        fanout::make_message(protocol::encode_live_pub_push(req.room, req.data_json, req.info_json,
+                                                            req.moderation_json, req.tags_json),
+                             now));
   }
   counters_.publications.inc();
   protocol::PublishResult result;

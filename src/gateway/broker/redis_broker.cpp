@@ -330,8 +330,8 @@ void RedisBroker::publish(unsigned from, protocol::PublishRequest req,
     if (req.skip_history) return publish_live(from, req, std::move(done));
     const RoomOptions& o = options_.room_options(req.room);
     const auto keys = redis_schema::room_keys(cluster_.key_prefix, req.room);
-    auto parts =
-        redis_schema::frame_parts(req.room, req.data_json, req.info_json, req.moderation_json);
+    auto parts = redis_schema::frame_parts(req.room, req.data_json, req.info_json,
+                                           req.moderation_json, req.tags_json);
     Lineage lineage = lineage_of(req.room);
     const bool keyed = !req.idempotency_key.empty();
     redis::Command cmd{"EVALSHA", redis_schema::kPublishScript.sha(), keyed ? "3" : "2", keys.meta,
@@ -365,8 +365,8 @@ void RedisBroker::publish_live(unsigned from, const protocol::PublishRequest& re
   // A plain PUBLISH of an event message: no key is read or written (the
   // room's offset, history and epoch stay as they are), and every node
   // delivers it as it arrives, as it does join and leave pushes.
-  auto frame =
-      protocol::encode_live_pub_push(req.room, req.data_json, req.info_json, req.moderation_json);
+  auto frame = protocol::encode_live_pub_push(req.room, req.data_json, req.info_json,
+                                              req.moderation_json, req.tags_json);
   redis::Command cmd{"PUBLISH", redis_schema::room_keys(cluster_.key_prefix, req.room).channel,
                      redis_schema::event_message(frame)};
   send_publish(from, req.room, {std::move(cmd)}, std::move(done), [](const redis::Reply&) {

@@ -184,10 +184,12 @@ std::vector<const redis::Script*> all_scripts() {
 }
 
 FrameParts frame_parts(std::string_view room, std::string_view data_json,
-                       std::string_view info_json, std::string_view moderation_json) {
+                       std::string_view info_json, std::string_view moderation_json,
+                       std::string_view tags_json) {
   // Built by the same function as the frames of the embedded broker, then
   // cut around the offset and the epoch.
-  std::string whole = protocol::encode_pub_push(room, 0, "", data_json, info_json, moderation_json);
+  std::string whole =
+      protocol::encode_pub_push(room, 0, "", data_json, info_json, moderation_json, tags_json);
   static constexpr std::string_view kCut = ",\"offset\":0,\"epoch\":\"\"";
   const std::size_t at = whole.find(kCut);
   FrameParts parts;

@@ -95,7 +95,8 @@ struct FrameParts {
 };
 [[nodiscard]] FrameParts frame_parts(std::string_view room, std::string_view data_json,
                                      std::string_view info_json,
-                                     std::string_view moderation_json = {});
+                                     std::string_view moderation_json = {},
+                                     std::string_view tags_json = {});
 [[nodiscard]] std::string assemble_frame(const FrameParts& parts, std::uint64_t offset,
                                          std::string_view epoch);
 

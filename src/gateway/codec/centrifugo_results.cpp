@@ -58,6 +58,11 @@ void append_publication(std::string& out, dom::object pub) {
   if (pub["offset"].get(offset) == simdjson::SUCCESS && offset != 0) {
     out += ",\"offset\":" + std::to_string(offset);
   }
+  dom::object tags;
+  if (pub["tags"].get(tags) == simdjson::SUCCESS) {
+    out += ",\"tags\":";
+    out += simdjson::minify(tags);
+  }
   out += '}';
 }
 

@@ -17,7 +17,7 @@ void append_uint(std::string& out, std::uint64_t v) {
 // What follows the room (and position) in a publication object, through its
 // closing brace.
 void append_content(std::string& out, std::string_view data_json, std::string_view info_json,
-                    std::string_view moderation_json) {
+                    std::string_view moderation_json, std::string_view tags_json) {
   out += ",\"data\":";
   out += data_json;
   if (!info_json.empty()) {
@@ -28,12 +28,18 @@ void append_content(std::string& out, std::string_view data_json, std::string_vi
     out += ",\"moderation\":";
     out += moderation_json;
   }
+  if (!tags_json.empty()) {
+    out += ",\"tags\":";
+    out += tags_json;
+  }
   out += '}';
 }
 
 std::size_t push_capacity(std::string_view room, std::string_view data_json,
-                          std::string_view info_json, std::string_view moderation_json) {
-  return 80 + room.size() + data_json.size() + info_json.size() + moderation_json.size();
+                          std::string_view info_json, std::string_view moderation_json,
+                          std::string_view tags_json) {
+  return 90 + room.size() + data_json.size() + info_json.size() + moderation_json.size() +
+         tags_json.size();
 }
 
 }  // namespace
@@ -98,35 +104,37 @@ std::string encode_error(std::uint32_t id, ErrorCode code, std::string_view mess
 
 void append_publication(std::string& out, std::string_view room, std::uint64_t offset,
                         std::string_view epoch, std::string_view data_json,
-                        std::string_view info_json, std::string_view moderation_json) {
+                        std::string_view info_json, std::string_view moderation_json,
+                        std::string_view tags_json) {
   out += "{\"room\":";
   json::append_string(out, room);
   out += ",\"offset\":";
   append_uint(out, offset);
   out += ",\"epoch\":";
   json::append_string(out, epoch);
-  append_content(out, data_json, info_json, moderation_json);
+  append_content(out, data_json, info_json, moderation_json, tags_json);
 }
 
 std::string encode_pub_push(std::string_view room, std::uint64_t offset, std::string_view epoch,
                             std::string_view data_json, std::string_view info_json,
-                            std::string_view moderation_json) {
+                            std::string_view moderation_json, std::string_view tags_json) {
   std::string out;
-  out.reserve(push_capacity(room, data_json, info_json, moderation_json) + epoch.size());
+  out.reserve(push_capacity(room, data_json, info_json, moderation_json, tags_json) + epoch.size());
   out += kPubPrefix;
-  append_publication(out, room, offset, epoch, data_json, info_json, moderation_json);
+  append_publication(out, room, offset, epoch, data_json, info_json, moderation_json, tags_json);
   out += kPubSuffix;
   return out;
 }
 
 std::string encode_live_pub_push(std::string_view room, std::string_view data_json,
-                                 std::string_view info_json, std::string_view moderation_json) {
+                                 std::string_view info_json, std::string_view moderation_json,
+                                 std::string_view tags_json) {
   std::string out;
-  out.reserve(push_capacity(room, data_json, info_json, moderation_json));
+  out.reserve(push_capacity(room, data_json, info_json, moderation_json, tags_json));
   out += kPubPrefix;
   out += "{\"room\":";
   json::append_string(out, room);
-  append_content(out, data_json, info_json, moderation_json);
+  append_content(out, data_json, info_json, moderation_json, tags_json);
   out += kPubSuffix;
   return out;
 }

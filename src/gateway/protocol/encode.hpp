@@ -4,8 +4,9 @@
 //   {"id":3,"result":{...}}
 //   {"id":3,"error":{"code":103,"message":"..."}}
 //   {"pub":{"room":"chat:lobby","offset":7,"epoch":"5f2c9a1e","data":{...},"info":{...}}}
-//   ("moderation":{...} follows info when moderation masked or flagged;
-//   a publication outside the stream has no offset and no epoch)
+//   ("moderation":{...} follows info when moderation masked or flagged, and
+//   "tags":{"k":"v",...} the publisher's tags, Centrifugo's, when it gave
+//   any; a publication outside the stream has no offset and no epoch)
 //   {"join":{"room":"chat:lobby","info":{"user":"alice","client":"..."}}}
 //   {"leave":{"room":"chat:lobby","info":{...}}}
 //   {"disconnect":{"code":3001,"reason":"shutdown","reconnect":true}}
@@ -30,12 +31,13 @@ namespace herald::gateway::protocol {
 [[nodiscard]] std::string encode_error_object(ErrorCode code, std::string_view message);
 
 // The publication object, as stored in history and embedded in pushes,
-// subscribe replies and history replies. data_json, info_json and
-// moderation_json must be valid JSON (they are copied as they are); info
-// and moderation are left out when empty.
+// subscribe replies and history replies. data_json, info_json,
+// moderation_json and tags_json must be valid JSON (they are copied as they
+// are); info, moderation and tags are left out when empty.
 void append_publication(std::string& out, std::string_view room, std::uint64_t offset,
                         std::string_view epoch, std::string_view data_json,
-                        std::string_view info_json, std::string_view moderation_json = {});
+                        std::string_view info_json, std::string_view moderation_json = {},
+                        std::string_view tags_json = {});
 
 // {"pub":<publication>}: the push frame, built once per publication and
 // shared by every recipient. kPubPrefix/kPubSuffix let the publication be
@@ -55,7 +57,8 @@ inline constexpr std::string_view kPubSuffix = "}";
 [[nodiscard]] std::string encode_pub_push(std::string_view room, std::uint64_t offset,
                                           std::string_view epoch, std::string_view data_json,
                                           std::string_view info_json,
-                                          std::string_view moderation_json = {});
+                                          std::string_view moderation_json = {},
+                                          std::string_view tags_json = {});
 // A publication outside its room's stream (the publish hook's
 // skip_history, the server API's too): {"pub":{"room","data","info"?,
 // "moderation"?}}, with no offset and no epoch. It reaches the subscribers
@@ -63,7 +66,8 @@ inline constexpr std::string_view kPubSuffix = "}";
 // back, and a client's position in the room does not move.
 [[nodiscard]] std::string encode_live_pub_push(std::string_view room, std::string_view data_json,
                                                std::string_view info_json,
-                                               std::string_view moderation_json = {});
+                                               std::string_view moderation_json = {},
+                                               std::string_view tags_json = {});
 
 // {"refresh":{"expires":T}}, or {"refresh":{}} for never: the server moved
 // the connection's expiry (the server API's refresh).

@@ -30,6 +30,10 @@ struct PublishRequest {
   // empty; moderation (gateway/moderation/) sets it before the broker sees
   // the request, and the broker stores it with the publication.
   std::string moderation_json{};
+  // Centrifugo's publication tags (server API): a compact JSON object of
+  // string values, or empty. Kept with the publication and handed to every
+  // subscriber and history reader with it, as the publisher gave them.
+  std::string tags_json{};
   // Outside the room's stream (the publish hook's or the server API's
   // skip_history): no offset, no history, delivered live only to the
   // subscribers of the moment (protocol::encode_live_pub_push). A room that
