@@ -173,6 +173,18 @@ TEST(Token, ReadsCentrifugosClaims) {
             (std::vector<std::string>{"news", "chat:a"}));
   EXPECT_EQ(claims(R"({"sub":"42","subs":{"news":{"data":{"x":1}},"chat:a":{}}})").subs,
             (std::vector<std::string>{"news", "chat:a"}));
+  // Each channel's options: info/b64info and data/b64data, compact; a
+  // channel with none has no entry.
+  Claims opts = claims(
+      R"({"sub":"42","subs":{"news":{"info":{"role": "ed"},"b64data":"eyJ4IjoxfQ=="},"b":{}}})");
+  EXPECT_EQ(opts.sub_options.size(), 1U);
+  EXPECT_EQ(opts.sub_options["news"], (Claims::SubOptions{R"({"role":"ed"})", R"({"x":1})"}));
+  // A subscription token's data, for its subscribe reply.
+  EXPECT_EQ(std::get<Claims>(v.verify(sign_hs256_payload(
+                                          R"({"sub":"42","channel":"$x","data":[1, 2]})", "s3cret"),
+                                      1000, TokenUse::subscription))
+                .data_json,
+            "[1,2]");
   // Both, and Herald's array form: one list, each room once.
   EXPECT_EQ(claims(R"({"sub":"42","subs":["news"],"channels":["news","b"]})").subs,
             (std::vector<std::string>{"news", "b"}));
@@ -190,7 +202,9 @@ TEST(Token, ReadsCentrifugosClaims) {
        {R"({"sub":"42","channels":"news"})", R"({"sub":"42","channels":[""]})",
         R"({"sub":"42","subs":{"bad room":{}}})", R"({"sub":"42","b64info":"not base64!"})",
         R"({"sub":"42","b64info":"bm90IGpzb24="})", R"({"sub":"42","expire_at":-1})",
-        R"({"sub":"42","expire_at":"soon"})"}) {
+        R"({"sub":"42","expire_at":"soon"})", R"({"sub":"42","subs":{"news":7}})",
+        R"({"sub":"42","subs":{"news":{"b64data":"bm90IGpzb24="}}})",
+        R"({"sub":"42","subs":{"news":{"b64info":5}}})"}) {
     EXPECT_EQ(refused(bad), TokenError::bad_claim) << bad;
   }
   // A subscription token names its channel (and may name a client); it

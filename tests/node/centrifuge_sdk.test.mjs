@@ -319,17 +319,28 @@ test('the SDK refreshes its token as it expires, and a bad refresh ends the conn
   }
 });
 
-test('a token\'s channels subscribe server-side, and its info is the connection\'s', async () => {
+test('a token\'s channels subscribe server-side, with their options, and its info is the connection\'s', async () => {
   const { proc, port } = await startHeraldd(undefined, FLAGS);
+  // subs gives a channel's options: its chan_info (info) and the data its
+  // subscription carries (b64data here: {"welcome":true}).
   const alice = sdk(port, 'alice', {
-    token: token('alice', 3600, { channels: ['news'], info: { name: 'Ann' } }),
+    token: token('alice', 3600, {
+      channels: ['news'],
+      info: { name: 'Ann' },
+      subs: { sport: { info: { seat: 'A1' }, b64data: 'eyJ3ZWxjb21lIjp0cnVlfQ==' } },
+    }),
   });
   const bob = sdk(port, 'bob');
   try {
     const serverSide = next(alice, 'subscribed', (c) => c.channel === 'news');
+    const withOptions = next(alice, 'subscribed', (c) => c.channel === 'sport');
     await connected(alice);
     assert.equal((await serverSide).channel, 'news');
+    assert.deepEqual((await withOptions).data, { welcome: true });
     await connected(bob);
+    const seats = await bob.presence('sport');
+    const [seat] = Object.values(seats.clients);
+    assert.deepEqual([seat.user, seat.connInfo, seat.chanInfo], ['alice', { name: 'Ann' }, { seat: 'A1' }]);
     const b = bob.newSubscription('news');
     await subscribed(b);
     const got = next(alice, 'publication', (c) => c.channel === 'news');
@@ -374,11 +385,13 @@ test('private channels need a subscription token, user-limited ones their users'
     const priv = alice.newSubscription('$secret', {
       getToken: async (ctx) => {
         asked += 1;
-        return token('alice', 3600, { channel: ctx.channel, info: { role: 'owner' } });
+        return token('alice', 3600, { channel: ctx.channel, info: { role: 'owner' }, data: { motd: 'hi' } });
       },
     });
-    await subscribed(priv);
+    const privSubscribed = await subscribed(priv);
     assert.equal(asked, 1);
+    // The token's data is the subscribe reply's.
+    assert.deepEqual(privSubscribed.data, { motd: 'hi' });
     const presence = await priv.presence();
     const [entry] = Object.values(presence.clients);
     assert.deepEqual([entry.user, entry.chanInfo], ['alice', { role: 'owner' }]);

@@ -163,6 +163,28 @@ std::string claims_json(const Claims& claims) {
   return payload;
 }
 
+// Centrifugo's pairs of a JSON claim and its base64 twin ("info" and
+// "b64info", "data" and "b64data"): `field` as compact JSON, else "b64" +
+// `field` decoded from standard base64 as JSON, else nothing (out left
+// empty). False when the one present is not that.
+bool json_or_base64(simdjson::dom::object obj, std::string_view field, std::string& out) {
+  simdjson::dom::element e;
+  if (obj[field].get(e) == simdjson::SUCCESS) {
+    out = simdjson::minify(e);
+    return true;
+  }
+  if (obj["b64" + std::string(field)].get(e) != simdjson::SUCCESS) return true;
+  std::string_view b64;
+  if (e.get(b64) != simdjson::SUCCESS) return false;
+  auto raw = base64_decode(b64);
+  // Its own parser: `obj` points into the caller's, which is still read.
+  simdjson::dom::parser parser;
+  simdjson::dom::element value;
+  if (!raw || parser.parse(*raw).get(value) != simdjson::SUCCESS) return false;
+  out = simdjson::minify(value);
+  return true;
+}
+
 }  // namespace
 
 TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem,
@@ -411,8 +433,8 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
     }
   }
   // Server-side subscriptions: Herald's "subs" (an array), Centrifugo's
-  // "subs" (an object keyed by channel; its per-channel options are not
-  // read) and "channels" (an array).
+  // "subs" (an object keyed by channel, each with its options) and
+  // "channels" (an array).
   auto add_sub = [&claims](std::string_view room) {
     if (protocol::room_name_error(room)) return false;
     if (std::find(claims.subs.begin(), claims.subs.end(), room) == claims.subs.end()) {
@@ -432,23 +454,22 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
     } else if (field == "subs" && e.get(obj) == simdjson::SUCCESS) {
       for (auto channel : obj) {
         if (!add_sub(channel.key)) return TokenError::bad_claim;
+        simdjson::dom::object options;
+        if (channel.value.get(options) != simdjson::SUCCESS) return TokenError::bad_claim;
+        Claims::SubOptions o;
+        if (!json_or_base64(options, "info", o.info_json) ||
+            !json_or_base64(options, "data", o.data_json)) {
+          return TokenError::bad_claim;
+        }
+        if (o != Claims::SubOptions{}) claims.sub_options.emplace(channel.key, std::move(o));
       }
     } else {
       return TokenError::bad_claim;
     }
   }
-  if (p["info"].get(e) == simdjson::SUCCESS) {
-    claims.info_json = simdjson::minify(e);
-  } else if (p["b64info"].get(e) == simdjson::SUCCESS) {
-    std::string_view b64;
-    if (e.get(b64) != simdjson::SUCCESS) return TokenError::bad_claim;
-    auto raw = base64_decode(b64);
-    simdjson::dom::parser info_parser;
-    simdjson::dom::element info;
-    if (!raw || info_parser.parse(*raw).get(info) != simdjson::SUCCESS) {
-      return TokenError::bad_claim;
-    }
-    claims.info_json = simdjson::minify(info);
+  if (!json_or_base64(p, "info", claims.info_json) ||
+      !json_or_base64(p, "data", claims.data_json)) {
+    return TokenError::bad_claim;
   }
   if (p["meta"].get(e) == simdjson::SUCCESS) claims.meta_json = simdjson::minify(e);
   if (p["expire_at"].get(e) == simdjson::SUCCESS) {

@@ -15,8 +15,13 @@
 //   rooms  room patterns the user may subscribe to and publish in: "*",
 //          "ns:*" or an exact room (optional; absent means every room)
 //   subs   rooms the connection is subscribed to as part of connect
-//          (server-side subscriptions; optional array of room names, each
-//          valid, or the token is refused as bad_claim)
+//          (server-side subscriptions; optional array of room names, or
+//          Centrifugo's object keyed by them whose values may give the
+//          client's chan_info there, info or b64info, and the data its
+//          subscription carries, data or b64data; each name valid and each
+//          value of that form, or the token is refused as bad_claim)
+//   data   a subscription token's data for the client's subscribe reply
+//          (data or b64data, any JSON)
 //   channel  the room a subscription token is for (Centrifugo's private
 //          channels): required in one, refused in a connection token, so
 //          neither opens what the other does
@@ -35,6 +40,7 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -60,6 +66,19 @@ struct Claims {
   // as Herald signs it (an array of rooms) or as Centrifugo does (an object
   // keyed by channel), and Centrifugo's "channels" (an array).
   std::vector<std::string> subs;
+  // Centrifugo's options per channel of a "subs" object, for the rooms
+  // that have any: the client's chan_info in the room ("info" or
+  // "b64info") and the data its subscription carries to the client ("data"
+  // or "b64data"), each compact JSON or empty. Its "override" is not read.
+  struct SubOptions {
+    std::string info_json;
+    std::string data_json;
+    bool operator==(const SubOptions&) const = default;
+  };
+  std::map<std::string, SubOptions, std::less<>> sub_options;
+  // A subscription token's "data" (or "b64data"): what its subscribe reply
+  // carries to the client, compact JSON or empty.
+  std::string data_json;
   // What the token says of the user for others to see (Centrifugo's "info",
   // any JSON, or "b64info", that JSON base64-encoded): the connection's
   // info in presence and on its publications (conn_info). Empty: none.

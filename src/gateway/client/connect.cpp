@@ -144,7 +144,16 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
     for (const auto& [r, position] : since) {
       if (r == room) from = position;
     }
-    subscribe_server_side(room, std::move(from));
+    // A token's options for the room (Centrifugo's subs object): the
+    // client's chan_info there and the data its entry in the reply carries.
+    SubscriptionTable::Args args;
+    if (claims_) {
+      if (auto o = claims_->sub_options.find(room); o != claims_->sub_options.end()) {
+        args.chan_info_json = o->second.info_json;
+        args.server_data = o->second.data_json;
+      }
+    }
+    subscribe_server_side(room, std::move(from), std::move(args));
   }
   server_side_subscription_done({});
 }

@@ -123,9 +123,10 @@ struct SubscribeArgs {
   bool granted_by_token = false;
   std::string chan_info_json;
   std::optional<std::int64_t> expires;
-  // A server-side subscribe the server API made (id 0): its info (the
-  // client's chan_info in the room, in chan_info_json above) and the data
-  // its subscribe push carries to the client (JSON, or empty).
+  // The data the subscription carries to the client (JSON, or empty): a
+  // server-side subscribe's, the server API's or a token's subs (id 0, its
+  // push or its entry in the connect reply; its info is chan_info_json
+  // above), or a subscription token's (the reply).
   std::string server_data;
 };
 

@@ -2,7 +2,8 @@
 // and `sub` the user, which a private room ('$', protocol/room_name.hpp)
 // needs and any room accepts. It grants the subscribe by itself (no rooms
 // claim, user list or subscribe hook is asked), gives the client's
-// presence in the room the token's info (chan_info), and may end the
+// presence in the room the token's info (chan_info), carries its data
+// (data or b64data) to the client in the subscribe reply, and may end the
 // subscription: past the token's expiry (expire_at, else exp) the
 // subscription is ended with an unsubscribe push, 2501, unless sub_refresh
 // brought a new token first. Like a connection's, the end waits
@@ -70,6 +71,7 @@ void Client::subscribe_with_token(std::uint32_t id, protocol::SubscribeCmd& cmd)
   args.data = std::move(cmd.data);
   args.granted_by_token = true;
   args.chan_info_json = std::move(claims->info_json);
+  args.server_data = std::move(claims->data_json);
   args.expires = claims->session_expiry();
   subscribe_in_table(id, cmd, std::move(args));
 }

@@ -32,14 +32,15 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
                         SubscriptionTable::Args args) override {
     if (args.granted_by_token) {
-      return s.subscribe_with_broker(room, std::move(since), args.chan_info_json, {},
-                                     TokenGrant{args.expires});
+      return s.subscribe_with_broker(room, std::move(since), args.chan_info_json,
+                                     std::move(args.server_data), TokenGrant{args.expires});
     }
     if (id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
       return s.proxy_subscribe(room, std::move(since), args.data);
     }
-    // A server-side subscribe of the API's may give the client's
-    // chan_info and the push's data (empty otherwise).
+    // A server-side subscribe (the API's, or a token's subs) may give the
+    // client's chan_info and the data it carries to the client (empty
+    // otherwise).
     s.subscribe_with_broker(room, std::move(since), args.chan_info_json,
                             std::move(args.server_data));
   }
