@@ -243,6 +243,60 @@ test('Herald\'s own API keeps its shape at the same paths', async () => {
   }
 });
 
+test('subscribe recovers from recover_since, carries b64data, and ends at expire_at', async () => {
+  const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--client.refresh_grace', '0s']);
+  const alice = sdk(port, 'alice');
+  try {
+    const api = cent(port);
+    await connected(alice);
+    const first = await api.publish({ channel: 'replay', data: 1 });
+    await api.publish({ channel: 'replay', data: 2 });
+    await api.publish({ channel: 'replay', data: 3 });
+    // Subscribed from offset 1: the subscribe push (the SDK's client-level
+    // 'subscribed', with the b64data decoded), then 2 and 3 from the
+    // history, then what is published live.
+    const seen = [];
+    alice.on('publication', (ctx) => { if (ctx.channel === 'replay') seen.push(ctx.data); });
+    const made = next(alice, 'subscribed', (ctx) => ctx.channel === 'replay');
+    assert.deepEqual(await api.subscribe({
+      channel: 'replay', user: 'alice', recover_since: { offset: 1, epoch: first.epoch },
+      b64data: Buffer.from('{"why":"replay"}').toString('base64'),
+    }), {});
+    const ctx = await made;
+    assert.deepEqual([ctx.data, ctx.streamPosition.offset], [{ why: 'replay' }, 3]);
+    const live = next(alice, 'publication', (c) => c.channel === 'replay' && c.data === 4);
+    await api.publish({ channel: 'replay', data: 4 });
+    await live;
+    assert.deepEqual(seen, [2, 3, 4]);
+
+    // An end two seconds away: the connection is closed then with 3006,
+    // Centrifugo's "subscription expired", which the SDK reconnects from.
+    const asked = Date.now();
+    const gone = next(alice, 'connecting', (c) => c.code === 3006, 8000);
+    assert.deepEqual(await api.subscribe({
+      channel: 'timed', user: 'alice', expire_at: Math.floor(Date.now() / 1000) + 2,
+    }), {});
+    await gone;
+    assert.ok(Date.now() - asked >= 900, 'ended before its end');
+    await next(alice, 'connected');
+
+    // Refused with what is wrong.
+    for (const [body, field] of [
+      [{ channel: 'x', user: 'alice', recover_since: { offset: 1 } }, 'recover_since'],
+      [{ channel: 'x', user: 'alice', expire_at: 'soon' }, 'expire_at'],
+      [{ channel: 'x', user: 'alice', b64info: '%%%' }, 'b64info'],
+      [{ channel: 'x', user: 'alice', info: [1] }, 'info'],
+    ]) {
+      const r = await post(port, '/api/subscribe', body);
+      assert.equal(JSON.parse(r.text).error.code, 107, r.text);
+      assert.match(JSON.parse(r.text).error.message, new RegExp(field), r.text);
+    }
+  } finally {
+    alice.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
 test('refresh moves a user\'s connections\' end, or ends them', async () => {
   const { proc, port } = await startHeraldd(undefined, [...FLAGS, '--client.refresh_grace', '0s']);
   const alice = sdk(port, 'alice');

@@ -87,23 +87,57 @@ struct Params {
   // "data", or Centrifugo's "b64data" (standard base64) when data is
   // absent: it must decode to JSON, as every publication here is.
   bool data(std::string& out) {
+    switch (auth::json_or_base64(obj, "data", out)) {
+      case auth::JsonField::read:
+        return true;
+      case auth::JsonField::absent:
+        error = "data: expected a JSON value (or b64data: base64 of one)";
+        return false;
+      case auth::JsonField::bad:
+        break;
+    }
+    error = "b64data: expected standard base64 of a JSON value (publications are JSON here)";
+    return false;
+  }
+  // An optional JSON field or its base64 twin ("info" or "b64info", "data"
+  // or "b64data"); absent leaves `out` empty. `object`: it must be one.
+  bool optional_json(std::string_view field, std::string& out, bool object = false) {
+    const auth::JsonField f = auth::json_or_base64(obj, field, out);
+    if (f == auth::JsonField::bad) {
+      error = "b64" + std::string(field) + ": expected standard base64 of a JSON value";
+      return false;
+    }
+    if (object && f == auth::JsonField::read && !out.starts_with('{')) {
+      error = std::string(field) + ": expected an object";
+      return false;
+    }
+    return true;
+  }
+  // An optional stream position, {"epoch": string, "offset": integer}.
+  bool position(std::string_view field, std::optional<protocol::StreamPosition>& out) {
     dom::element e;
-    if (obj["data"].get(e) == simdjson::SUCCESS) {
-      out = simdjson::minify(e);
-      return true;
-    }
-    std::string_view b64;
-    if (obj["b64data"].get(b64) != simdjson::SUCCESS) {
-      error = "data: expected a JSON value (or b64data: base64 of one)";
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    dom::object pos;
+    std::string_view epoch;
+    std::uint64_t offset = 0;
+    if (e.get(pos) != simdjson::SUCCESS || pos["epoch"].get(epoch) != simdjson::SUCCESS ||
+        pos["offset"].get(offset) != simdjson::SUCCESS) {
+      error = std::string(field) + R"(: expected {"epoch": string, "offset": integer})";
       return false;
     }
-    auto raw = auth::base64_decode(b64);
-    dom::parser decoded;
-    if (!raw || decoded.parse(*raw).get(e) != simdjson::SUCCESS) {
-      error = "b64data: expected standard base64 of a JSON value (publications are JSON here)";
+    out = protocol::StreamPosition{std::string(epoch), offset};
+    return true;
+  }
+  // An optional time in Unix seconds (Centrifugo's expire_at: 0 is never).
+  bool unix_time(std::string_view field, std::optional<std::int64_t>& out) {
+    dom::element e;
+    if (obj[field].get(e) != simdjson::SUCCESS) return true;
+    std::int64_t at = 0;
+    if (e.get(at) != simdjson::SUCCESS || at < 0) {
+      error = std::string(field) + ": expected Unix seconds (0: never)";
       return false;
     }
-    out = simdjson::minify(e);
+    out = at;
     return true;
   }
   // An optional boolean: absent leaves `out` as it is.
@@ -348,17 +382,8 @@ ApiError off_for(std::string_view what, const std::string& room) {
 void history(ServerState& state, Params& p, unsigned shard, const Done& done) {
   protocol::HistoryRequest req;
   if (!p.room(req.room) || !p.flag("reverse", req.reverse) ||
-      !p.dialect->history_limit(p.obj, req.limit, p.error))
+      !p.dialect->history_limit(p.obj, req.limit, p.error) || !p.position("since", req.since))
     return done(p.bad());
-  dom::object since;
-  if (p.obj["since"].get(since) == simdjson::SUCCESS) {
-    std::string_view epoch;
-    std::uint64_t offset = 0;
-    if (since["epoch"].get(epoch) != simdjson::SUCCESS ||
-        since["offset"].get(offset) != simdjson::SUCCESS)
-      return done(refused(bad_request("since: expected {\"epoch\": string, \"offset\": integer}")));
-    req.since = protocol::StreamPosition{std::string(epoch), offset};
-  }
   if (state.options.room_options(req.room).history_size == 0)
     return done(refused(off_for("history", req.room)));
   const ApiDialect* dialect = p.dialect;
@@ -541,18 +566,17 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
 void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
   std::string room;
   Target target;
-  if (!p.room(room) || !read_target(p, target)) return done(p.bad());
-  std::string info;
-  std::string data;
-  dom::element e;
-  if (p.obj["info"].get(e) == simdjson::SUCCESS) {
-    if (!e.is_object()) return done(refused(bad_request("info: expected an object")));
-    info = simdjson::minify(e);
-  }
-  if (p.obj["data"].get(e) == simdjson::SUCCESS) data = simdjson::minify(e);
+  client::Client::ServerSubscribe how;
+  std::optional<std::int64_t> expire_at;
+  if (!p.room(room) || !read_target(p, target) ||
+      !p.optional_json("info", how.chan_info_json, true) ||
+      !p.optional_json("data", how.data_json) || !p.position("recover_since", how.since) ||
+      !p.unix_time("expire_at", expire_at))
+    return done(p.bad());
+  if (expire_at && *expire_at != 0) how.expires = expire_at;
   on_each_connection(
       state, shard, std::move(target),
-      [room, info, data](client::Client& c) { c.server_subscribe(room, info, data); }, done);
+      [room, how](client::Client& c) { c.server_subscribe(room, how); }, done);
 }
 
 // Moves the end of the user's connections (or one of them): `expired`
@@ -561,15 +585,10 @@ void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) 
 void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
   Target target;
   bool expired = false;
-  if (!read_target(p, target) || !p.flag("expired", expired)) return done(p.bad());
   std::optional<std::int64_t> expire_at;
-  dom::element e;
-  if (p.obj["expire_at"].get(e) == simdjson::SUCCESS) {
-    std::int64_t at = 0;
-    if (e.get(at) != simdjson::SUCCESS || at < 0)
-      return done(refused(bad_request("expire_at: expected Unix seconds (0: never)")));
-    expire_at = at;
-  }
+  if (!read_target(p, target) || !p.flag("expired", expired) ||
+      !p.unix_time("expire_at", expire_at))
+    return done(p.bad());
   on_each_connection(
       state, shard, std::move(target),
       [expired, expire_at](client::Client& c) { c.server_refresh(expired, expire_at); }, done);

@@ -22,9 +22,6 @@
 namespace herald::gateway::auth {
 namespace {
 
-constexpr std::string_view kAlphabet =
-    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-
 // The digest of a JWS alg's family (RFC 7518 3.2 HS*, 3.3 RS*, 3.4 ES*): its
 // last three characters, 256, 384 or 512; null for any other. Centrifugo
 // issues HS and RS at all three and ES256/ES384, so the verifier takes those.
@@ -163,28 +160,6 @@ std::string claims_json(const Claims& claims) {
   return payload;
 }
 
-// Centrifugo's pairs of a JSON claim and its base64 twin ("info" and
-// "b64info", "data" and "b64data"): `field` as compact JSON, else "b64" +
-// `field` decoded from standard base64 as JSON, else nothing (out left
-// empty). False when the one present is not that.
-bool json_or_base64(simdjson::dom::object obj, std::string_view field, std::string& out) {
-  simdjson::dom::element e;
-  if (obj[field].get(e) == simdjson::SUCCESS) {
-    out = simdjson::minify(e);
-    return true;
-  }
-  if (obj["b64" + std::string(field)].get(e) != simdjson::SUCCESS) return true;
-  std::string_view b64;
-  if (e.get(b64) != simdjson::SUCCESS) return false;
-  auto raw = base64_decode(b64);
-  // Its own parser: `obj` points into the caller's, which is still read.
-  simdjson::dom::parser parser;
-  simdjson::dom::element value;
-  if (!raw || parser.parse(*raw).get(value) != simdjson::SUCCESS) return false;
-  out = simdjson::minify(value);
-  return true;
-}
-
 }  // namespace
 
 TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem,
@@ -297,60 +272,6 @@ std::string_view describe(TokenError e) {
   return "token error";
 }
 
-std::string base64url_encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() * 4 + 2) / 3);
-  std::size_t i = 0;
-  auto byte = [&](std::size_t k) {
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[k]));
-  };
-  for (; i + 3 <= bytes.size(); i += 3) {
-    std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8 | byte(i + 2);
-    for (int s = 18; s >= 0; s -= 6) out += kAlphabet[(v >> s) & 63];
-  }
-  if (bytes.size() - i == 1) {
-    std::uint32_t v = byte(i) << 16;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-  } else if (bytes.size() - i == 2) {
-    std::uint32_t v = byte(i) << 16 | byte(i + 1) << 8;
-    out += kAlphabet[(v >> 18) & 63];
-    out += kAlphabet[(v >> 12) & 63];
-    out += kAlphabet[(v >> 6) & 63];
-  }
-  return out;
-}
-
-std::optional<std::string> base64url_decode(std::string_view text) {
-  if (text.size() % 4 == 1) return std::nullopt;
-  std::string out;
-  out.reserve(text.size() * 3 / 4);
-  std::uint32_t acc = 0;
-  int bits = 0;
-  for (char c : text) {
-    auto pos = kAlphabet.find(c);
-    if (pos == std::string_view::npos) return std::nullopt;
-    acc = (acc << 6) | static_cast<std::uint32_t>(pos);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((acc >> bits) & 0xff);
-    }
-  }
-  // Leftover bits must be zero padding, or the encoding was not canonical.
-  if ((acc & ((1u << bits) - 1)) != 0) return std::nullopt;
-  return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view text) {
-  // Standard base64 read as base64url: the padding dropped, the two
-  // characters that differ swapped.
-  std::string url(text.substr(0, text.find_last_not_of('=') + 1));
-  std::replace(url.begin(), url.end(), '+', '-');
-  std::replace(url.begin(), url.end(), '/', '_');
-  return base64url_decode(url);
-}
-
 VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, TokenUse use) const {
   auto dot1 = token.find('.');
   auto dot2 = dot1 == std::string_view::npos ? dot1 : token.find('.', dot1 + 1);
@@ -457,8 +378,8 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
         simdjson::dom::object options;
         if (channel.value.get(options) != simdjson::SUCCESS) return TokenError::bad_claim;
         Claims::SubOptions o;
-        if (!json_or_base64(options, "info", o.info_json) ||
-            !json_or_base64(options, "data", o.data_json)) {
+        if (json_or_base64(options, "info", o.info_json) == JsonField::bad ||
+            json_or_base64(options, "data", o.data_json) == JsonField::bad) {
           return TokenError::bad_claim;
         }
         if (o != Claims::SubOptions{}) claims.sub_options.emplace(channel.key, std::move(o));
@@ -467,8 +388,8 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
       return TokenError::bad_claim;
     }
   }
-  if (!json_or_base64(p, "info", claims.info_json) ||
-      !json_or_base64(p, "data", claims.data_json)) {
+  if (json_or_base64(p, "info", claims.info_json) == JsonField::bad ||
+      json_or_base64(p, "data", claims.data_json) == JsonField::bad) {
     return TokenError::bad_claim;
   }
   if (p["meta"].get(e) == simdjson::SUCCESS) claims.meta_json = simdjson::minify(e);

@@ -50,6 +50,8 @@
 #include <variant>
 #include <vector>
 
+#include "gateway/auth/base64.hpp"
+
 namespace herald::gateway::auth {
 
 class Jwks;
@@ -209,13 +211,5 @@ class TokenVerifier {
 [[nodiscard]] std::string sign_hs256_payload(std::string_view payload, std::string_view secret);
 // RS256 with a PEM private key; empty on failure.
 [[nodiscard]] std::string sign_rs256(const Claims& claims, std::string_view private_key_pem);
-
-// RFC 4648 base64url without padding. decode returns nullopt on any
-// character outside the alphabet or an impossible length.
-[[nodiscard]] std::string base64url_encode(std::string_view bytes);
-[[nodiscard]] std::optional<std::string> base64url_decode(std::string_view text);
-// RFC 4648 standard base64, padded or not (Centrifugo's b64 fields:
-// b64info, b64data); nullopt as base64url_decode.
-[[nodiscard]] std::optional<std::string> base64_decode(std::string_view text);
 
 }  // namespace herald::gateway::auth

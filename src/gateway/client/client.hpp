@@ -141,11 +141,23 @@ class Client final : public fanout::Subscriber {
   // subscribe): as a server-side subscription of connect, told by a
   // subscribe push once the broker answered (none when it was subscribed
   // already or the broker refused). Only a connection whose connect was
-  // answered: one still connecting is left as it is. `chan_info_json` (an
-  // object, or empty) is the client's chan_info in the room's presence and
-  // join/leave; `data_json` (JSON, or empty) rides on the push.
-  void server_subscribe(const std::string& room, std::string chan_info_json = {},
-                        std::string data_json = {});
+  // answered: one still connecting is left as it is.
+  struct ServerSubscribe {
+    // The client's chan_info in the room's presence and join/leave (an
+    // object, or empty).
+    std::string chan_info_json;
+    std::string data_json;  // rides on the push (JSON, or empty)
+    // Centrifugo's recover_since: when the room's history still holds
+    // every publication after it, they are pushed after the subscribe push;
+    // otherwise the subscription starts at the push's position as without.
+    std::optional<protocol::StreamPosition> since;
+    // Centrifugo's expire_at (Unix seconds): when the subscription ends.
+    // The connection is closed then (3006, reconnect), as Centrifugo closes
+    // one whose server-side subscription expired: the client cannot renew
+    // a subscription it did not make. nullopt: never.
+    std::optional<std::int64_t> expires;
+  };
+  void server_subscribe(const std::string& room, ServerSubscribe how = {});
   // The server ends the client's subscription to `room` (the server API's
   // unsubscribe): left, and an unsubscribe push with `code` if it was
   // subscribed, in the room's order (SubscriptionTable::server_unsubscribe).

@@ -127,6 +127,9 @@ void Client::expire_subscriptions() {
   // Each unsubscribe leaves the room, which takes it out of token_rooms_.
   for (const std::string& room : ended) {
     log::info("subscription expired", {{"client", client_id_}, {"user", user_}, {"room", room}});
+    // One the server made (the API's expire_at) the client cannot renew:
+    // the connection ends, as Centrifugo ends it.
+    if (server_side_rooms_.contains(room)) return disconnect(DisconnectCode::subscription_expired);
     server_unsubscribe(room, protocol::UnsubscribeCode::expired);
   }
   arm_subscription_expiry();

@@ -31,18 +31,16 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   // subscriptions (id 0) were granted by the connect hook or the token.
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
                         SubscriptionTable::Args args) override {
-    if (args.granted_by_token) {
-      return s.subscribe_with_broker(room, std::move(since), args.chan_info_json,
-                                     std::move(args.server_data), TokenGrant{args.expires});
-    }
-    if (id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
+    if (!args.granted_by_token && id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
       return s.proxy_subscribe(room, std::move(since), args.data);
     }
-    // A server-side subscribe (the API's, or a token's subs) may give the
-    // client's chan_info and the data it carries to the client (empty
-    // otherwise).
+    // A subscription token, or a server-side subscribe (the API's, or a
+    // token's subs), may give the client's chan_info, the data it carries
+    // to the client and its end (each empty otherwise).
+    std::optional<TokenGrant> grant;
+    if (args.granted_by_token || args.expires) grant = TokenGrant{args.expires};
     s.subscribe_with_broker(room, std::move(since), args.chan_info_json,
-                            std::move(args.server_data));
+                            std::move(args.server_data), grant);
   }
   void broker_unsubscribe(const std::string& room) override {
     // After the server stopped its shards, the broker must not be called
@@ -75,8 +73,14 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   void reply_subscribed(std::uint32_t id, const std::string& room) override {
     if (!answer) return;
     if (id == 0 && !s.pending_connect_) {
-      return s.out_.push(room, fanout::make_message(protocol::encode_subscribe_push(
-                                   room, answer->epoch, answer->offset, data)));
+      s.out_.push(room, fanout::make_message(protocol::encode_subscribe_push(
+                            room, answer->epoch, answer->offset, data)));
+      // Recovered from the API's recover_since: the gap, before anything
+      // live (which reaches the client after this turn).
+      if (answer->recovered) {
+        for (const fanout::MessagePtr& p : answer->publications) s.out_.push(room, p);
+      }
+      return;
     }
     if (id == 0) {
       return s.server_side_subscription_done({room, *answer, std::string(data), {}, recovering});
@@ -211,13 +215,13 @@ void Client::subscribe_server_side(const std::string& room, SubscriptionTable::S
   subscriptions_.subscribe(0, room, std::move(from), fx, std::move(args));
 }
 
-void Client::server_subscribe(const std::string& room, std::string chan_info_json,
-                              std::string data_json) {
+void Client::server_subscribe(const std::string& room, ServerSubscribe how) {
   if (state_kind_ != State::connected || pending_connect_) return;
   SubscriptionTable::Args args;
-  args.chan_info_json = std::move(chan_info_json);
-  args.server_data = std::move(data_json);
-  subscribe_server_side(room, std::nullopt, std::move(args));
+  args.chan_info_json = std::move(how.chan_info_json);
+  args.server_data = std::move(how.data_json);
+  args.expires = how.expires;
+  subscribe_server_side(room, std::move(how.since), std::move(args));
 }
 
 void Client::server_unsubscribe(const std::string& room, protocol::UnsubscribeCode code) {

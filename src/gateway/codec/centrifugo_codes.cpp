@@ -68,6 +68,8 @@ Disconnect disconnect_for(std::uint16_t code, std::string_view reason) {
       return {3000, "connect timeout"};
     case DisconnectCode::stream_reset:
       return {3010, "insufficient state"};
+    case DisconnectCode::subscription_expired:
+      return {3006, "subscription expired"};
     case DisconnectCode::bad_request:
       return {3501, "bad request"};
     case DisconnectCode::unauthorized:

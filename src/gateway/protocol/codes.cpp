@@ -37,7 +37,7 @@ constexpr std::array<ErrorInfo, 17> kErrors{{
      "proxy.max_in_flight requests were in flight; the message names which; try again"},
 }};
 
-constexpr std::array<DisconnectInfo, 8> kDisconnects{{
+constexpr std::array<DisconnectInfo, 9> kDisconnects{{
     {DisconnectCode::shutdown, "shutdown", "the server is stopping; reconnect and recover"},
     {DisconnectCode::slow_consumer, "slow consumer",
      "the client read too slowly and its queue overflowed; reconnect and recover"},
@@ -47,6 +47,9 @@ constexpr std::array<DisconnectInfo, 8> kDisconnects{{
     {DisconnectCode::stream_reset, "stream reset",
      "a room's stream lost publications (Redis lost data, or a gap outlived the history); "
      "reconnect: the resubscribe says recovered=false"},
+    {DisconnectCode::subscription_expired, "subscription expired",
+     "a subscription the server made (the server API's subscribe with expire_at) reached its end; "
+     "reconnect"},
     {DisconnectCode::bad_request, "bad request",
      "a frame was not valid protocol (bad JSON, missing id); fix the client"},
     {DisconnectCode::unauthorized, "unauthorized", "the token is invalid; do not retry with it"},

@@ -34,14 +34,15 @@ enum class ErrorCode : std::uint16_t {
 };
 
 enum class DisconnectCode : std::uint16_t {
-  shutdown = 3001,         // server stopping: reconnect elsewhere or later
-  slow_consumer = 3002,    // outbound queue over client.max_queue_bytes
-  token_expired = 3003,    // reconnect with a fresh token
-  connect_timeout = 3004,  // no connect command within client.connect_timeout
-  stream_reset = 3005,     // cluster: a room's stream could not be continued without a hole
-  bad_request = 3500,      // malformed frame, JSON, or command envelope
-  unauthorized = 3501,     // invalid token
-  forced = 3502,           // disconnected through the server API
+  shutdown = 3001,              // server stopping: reconnect elsewhere or later
+  slow_consumer = 3002,         // outbound queue over client.max_queue_bytes
+  token_expired = 3003,         // reconnect with a fresh token
+  connect_timeout = 3004,       // no connect command within client.connect_timeout
+  stream_reset = 3005,          // cluster: a room's stream could not be continued without a hole
+  subscription_expired = 3006,  // a subscription the server made reached its end (expire_at)
+  bad_request = 3500,           // malformed frame, JSON, or command envelope
+  unauthorized = 3501,          // invalid token
+  forced = 3502,                // disconnected through the server API
 };
 
 // Why the server ended one subscription of a connection that stays open
