@@ -176,15 +176,20 @@ void register_options(config::Schema& s, Options& o) {
                "PEM ECDSA public key (P-256 or P-384) of subscription tokens alone");
   s.add_string("auth.subscription_jwks_file", o.auth.subscription.jwks_file,
                "JSON Web Key Set file of subscription tokens alone (tokens naming a kid)");
+  s.add_string("auth.subscription_jwks_url", o.auth.subscription.jwks_url,
+               "http(s) URL of the JSON Web Key Set of subscription tokens alone, kept fresh as "
+               "auth.jwks_url is",
+               2048);
   s.add_string("auth.jwks_url", o.auth.jwks_url,
                "http(s) URL of a JSON Web Key Set (an identity provider's jwks_uri), fetched at "
                "start, every auth.jwks_refresh, and again when a token names a kid it lacks",
                2048);
   s.add_string("auth.jwks_ca_file", o.auth.jwks_ca_file,
-               "PEM file of the CAs an https auth.jwks_url's certificate must chain to; empty: the "
-               "system's CAs");
+               "PEM file of the CAs an https auth.jwks_url's (or auth.subscription_jwks_url's) "
+               "certificate must chain to; empty: the system's CAs");
   s.add_duration("auth.jwks_refresh", o.auth.jwks_refresh, milliseconds(1000),
-                 milliseconds(86'400'000), "How often auth.jwks_url is fetched again");
+                 milliseconds(86'400'000),
+                 "How often auth.jwks_url (and auth.subscription_jwks_url) is fetched again");
   s.add_string("auth.audience", o.auth.audience,
                "Connection tokens must carry this audience (aud, a string or an array holding "
                "it); empty: aud is not checked",

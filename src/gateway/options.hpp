@@ -88,16 +88,17 @@ struct RoomOptions {
   bool publish_proxy = false;
 };
 
-// The keys that verify one kind of token: a secret and key files, each
-// empty when unset.
+// The keys that verify one kind of token: a secret, key files and a JWK
+// set's URL, each empty when unset.
 struct TokenKeys {
   std::string hmac_secret;
   std::string rsa_public_key_file;
   std::string ecdsa_public_key_file;
   std::string jwks_file;
+  std::string jwks_url;  // fetched and kept fresh (auth/jwks_fetcher.hpp)
   [[nodiscard]] bool any() const {
     return !hmac_secret.empty() || !rsa_public_key_file.empty() || !ecdsa_public_key_file.empty() ||
-           !jwks_file.empty();
+           !jwks_file.empty() || !jwks_url.empty();
   }
 };
 
@@ -107,7 +108,7 @@ struct AuthOptions {
   std::string ecdsa_public_key_file;  // PEM public key (P-256 or P-384) for ES256/ES384 tokens
   std::string jwks_file;              // JWK set: tokens with a kid (auth/jwks.hpp)
   std::string jwks_url;               // the same from a URL (auth/jwks_fetcher.hpp)
-  std::string jwks_ca_file;           // PEM CAs for an https jwks_url; empty: the system's
+  std::string jwks_ca_file;  // PEM CAs for an https jwks_url (either kind's); empty: the system's
   std::chrono::milliseconds jwks_refresh{3'600'000};
   // Centrifugo's client.subscription_token: keys of subscription tokens
   // alone (auth.subscription_*); with none set, subscription tokens are
@@ -115,7 +116,7 @@ struct AuthOptions {
   TokenKeys subscription;
   // The connection tokens' keys above, as TokenKeys.
   [[nodiscard]] TokenKeys connection_keys() const {
-    return {hmac_secret, rsa_public_key_file, ecdsa_public_key_file, jwks_file};
+    return {hmac_secret, rsa_public_key_file, ecdsa_public_key_file, jwks_file, jwks_url};
   }
   // A token must name this audience (aud) / come from this issuer (iss);
   // empty: not checked.

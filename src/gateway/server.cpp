@@ -69,8 +69,9 @@ struct Server::Impl {
   // Set by add_keyword_api(); state.broker then points at moderating_broker.
   std::unique_ptr<moderation::Moderator> moderator;
   std::unique_ptr<moderation::ModeratingBroker> moderating_broker;
-  std::unique_ptr<auth::JwksFetcher> jwks_fetcher;  // auth.jwks_url; null without
-  std::unique_ptr<tcp::acceptor> acceptor;          // lives on shard 0
+  // One per JWK set URL (auth.jwks_url, auth.subscription_jwks_url).
+  std::vector<std::unique_ptr<auth::JwksFetcher>> jwks_fetchers;
+  std::unique_ptr<tcp::acceptor> acceptor;  // lives on shard 0
   std::unique_ptr<asio::steady_timer> accept_retry;
   std::function<void(const std::vector<broker::ClusterNode>&)> on_nodes;
   unsigned next_shard = 0;
@@ -90,9 +91,10 @@ struct Server::Impl {
   // the API, SSE publish, the web app).
   void register_metrics(metrics::Registry& registry);
   void make_broker(metrics::Registry& registry);
-  // With auth.jwks_url: the fetcher, its first fetch (a failure is logged
-  // and retried; the server starts), and its refresh thread.
-  void fetch_jwks();
+  // For each JWK set URL (`option` names it) of `verifier`'s keys: the
+  // fetcher, its first fetch (a failure is logged and retried; the server
+  // starts), and its refresh thread.
+  void fetch_jwks(const std::string& option, const std::string& url, auth::TokenVerifier* verifier);
   void register_routes(metrics::Registry& registry);
   // Server::start's steps, in order: refuse a moderation config with no
   // keyword store; bind the listener; make every shard's codecs; in
@@ -128,13 +130,12 @@ std::shared_ptr<const auth::Jwks> read_jwks(const std::string& option, const std
 
 // The token verifier of `keys` (their options named `prefix` +
 // "hmac_secret" and so on: "auth." or "auth.subscription_"); nullptr when
-// none is set and no JWK set comes from a URL (`url`). Throws
+// none is set (a JWK set URL's keys come later, from its fetcher). Throws
 // std::runtime_error naming the key when the secret is too short or a key
 // file cannot be read or used.
 std::unique_ptr<auth::TokenVerifier> make_token_verifier(const TokenKeys& keys,
                                                          const std::string& prefix,
-                                                         const auth::Expected& expected,
-                                                         bool url = false) {
+                                                         const auth::Expected& expected) {
   if (!keys.hmac_secret.empty() && keys.hmac_secret.size() < kMinHmacSecretBytes) {
     throw std::runtime_error(
         prefix + "hmac_secret is " + std::to_string(keys.hmac_secret.size()) +
@@ -152,7 +153,7 @@ std::unique_ptr<auth::TokenVerifier> make_token_verifier(const TokenKeys& keys,
   const std::string rsa = read_key(prefix + "rsa_public_key_file", keys.rsa_public_key_file);
   const std::string ecdsa = read_key(prefix + "ecdsa_public_key_file", keys.ecdsa_public_key_file);
   const std::string jwks = read_key(prefix + "jwks_file", keys.jwks_file);
-  if (!keys.any() && !url) return nullptr;
+  if (!keys.any()) return nullptr;
   try {
     auto verifier = std::make_unique<auth::TokenVerifier>(keys.hmac_secret, rsa, expected, ecdsa);
     if (!jwks.empty()) verifier->set_jwks(read_jwks(prefix + "jwks_file", keys.jwks_file, jwks));
@@ -188,10 +189,11 @@ Server::Server(Options options, metrics::Registry& registry)
   st.dev_mode = impl_->options.dev_mode();
   const AuthOptions& keys = impl_->options.auth;
   const auth::Expected expected{keys.audience, keys.issuer};
-  st.verifier =
-      make_token_verifier(keys.connection_keys(), "auth.", expected, !keys.jwks_url.empty());
+  st.verifier = make_token_verifier(keys.connection_keys(), "auth.", expected);
   st.subscription_verifier = make_token_verifier(keys.subscription, "auth.subscription_", expected);
-  impl_->fetch_jwks();
+  impl_->fetch_jwks("auth.jwks_url", keys.jwks_url, st.verifier.get());
+  impl_->fetch_jwks("auth.subscription_jwks_url", keys.subscription.jwks_url,
+                    st.subscription_verifier.get());
   if (impl_->options.tls.enabled())
     st.tls = std::make_unique<tls::TlsCredentials>(impl_->options.tls);
   impl_->make_backend_hooks(registry);
@@ -230,28 +232,31 @@ void Server::Impl::register_metrics(metrics::Registry& registry) {
                     [n = pool.size()] { return static_cast<double>(n); });
 }
 
-void Server::Impl::fetch_jwks() {
+void Server::Impl::fetch_jwks(const std::string& option, const std::string& url,
+                              auth::TokenVerifier* verifier) {
+  if (url.empty()) return;
   const AuthOptions& a = options.auth;
-  if (a.jwks_url.empty()) return;
-  auth::TokenVerifier* verifier = state.verifier.get();
+  std::unique_ptr<auth::JwksFetcher> fetcher;
   try {
-    jwks_fetcher = std::make_unique<auth::JwksFetcher>(
-        auth::JwksFetcher::Settings{a.jwks_url, a.jwks_ca_file, a.jwks_refresh,
+    fetcher = std::make_unique<auth::JwksFetcher>(
+        auth::JwksFetcher::Settings{url, a.jwks_ca_file, a.jwks_refresh,
                                     std::chrono::milliseconds(5000), 1 << 20},
         [verifier](std::shared_ptr<const auth::Jwks> keys) {
           verifier->set_jwks(std::move(keys));
         });
   } catch (const std::invalid_argument& e) {
-    throw std::runtime_error(std::string("auth.jwks_url: ") + e.what());
+    throw std::runtime_error(option + ": " + e.what());
   }
-  verifier->fetch_unknown_kids([f = jwks_fetcher.get()] { f->wanted(); });
-  if (auto failed = jwks_fetcher->fetch()) {
+  verifier->fetch_unknown_kids([f = fetcher.get()] { f->wanted(); });
+  if (auto failed = fetcher->fetch()) {
     log::warn("jwks not fetched at start: tokens with a kid are refused as temporary until it is",
-              {{"error", *failed},
+              {{"option", option},
+               {"error", *failed},
                {"retry_s", auth::JwksFetcher::kRetryAfter.count()},
-               {"fix", "check auth.jwks_url (and auth.jwks_ca_file for a private CA)"}});
+               {"fix", "check " + option + " (and auth.jwks_ca_file for a private CA)"}});
   }
-  jwks_fetcher->start();
+  fetcher->start();
+  jwks_fetchers.push_back(std::move(fetcher));
 }
 
 void Server::Impl::make_broker(metrics::Registry& registry) {

@@ -15,12 +15,13 @@ import { createServer } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startHeraldd, stopHeraldd } from '../support/heraldd.mjs';
-import { sdk, next, connected, subscribed } from './centrifuge_helpers.mjs';
+import { SECRET, sdk, next, connected, subscribed } from './centrifuge_helpers.mjs';
 
 // A JWT with `kid` in its header, signed by Node's crypto.
-function signed(sub, alg, kid, key) {
+function signed(sub, alg, kid, key, claims = {}) {
   const b64 = (o) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const input = `${b64({ alg, kid, typ: 'JWT' })}.${b64({ sub, exp: Math.floor(Date.now() / 1000) + 600 })}`;
+  const payload = { sub, exp: Math.floor(Date.now() / 1000) + 600, ...claims };
+  const input = `${b64({ alg, kid, typ: 'JWT' })}.${b64(payload)}`;
   const sig = sign('sha256', Buffer.from(input),
     alg === 'ES256' ? { key, dsaEncoding: 'ieee-p1363' } : key);
   return `${input}.${sig.toString('base64url')}`;
@@ -108,6 +109,48 @@ test('a JWK set from an https URL follows the provider\'s key rotation', async (
   } finally {
     rita.disconnect();
     ella.disconnect();
+    await stopHeraldd(proc);
+    idp.server.close();
+  }
+});
+
+// Centrifugo's client.subscription_token.jwks_public_endpoint: connection
+// tokens by the HMAC secret, subscription tokens by the provider's set
+// alone, which follows its rotation the same way.
+test('subscription tokens verified by a JWK set URL of their own', async () => {
+  const idp = await provider([RSA_JWK]);
+  const { proc, port } = await startHeraldd(undefined, ['--auth.hmac_secret', SECRET,
+    '--auth.subscription_jwks_url', idp.url, '--auth.jwks_ca_file', idp.cert]);
+  const ella = sdk(port, 'ella');
+  const byKey = sdk(port, 'ella', { token: signed('ella', 'RS256', 'rsa-1', rsa.privateKey) });
+  try {
+    await connected(ella);
+    assert.equal(idp.gets, 1, 'fetched once, at start');
+    const rsaSub = ella.newSubscription('$rsa', {
+      getToken: async (ctx) => signed('ella', 'RS256', 'rsa-1', rsa.privateKey, { channel: ctx.channel }),
+    });
+    await subscribed(rsaSub);
+    // A key the provider has just published: refused as temporary, the
+    // SDK resubscribes, the set is fetched once more, and it subscribes.
+    idp.keys = [RSA_JWK, EC_JWK];
+    const ecSub = ella.newSubscription('$ec', {
+      getToken: async (ctx) => signed('ella', 'ES256', 'ec-1', ec.privateKey, { channel: ctx.channel }),
+    });
+    const errors = [];
+    ecSub.on('error', (ctx) => errors.push(ctx.error));
+    const ok = next(ecSub, 'subscribed', () => true, 15000);
+    ecSub.subscribe();
+    await ok;
+    assert.equal(idp.gets, 2, 'one fetch for the new kid');
+    assert.ok(errors.length >= 1 && errors.every((e) => e.temporary === true), JSON.stringify(errors));
+    // The set is the subscription tokens' alone: a connection token signed
+    // by its key is refused (101, not retried).
+    const closed = next(byKey, 'disconnected');
+    byKey.connect();
+    assert.equal((await closed).code, 101);
+  } finally {
+    ella.disconnect();
+    byKey.disconnect();
     await stopHeraldd(proc);
     idp.server.close();
   }

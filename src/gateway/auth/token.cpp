@@ -266,8 +266,8 @@ std::string_view describe(TokenError e) {
     case TokenError::unknown_key:
       return "token kid names no key of the JWK set";
     case TokenError::key_pending:
-      return "token kid names no key of the JWK set yet; the set is being fetched again "
-             "(auth.jwks_url): retry";
+      return "token kid names no key of the JWK set yet; the set is being fetched again from "
+             "its URL: retry";
   }
   return "token error";
 }
