@@ -3,8 +3,10 @@
 // signed by it naming them by kid. A set from a file (auth.jwks_file), and
 // one served over https by an identity provider that rotates its keys
 // (auth.jwks_url): a token naming a key the provider has just published
-// is refused as temporary, the set is fetched again (once, however many
-// such attempts), and the SDK's own retry connects. Run by ctest:
+// is refused as temporary (an SSE opening with 503), the set is fetched
+// again (once, however many such attempts), and the SDK's own retry
+// connects; the set is also fetched again every auth.jwks_refresh, and
+// subscription tokens may have a set URL of their own. Run by ctest:
 // node --test tests/node/centrifuge_jwks.test.mjs
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -114,6 +116,31 @@ test('a JWK set from an https URL follows the provider\'s key rotation', async (
   }
 });
 
+// auth.jwks_refresh: the set is fetched again on its own, so a key the
+// provider publishes is in it before any token names it.
+test('a JWK set URL is fetched again every auth.jwks_refresh', async () => {
+  const idp = await provider([RSA_JWK]);
+  const { proc, port } = await startHeraldd(undefined, ['--auth.jwks_url', idp.url,
+    '--auth.jwks_ca_file', idp.cert, '--auth.jwks_refresh', '1s']);
+  const ella = sdk(port, 'ella', { token: signed('ella', 'ES256', 'ec-1', ec.privateKey) });
+  try {
+    idp.keys = [RSA_JWK, EC_JWK];
+    const before = idp.gets;
+    const deadline = Date.now() + 5000;
+    while (idp.gets < before + 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(idp.gets >= before + 2, `fetched ${idp.gets - before} times in 5 s`);
+    // The new key is there already: the first attempt connects.
+    const errors = [];
+    ella.on('error', (ctx) => errors.push(ctx.error));
+    await connected(ella);
+    assert.deepEqual(errors, []);
+  } finally {
+    ella.disconnect();
+    await stopHeraldd(proc);
+    idp.server.close();
+  }
+});
+
 // Centrifugo's client.subscription_token.jwks_public_endpoint: connection
 // tokens by the HMAC secret, subscription tokens by the provider's set
 // alone, which follows its rotation the same way.
@@ -170,6 +197,14 @@ test('a JWK set URL heraldd cannot use is told at start, and a bad scheme stops 
     const e = (await err).error;
     assert.equal(e.temporary, true, JSON.stringify(e));
     rita.disconnect();
+    // An SSE stream opened with such a token: 503 with Retry-After (try
+    // again), not the 401 of a bad token.
+    const token = signed('rita', 'RS256', 'rsa-1', rsa.privateKey);
+    const r = await fetch(`http://127.0.0.1:${port}/sse?room=news`,
+      { headers: { Authorization: `Bearer ${token}` } });
+    assert.equal(r.status, 503);
+    assert.equal(r.headers.get('retry-after'), '1');
+    assert.match(await r.text(), /fetched again/);
     await stopHeraldd(proc);
     const bad = spawnSync(process.env.HERALDD, ['--server.listen', '127.0.0.1:0', '--auth.jwks_url',
       'ftp://127.0.0.1/jwks.json'], { encoding: 'utf8', timeout: 10000 });
