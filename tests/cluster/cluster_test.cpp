@@ -341,6 +341,32 @@ TEST(Cluster, AnIdempotencyKeyPublishesOnceAcrossNodes) {
   EXPECT_LE(ms, 300'000);
 }
 
+// The server API's refresh with info on one node: the user's presence
+// entry, which another node reads from Redis, carries it at once (not at
+// the next presence refresh), and so does her next publication.
+TEST(Cluster, ARefreshedInfoIsInPresenceOnEveryNode) {
+  RedisServer redis;
+  std::vector<std::string> flags =
+      cluster_flags(redis.port(), {"--api.key", "k3y", "--cluster.presence_ttl", "1h"});
+  Daemon a(flags), b(flags);
+  auto alice = connect_as(a.port, "alice");
+  auto bob = connect_as(b.port, "bob");
+  ASSERT_TRUE(json_has(subscribe(*alice, 2, "chat:who"), "/result"));
+  ASSERT_TRUE(json_has(subscribe(*bob, 2, "chat:who"), "/result"));
+  HttpReply r = api_post(a.port, "/api/refresh", R"({"user":"alice","info":{"n":2}})", "k3y");
+  ASSERT_EQ(r.status, 200) << r.body;
+  std::string seen;
+  EXPECT_TRUE(eventually([&] {
+    auto p = request(*bob, 3, R"({"id":3,"presence":{"room":"chat:who"}})");
+    seen = p.value_or("");
+    return seen.find(R"("user":"alice","info":{"n":2})") != std::string::npos;
+  })) << seen;
+  ASSERT_TRUE(json_has(publish(*alice, 4, "chat:who", "1"), "/result"));
+  auto m = next_pub(*bob);
+  ASSERT_TRUE(m);
+  EXPECT_EQ(json_raw(*m, "/pub/info/info"), R"({"n":2})") << *m;
+}
+
 // Tags published on one node reach a subscriber on another with the
 // publication, live and from the history Redis keeps.
 TEST(Cluster, TagsTravelWithThePublicationAcrossNodes) {

@@ -317,6 +317,25 @@ test('refresh moves a user\'s connections\' end, or ends them', async () => {
     await next(alice, 'connected');
     // expire_at 0: never (the server's end is lifted).
     assert.deepEqual(await api.refresh({ user: 'alice', expire_at: 0 }), {});
+    // info: her conn_info from now on, in presence (chan_info kept) and on
+    // what she publishes.
+    const lobby = alice.newSubscription('lobby');
+    await subscribed(lobby);
+    assert.deepEqual(await api.subscribe({ channel: 'desk', user: 'alice', info: { role: 'agent' } }), {});
+    await api.refresh({ user: 'alice', info: { name: 'Alicia' } });
+    const who = async (channel) => Object.values((await api.getPresence({ channel })).presence)[0];
+    let desk;
+    const deadline = Date.now() + 5000;
+    do {
+      desk = await who('desk');
+    } while (!desk?.conn_info && Date.now() < deadline);
+    assert.deepEqual([desk.conn_info, desk.chan_info], [{ name: 'Alicia' }, { role: 'agent' }]);
+    assert.deepEqual((await who('lobby')).conn_info, { name: 'Alicia' });
+    const mine = next(lobby, 'publication');
+    await lobby.publish('hello');
+    assert.deepEqual((await mine).info.connInfo, { name: 'Alicia' });
+    const bad = await post(port, '/api/refresh', { user: 'alice', b64info: '%%%' });
+    assert.match(JSON.parse(bad.text).error.message, /b64info/);
     const raw = await post(port, '/api/refresh', { user: 'alice', expire_at: 'soon' });
     assert.equal(JSON.parse(raw.text).error.code, 'bad_request');
   } finally {

@@ -581,17 +581,23 @@ void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) 
 
 // Moves the end of the user's connections (or one of them): `expired`
 // closes them (3003), `expire_at` (Unix seconds) is their new end, 0 or
-// absent never.
+// absent never; `info` (or `b64info`) is their conn_info from now on.
 void refresh(ServerState& state, Params& p, unsigned shard, const Done& done) {
   Target target;
   bool expired = false;
   std::optional<std::int64_t> expire_at;
+  std::string info;
   if (!read_target(p, target) || !p.flag("expired", expired) ||
-      !p.unix_time("expire_at", expire_at))
+      !p.unix_time("expire_at", expire_at) || !p.optional_json("info", info))
     return done(p.bad());
+  std::optional<std::string> new_info;
+  if (!info.empty()) new_info = std::move(info);
   on_each_connection(
       state, shard, std::move(target),
-      [expired, expire_at](client::Client& c) { c.server_refresh(expired, expire_at); }, done);
+      [expired, expire_at, new_info](client::Client& c) {
+        c.server_refresh(expired, expire_at, new_info);
+      },
+      done);
 }
 
 // The service's nodes, Centrifugo's info: each with its census as of its

@@ -50,6 +50,11 @@ class Broker {
                        std::function<void(protocol::HistoryResult)> done) = 0;
   virtual void presence(unsigned from, std::string room,
                         std::function<void(protocol::PresenceResult)> done) = 0;
+  // The client's presence entry in `room`, if it has one, carries
+  // `info_json` from now on (the server API's refresh with info): presence
+  // reads and its leave push show it. No callback, as unsubscribe.
+  virtual void update_presence(unsigned from, std::string room, std::string client,
+                               std::string user, std::string info_json) = 0;
   // Drops the room's kept publications (protocol::HistoryRemoveResult says
   // what stays). A room that does not exist is left so, without error.
   virtual void history_remove(unsigned from, std::string room,

@@ -305,6 +305,19 @@ void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string
              });
 }
 
+void MemoryBroker::update_presence(unsigned /*from*/, std::string room_name, std::string client,
+                                   std::string /*user*/, std::string info_json) {
+  unsigned h = home_of(room_name);
+  asio::post(pool_[h].ctx, [this, h, room_name = std::move(room_name), client = std::move(client),
+                            info = std::move(info_json)]() mutable {
+    Home& home = *homes_[h];
+    auto it = home.rooms.find(room_name);
+    if (it == home.rooms.end()) return;
+    auto p = it->second.presence.find(client);
+    if (p != it->second.presence.end()) p->second.info_json = std::move(info);
+  });
+}
+
 void MemoryBroker::history(unsigned from, protocol::HistoryRequest req,
                            std::function<void(protocol::HistoryResult)> done) {
   unsigned h = home_of(req.room);

@@ -42,6 +42,8 @@ class MemoryBroker final : public Broker {
                std::function<void(protocol::HistoryResult)> done) override;
   void presence(unsigned from, std::string room,
                 std::function<void(protocol::PresenceResult)> done) override;
+  void update_presence(unsigned from, std::string room, std::string client, std::string user,
+                       std::string info_json) override;
   void history_remove(unsigned from, std::string room,
                       std::function<void(protocol::HistoryRemoveResult)> done) override;
   void stop() override;

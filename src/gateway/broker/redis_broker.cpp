@@ -863,6 +863,25 @@ void RedisBroker::history_remove(unsigned from, std::string name,
   });
 }
 
+void RedisBroker::update_presence(unsigned /*from*/, std::string name, std::string client,
+                                  std::string user, std::string info_json) {
+  asio::post(io_, [this, name = std::move(name), client = std::move(client), user = std::move(user),
+                   info = std::move(info_json)] {
+    auto it = rooms_.find(name);
+    if (it == rooms_.end()) return;
+    auto entry = it->second.presence.find(client);
+    if (entry == it->second.presence.end()) return;
+    entry->second = redis_schema::presence_body(user, info);
+    // Written now, by the refresh script for this one entry, rather than
+    // at the next refresh.
+    execute(name,
+            {{"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
+              redis_schema::room_keys(cluster_.key_prefix, name).presence,
+              ms(cluster_.presence_ttl), client, entry->second}},
+            [](const redis::Result&) {});
+  });
+}
+
 void RedisBroker::presence(unsigned from, std::string name,
                            std::function<void(protocol::PresenceResult)> done) {
   asio::post(io_, [this, from, name = std::move(name), done = std::move(done)]() mutable {

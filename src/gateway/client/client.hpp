@@ -136,7 +136,11 @@ class Client final : public fanout::Subscriber {
   // Centrifugo's): `expired` or an `expire_at` already past closes it now
   // (3003); a later one is its new end, 0 or none means never; the client
   // is told by a refresh push.
-  void server_refresh(bool expired, std::optional<std::int64_t> expire_at);
+  // `info` (JSON; nullopt: unchanged), Centrifugo's refresh info, is the
+  // connection's conn_info from then on: on its publications and, through
+  // the broker, in its presence entries.
+  void server_refresh(bool expired, std::optional<std::int64_t> expire_at,
+                      std::optional<std::string> info = std::nullopt);
   // The server subscribes the client to `room` (the server API's
   // subscribe): as a server-side subscription of connect, told by a
   // subscribe push once the broker answered (none when it was subscribed
@@ -361,6 +365,10 @@ class Client final : public fanout::Subscriber {
   // Rooms subscribed by the server (complete_connect), until left: a lost
   // stream there is recovered by reconnecting (Setup).
   std::unordered_set<std::string> server_side_rooms_;
+  // The client's chan_info in each room that gave it one, from its
+  // subscribe until it is left or refused: a new info (server_refresh)
+  // makes each presence entry anew from it.
+  std::unordered_map<std::string, std::string> chan_infos_;
   // Rooms whose stream was lost, unsubscribed on the next turn by
   // lost_streams_timer_: their deliveries are dropped until then.
   std::unordered_set<std::string> lost_rooms_;

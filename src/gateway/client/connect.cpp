@@ -180,10 +180,21 @@ void Client::arm_expiry(std::optional<std::int64_t> ends) {
               });
 }
 
-void Client::server_refresh(bool expired, std::optional<std::int64_t> expire_at) {
+void Client::server_refresh(bool expired, std::optional<std::int64_t> expire_at,
+                            std::optional<std::string> info) {
   if (state_kind_ != State::connected) return;
   const std::optional<std::int64_t> ends = expire_at == 0 ? std::nullopt : expire_at;
   if (expired || (ends && *ends <= unix_now())) return disconnect(DisconnectCode::token_expired);
+  if (info) {
+    info_json_ = protocol::encode_client_info(user_, client_id_, *info);
+    subscriptions_.for_each_active([this](const std::string& room) {
+      auto chan = chan_infos_.find(room);
+      core_.broker->update_presence(shard_core_.index, room, client_id_, user_,
+                                    chan == chan_infos_.end()
+                                        ? info_json_
+                                        : protocol::with_chan_info(info_json_, chan->second));
+    });
+  }
   arm_expiry(ends);
   out_.push({}, fanout::make_message(protocol::encode_refresh_push(ends)));
 }

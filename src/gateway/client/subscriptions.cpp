@@ -61,6 +61,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   }
   void leave_hub(const std::string& room) override {
     s.server_side_rooms_.erase(room);
+    s.chan_infos_.erase(room);
     s.track_token_subscription(room, std::nullopt);
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
@@ -128,11 +129,17 @@ void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::S
                                    std::optional<TokenGrant> grant) {
   std::string info =
       chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
+  if (chan_info_json.empty()) {
+    chan_infos_.erase(room);
+  } else {
+    chan_infos_[room] = std::string(chan_info_json);
+  }
   const bool recovering = since.has_value();
   protocol::SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
   core_.broker->subscribe(shard_core_.index, std::move(req),
                           [this, hold = hold(), room, data = std::move(backend_data), recovering,
                            grant](const protocol::SubscribeResult& r) {
+                            if (r.error) chan_infos_.erase(room);
                             SubscriptionEffects fx(*this, &r, data, recovering, grant);
                             subscriptions_.answered(room, !r.error, fx);
                           });

@@ -52,6 +52,11 @@ class ModeratingBroker final : public broker::Broker {
                 std::function<void(protocol::PresenceResult)> done) override {
     inner_.presence(from, std::move(room), std::move(done));
   }
+  void update_presence(unsigned from, std::string room, std::string client, std::string user,
+                       std::string info_json) override {
+    inner_.update_presence(from, std::move(room), std::move(client), std::move(user),
+                           std::move(info_json));
+  }
   void history_remove(unsigned from, std::string room,
                       std::function<void(protocol::HistoryRemoveResult)> done) override {
     inner_.history_remove(from, std::move(room), std::move(done));
