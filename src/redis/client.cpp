@@ -31,6 +31,7 @@ Client::Client(boost::asio::io_context& io, Options options)
     : io_(io),
       options_(std::move(options)),
       retry_timer_(io),
+      ready_timer_(io),
       backoff_(options_.reconnect_min, options_.reconnect_max) {}
 
 Client::~Client() {
@@ -160,6 +161,7 @@ void Client::stop() {
   ready_ = false;
   ++generation_;
   retry_timer_.cancel();
+  ready_timer_.cancel();
   if (cmd_) cmd_->close();
   if (sub_) sub_->close();
   cmd_.reset();
@@ -202,6 +204,14 @@ void Client::connect_now() {
   // Steps before ready: both connects (the command one with its scripts
   // and INFO), then one confirmation per channel.
   pending_ = 2 + static_cast<int>(subscriptions_.size());
+  const auto deadline = options_.connect_timeout + options_.command_timeout;
+  ready_timer_.expires_after(deadline);
+  ready_timer_.async_wait([this, gen, deadline](boost::system::error_code ec) {
+    if (ec || gen != generation_ || ready_) return;
+    lost("not ready within " + std::to_string(deadline.count()) +
+         " ms of connecting (connect_timeout + command_timeout): the server accepted but did "
+         "not answer the connect's SCRIPT LOAD, INFO or SUBSCRIBE");
+  });
   cmd_->connect(options_.connect_timeout,
                 [this, gen](const std::optional<Connection::ConnectError>& err) {
                   if (gen != generation_) return;
@@ -299,6 +309,7 @@ std::optional<std::string> Client::refusal() const {
 
 void Client::connected_one() {
   if (--pending_ != 0) return;
+  ready_timer_.cancel();
   ready_ = true;
   backoff_.reset();
   last_error_.clear();

@@ -176,6 +176,12 @@ class Client {
   std::function<void(const std::string&)> on_down_;
   std::shared_ptr<Connection> cmd_, sub_;
   boost::asio::steady_timer retry_timer_;
+  // The steps after the connects (SCRIPT LOAD, INFO, each SUBSCRIBE's
+  // confirmation) have no deadline of their own: a server that accepts and
+  // then answers nothing (stopped, or wedged in a failover) would keep the
+  // attempt waiting for ever. Not ready within connect_timeout +
+  // command_timeout of its start, the attempt is lost and retried.
+  boost::asio::steady_timer ready_timer_;
   Backoff backoff_;               // options_.reconnect_min..reconnect_max
   std::uint64_t generation_ = 0;  // bumped per connect attempt; stale callbacks compare it
   int pending_ = 0;               // connect steps left in this attempt

@@ -9,13 +9,17 @@
 
 #include <boost/asio/io_context.hpp>
 #include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cctype>
 #include <functional>
 #include <optional>
+#include <thread>
+#include <vector>
 
 #include "redis/script.hpp"
 #include "redis_server.hpp"
@@ -342,17 +346,29 @@ TEST(RedisClient, UnresolvableHostSaysWhich) {
   h.client.stop();
 }
 
-TEST(RedisClient, ConnectTimeout) {
-  // A listener whose accept queue is full: the kernel drops further SYNs,
-  // so a connect neither succeeds nor fails until our timeout ends it.
-  int lfd = socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
+// A listening socket on a kernel-chosen loopback port (`addr`, filled in)
+// with accept queue `backlog`: the servers tests play themselves. -1 on
+// failure.
+int loopback_listener(int backlog, sockaddr_in& addr) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  addr = sockaddr_in{};
   addr.sin_family = AF_INET;
   addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   socklen_t len = sizeof addr;
-  ASSERT_EQ(bind(lfd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(listen(lfd, 0), 0);
-  ASSERT_EQ(getsockname(lfd, reinterpret_cast<sockaddr*>(&addr), &len), 0);
+  if (fd < 0 || bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
+      listen(fd, backlog) != 0 || getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
+    if (fd >= 0) close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+TEST(RedisClient, ConnectTimeout) {
+  // A listener whose accept queue is full: the kernel drops further SYNs,
+  // so a connect neither succeeds nor fails until our timeout ends it.
+  sockaddr_in addr{};
+  const int lfd = loopback_listener(0, addr);
+  ASSERT_GE(lfd, 0);
   std::vector<int> fillers;
   for (int i = 0; i < 4; ++i) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK, 0);
@@ -405,6 +421,47 @@ redis::Options loading_incr(std::uint16_t port) {
   redis::Options o = options(port);
   o.scripts = {&kIncr};
   return o;
+}
+
+// A server that answers the connect's PING and then nothing (what a Redis
+// wedged mid-failover looks like; a real one cannot be made to do it on
+// cue, so a listener of the test's plays it): the steps after the connect
+// (SCRIPT LOAD, INFO, SUBSCRIBE) are not waited on for ever. The attempt
+// is lost after connect_timeout + command_timeout and retried.
+TEST(RedisClient, AServerThatAnswersOnlyThePingIsLeftAndRetried) {
+  sockaddr_in addr{};
+  const int lfd = loopback_listener(16, addr);
+  ASSERT_GE(lfd, 0);
+  // Each connection: read the PING, answer it, then keep the socket open
+  // and silent until the test ends.
+  std::vector<int> accepted;
+  std::atomic<bool> done{false};
+  std::thread server([&] {
+    while (!done) {
+      pollfd p{lfd, POLLIN, 0};
+      if (poll(&p, 1, 50) <= 0) continue;
+      const int fd = accept(lfd, nullptr, nullptr);
+      if (fd < 0) continue;
+      char buf[256];
+      if (read(fd, buf, sizeof buf) > 0) (void)!write(fd, "+PONG\r\n", 7);
+      accepted.push_back(fd);
+    }
+  });
+  redis::Options o = loading_incr(ntohs(addr.sin_port));
+  o.connect_timeout = 100ms;
+  o.command_timeout = 100ms;
+  Harness h(o);
+  h.client.start();
+  EXPECT_TRUE(h.run_until([&] {
+    return h.client.last_error().find("not ready within 200 ms of connecting") != std::string::npos;
+  })) << h.client.last_error();
+  EXPECT_FALSE(h.client.ready());
+  h.client.stop();
+  done = true;
+  server.join();
+  EXPECT_GE(accepted.size(), 2U);  // its two connections, at least
+  for (int fd : accepted) close(fd);
+  close(lfd);
 }
 
 // The scripts of Options::scripts are loaded on every connect, before the
