@@ -17,7 +17,7 @@
 #include "gateway/api/api_dialect.hpp"
 #include "gateway/api/channels.hpp"
 #include "gateway/api/json_body.hpp"
-#include "gateway/auth/token.hpp"
+#include "gateway/auth/base64.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/codec/lines.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -87,17 +87,12 @@ struct Params {
   // "data", or Centrifugo's "b64data" (standard base64) when data is
   // absent: it must decode to JSON, as every publication here is.
   bool data(std::string& out) {
-    switch (auth::json_or_base64(obj, "data", out)) {
-      case auth::JsonField::read:
-        return true;
-      case auth::JsonField::absent:
-        error = "data: expected a JSON value (or b64data: base64 of one)";
-        return false;
-      case auth::JsonField::bad:
-        break;
+    if (!optional_json("data", out)) {
+      error += " (publications are JSON here)";
+      return false;
     }
-    error = "b64data: expected standard base64 of a JSON value (publications are JSON here)";
-    return false;
+    if (out.empty()) error = "data: expected a JSON value (or b64data: base64 of one)";
+    return !out.empty();  // compact JSON is never empty
   }
   // An optional JSON field or its base64 twin ("info" or "b64info", "data"
   // or "b64data"); absent leaves `out` empty. `object`: it must be one.

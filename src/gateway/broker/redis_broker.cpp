@@ -874,11 +874,10 @@ void RedisBroker::update_presence(unsigned /*from*/, std::string name, std::stri
     entry->second = redis_schema::presence_body(user, info);
     // Written now, by the refresh script for this one entry, rather than
     // at the next refresh.
-    execute(name,
-            {{"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
-              redis_schema::room_keys(cluster_.key_prefix, name).presence,
-              ms(cluster_.presence_ttl), client, entry->second}},
-            [](const redis::Result&) {});
+    redis::Command cmd = presence_refresh(name);
+    cmd.push_back(client);
+    cmd.push_back(entry->second);
+    execute(name, {std::move(cmd)}, [](const redis::Result&) {});
   });
 }
 
@@ -909,6 +908,11 @@ void RedisBroker::presence(unsigned from, std::string name,
   });
 }
 
+redis::Command RedisBroker::presence_refresh(const std::string& name) const {
+  return {"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
+          redis_schema::room_keys(cluster_.key_prefix, name).presence, ms(cluster_.presence_ttl)};
+}
+
 void RedisBroker::refresh_presence() {
   if (stopped_) return;
   // One pipeline (one round trip) per server for every room with local
@@ -916,9 +920,7 @@ void RedisBroker::refresh_presence() {
   std::vector<std::vector<redis::Command>> pipelines(router_->size());
   for (const auto& [name, room] : rooms_) {
     if (room.presence.empty()) continue;
-    redis::Command cmd{"EVALSHA", redis_schema::kRefreshScript.sha(), "1",
-                       redis_schema::room_keys(cluster_.key_prefix, name).presence,
-                       ms(cluster_.presence_ttl)};
+    redis::Command cmd = presence_refresh(name);
     for (const auto& [client, body] : room.presence) {
       cmd.push_back(client);
       cmd.push_back(body);

@@ -173,6 +173,10 @@ class RedisBroker final : public Broker {
   void on_ready(redis::Router::Server server);
   void on_down(redis::Router::Server server);
   void refresh_presence();
+  // The refresh script's call for the room's presence key, without its
+  // (client, body) pairs: refresh_presence() adds every local entry,
+  // update_presence() the one it changed.
+  [[nodiscard]] redis::Command presence_refresh(const std::string& name) const;
   std::string new_epoch();
   // Whether a read gives the room an epoch when it has none (and renews
   // its stream_ttl): subscribes and the node's own catch-up do; history
