@@ -9,6 +9,7 @@
 #include "gateway/broker/redis_schema.hpp"
 #include "gateway/history_checks.hpp"
 #include "gateway/idempotency_checks.hpp"
+#include "gateway/presence_override_checks.hpp"
 #include "gateway/protocol/encode.hpp"
 #include "gateway/tags_checks.hpp"
 
@@ -375,6 +376,16 @@ TEST(Cluster, TagsTravelWithThePublicationAcrossNodes) {
   flags.insert(flags.end(), {"--api.key", "k3y"});
   Daemon a(flags), b(flags);
   expect_tags_travel_with_the_publication(a.port, b.port, "chat:tags");
+}
+
+// An override's presence read from Redis on another node, and its join and
+// leave (or their absence) through Redis's channel.
+TEST(Cluster, AnOverrideShapesOneSubscriptionsPresenceOnEveryNode) {
+  RedisServer redis;
+  std::vector<std::string> flags = cluster_flags(redis.port());
+  flags.insert(flags.end(), {"--api.key", "k3y"});
+  Daemon a(flags), b(flags);
+  expect_overrides_shape_presence(a.port, b.port, "chat:override");
 }
 
 // The Redis broker reads `since` as the embedded one does: an empty epoch

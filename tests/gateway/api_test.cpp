@@ -3,6 +3,7 @@
 
 #include "history_checks.hpp"
 #include "idempotency_checks.hpp"
+#include "presence_override_checks.hpp"
 #include "support/eventually.hpp"
 #include "support/http_client.hpp"
 #include "support/sse_stream.hpp"
@@ -59,6 +60,11 @@ TEST(GatewayApi, AnIdempotencyKeyPublishesOncePerRoom) {
 TEST(GatewayApi, TagsTravelWithThePublication) {
   Daemon d({"--api.key", "k3y"});
   expect_tags_travel_with_the_publication(d.port, d.port, "news:tags");
+}
+
+TEST(GatewayApi, AnOverrideShapesOneSubscriptionsPresence) {
+  Daemon d({"--api.key", "k3y", "--rooms.join_leave", "true"});
+  expect_overrides_shape_presence(d.port, d.port, "news:override");
 }
 
 TEST(GatewayApi, HistorySinceReadsTheCurrentEpochOrRefusesAnother) {

@@ -102,6 +102,9 @@ TEST(CentrifugoDecode, SubscribeRecoversOnlyWhenAsked) {
       R"({"id":4,"subscribe":{"channel":"c","offset":5,"epoch":"x","data":[1,2]}})");
   EXPECT_FALSE(without.since);
   EXPECT_EQ(without.data, "[1,2]");
+  // join_leave, the SDK's joinLeave: asked, or not (absent is not).
+  EXPECT_EQ(with.join_leave, true);
+  EXPECT_EQ(without.join_leave, false);
 }
 
 TEST(CentrifugoDecode, PublishHistoryPresenceRpcUnsubscribe) {

@@ -178,7 +178,7 @@ TEST(Token, ReadsCentrifugosClaims) {
   Claims opts = claims(
       R"({"sub":"42","subs":{"news":{"info":{"role": "ed"},"b64data":"eyJ4IjoxfQ=="},"b":{}}})");
   EXPECT_EQ(opts.sub_options.size(), 1U);
-  EXPECT_EQ(opts.sub_options["news"], (Claims::SubOptions{R"({"role":"ed"})", R"({"x":1})"}));
+  EXPECT_EQ(opts.sub_options["news"], (Claims::SubOptions{R"({"role":"ed"})", R"({"x":1})", {}}));
   // A subscription token's data, for its subscribe reply.
   EXPECT_EQ(std::get<Claims>(v.verify(sign_hs256_payload(
                                           R"({"sub":"42","channel":"$x","data":[1, 2]})", "s3cret"),
@@ -205,6 +205,34 @@ TEST(Token, ReadsCentrifugosClaims) {
         R"({"sub":"42","expire_at":"soon"})", R"({"sub":"42","subs":{"news":7}})",
         R"({"sub":"42","subs":{"news":{"b64data":"bm90IGpzb24="}}})",
         R"({"sub":"42","subs":{"news":{"b64info":5}}})"}) {
+    EXPECT_EQ(refused(bad), TokenError::bad_claim) << bad;
+  }
+  // A channel's override of its room's options, each a BoolValue ({} is
+  // false), in a subs entry and in a subscription token; what is not of
+  // that form, or not an option, is refused.
+  Claims over = claims(
+      R"({"sub":"42","subs":{"news":{"override":{"presence":{"value":false},)"
+      R"("join_leave":{"value":true},"force_push_join_leave":{},"force_recovery":{"value":true}}}}})");
+  SubscribeOverride news;
+  news.presence = false;
+  news.join_leave = true;
+  news.push_join_leave = false;
+  news.recovery = true;
+  EXPECT_EQ(over.sub_options["news"].override, news);
+  auto sub_token =
+      v.verify(sign_hs256_payload(
+                   R"({"sub":"42","channel":"$x","override":{"force_positioning":{"value":true}}})",
+                   "s3cret"),
+               1000, TokenUse::subscription);
+  ASSERT_TRUE(std::holds_alternative<Claims>(sub_token));
+  EXPECT_EQ(std::get<Claims>(sub_token).override.positioning, true);
+  EXPECT_EQ(std::get<Claims>(sub_token).override.presence, std::nullopt);
+  for (std::string_view bad :
+       {R"({"sub":"42","subs":{"news":{"override":{"presence":true}}}})",
+        R"({"sub":"42","subs":{"news":{"override":{"presence":{"value":1}}}}})",
+        R"({"sub":"42","subs":{"news":{"override":{"presence":{"valeu":true}}}}})",
+        R"({"sub":"42","subs":{"news":{"override":{"presense":{"value":true}}}}})",
+        R"({"sub":"42","subs":{"news":{"override":[]}}})"}) {
     EXPECT_EQ(refused(bad), TokenError::bad_claim) << bad;
   }
   // A subscription token names its channel (and may name a client); it

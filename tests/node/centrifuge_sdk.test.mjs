@@ -68,7 +68,12 @@ test('the SDK connects, subscribes, publishes and reads history and presence', a
     assert.equal(presence.clients[ctx.client].client, ctx.client);
     assert.deepEqual(await a.presenceStats(), { numClients: 2, numUsers: 2 });
 
-    // Join and leave reach the subscription that asked for them.
+    // Join and leave reach the subscription that asked for them, and not
+    // alice's, which did not (Centrifugo's join_leave: a publication made
+    // after them reaches her with none before it).
+    const aliceHeard = [];
+    a.on('join', (j) => aliceHeard.push(`join ${j.info.user}`));
+    a.on('leave', (l) => aliceHeard.push(`leave ${l.info.user}`));
     const carol = sdk(port, 'carol');
     await connected(carol);
     const joined = next(b, 'join', (j) => j.info.user === 'carol');
@@ -78,6 +83,10 @@ test('the SDK connects, subscribes, publishes and reads history and presence', a
     const left = next(b, 'leave', (l) => l.info.user === 'carol');
     c.unsubscribe();
     assert.equal((await left).info.user, 'carol');
+    const last = next(a, 'publication', (p) => p.data.text === 'after carol');
+    await b.publish({ text: 'after carol' });
+    await last;
+    assert.deepEqual(aliceHeard, []);
     carol.disconnect();
   } finally {
     alice.disconnect();
@@ -349,6 +358,59 @@ test('a token\'s channels subscribe server-side, with their options, and its inf
     const presence = await b.presence();
     const ann = Object.values(presence.clients).find((c) => c.user === 'alice');
     assert.deepEqual(ann.connInfo, { name: 'Ann' });
+  } finally {
+    alice.disconnect();
+    bob.disconnect();
+    await stopHeraldd(proc);
+  }
+});
+
+test('a token\'s override changes one subscription\'s presence, join and leave', async () => {
+  const { proc, port } = await startHeraldd(undefined, FLAGS);
+  // Alice's connection token subscribes her to "stage" unlisted and
+  // unannounced; her subscription token for "$vip" sends her its joins and
+  // leaves though she does not ask (force_push_join_leave).
+  const alice = sdk(port, 'alice', {
+    token: token('alice', 3600, {
+      subs: { stage: { override: { presence: { value: false }, join_leave: { value: false } } } },
+    }),
+  });
+  const bob = sdk(port, 'bob');
+  try {
+    await connected(bob);
+    const b = bob.newSubscription('stage', { joinLeave: true });
+    await subscribed(b);
+    const bobHeard = [];
+    b.on('join', (j) => bobHeard.push(j.info.user));
+    const onStage = next(alice, 'subscribed', (c) => c.channel === 'stage');
+    await connected(alice);
+    await onStage;
+    const presence = await b.presence();
+    assert.deepEqual(Object.values(presence.clients).map((c) => c.user), ['bob']);
+    assert.deepEqual(await b.presenceStats(), { numClients: 1, numUsers: 1 });
+    // Alice is subscribed, only not seen: the publication reaches her, and
+    // bob, who asked for joins, heard none before it.
+    const got = next(alice, 'publication', (c) => c.channel === 'stage');
+    const echo = next(b, 'publication');
+    await b.publish({ n: 1 });
+    await got;
+    await echo;
+    assert.deepEqual(bobHeard, []);
+
+    const vip = alice.newSubscription('$vip', {
+      getToken: async (ctx) => token('alice', 3600, {
+        channel: ctx.channel, override: { force_push_join_leave: { value: true } },
+      }),
+    });
+    await subscribed(vip);
+    const carol = sdk(port, 'carol');
+    await connected(carol);
+    const carolJoined = next(vip, 'join', (j) => j.info.user === 'carol');
+    await subscribed(carol.newSubscription('$vip', {
+      getToken: async (ctx) => token('carol', 3600, { channel: ctx.channel }),
+    }));
+    assert.equal((await carolJoined).info.user, 'carol');
+    carol.disconnect();
   } finally {
     alice.disconnect();
     bob.disconnect();

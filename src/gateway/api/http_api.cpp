@@ -18,6 +18,7 @@
 #include "gateway/api/channels.hpp"
 #include "gateway/api/json_body.hpp"
 #include "gateway/auth/base64.hpp"
+#include "gateway/auth/subscribe_override.hpp"
 #include "gateway/client/client.hpp"
 #include "gateway/codec/lines.hpp"
 #include "gateway/protocol/encode.hpp"
@@ -134,6 +135,14 @@ struct Params {
     }
     out = at;
     return true;
+  }
+  // Centrifugo's optional "override" of a subscription's room options.
+  bool subscribe_override(auth::SubscribeOverride& out) {
+    dom::element e;
+    if (obj["override"].get(e) != simdjson::SUCCESS) return true;
+    auto wrong = auth::read_subscribe_override(e, out);
+    if (wrong) error = std::move(*wrong);
+    return !wrong;
   }
   // An optional boolean: absent leaves `out` as it is.
   bool flag(std::string_view field, bool& out) {
@@ -557,7 +566,9 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
 // Subscribes the user's connections (or one of them) to a room, as a
 // server-side subscription: each gets a subscribe push once the broker
 // answered, with "data" when given; "info" (an object) is the client's
-// chan_info in the room. One already subscribed is left as it is.
+// chan_info in the room, "override" changes the room's presence options
+// for it (auth/subscribe_override.hpp). One already subscribed is left as
+// it is.
 void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) {
   std::string room;
   Target target;
@@ -566,7 +577,7 @@ void subscribe(ServerState& state, Params& p, unsigned shard, const Done& done) 
   if (!p.room(room) || !read_target(p, target) ||
       !p.optional_json("info", how.chan_info_json, true) ||
       !p.optional_json("data", how.data_json) || !p.position("recover_since", how.since) ||
-      !p.unix_time("expire_at", expire_at))
+      !p.unix_time("expire_at", expire_at) || !p.subscribe_override(how.override))
     return done(p.bad());
   if (expire_at && *expire_at != 0) how.expires = expire_at;
   on_each_connection(

@@ -160,6 +160,14 @@ std::string claims_json(const Claims& claims) {
   return payload;
 }
 
+// `obj`'s "override", if it has one, into `out`; false when it is not of
+// Centrifugo's form (the token is then refused as bad_claim).
+bool read_override(simdjson::dom::object obj, SubscribeOverride& out) {
+  simdjson::dom::element e;
+  if (obj["override"].get(e) != simdjson::SUCCESS) return true;
+  return !read_subscribe_override(e, out).has_value();
+}
+
 }  // namespace
 
 TokenVerifier::TokenVerifier(std::string secret, std::string_view rsa_public_key_pem,
@@ -379,7 +387,8 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
         if (channel.value.get(options) != simdjson::SUCCESS) return TokenError::bad_claim;
         Claims::SubOptions o;
         if (json_or_base64(options, "info", o.info_json) == JsonField::bad ||
-            json_or_base64(options, "data", o.data_json) == JsonField::bad) {
+            json_or_base64(options, "data", o.data_json) == JsonField::bad ||
+            !read_override(options, o.override)) {
           return TokenError::bad_claim;
         }
         if (o != Claims::SubOptions{}) claims.sub_options.emplace(channel.key, std::move(o));
@@ -389,7 +398,8 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
     }
   }
   if (json_or_base64(p, "info", claims.info_json) == JsonField::bad ||
-      json_or_base64(p, "data", claims.data_json) == JsonField::bad) {
+      json_or_base64(p, "data", claims.data_json) == JsonField::bad ||
+      !read_override(p, claims.override)) {
     return TokenError::bad_claim;
   }
   if (p["meta"].get(e) == simdjson::SUCCESS) claims.meta_json = simdjson::minify(e);

@@ -18,10 +18,13 @@
 //          (server-side subscriptions; optional array of room names, or
 //          Centrifugo's object keyed by them whose values may give the
 //          client's chan_info there, info or b64info, and the data its
-//          subscription carries, data or b64data; each name valid and each
-//          value of that form, or the token is refused as bad_claim)
+//          subscription carries, data or b64data, and an override of
+//          the room's options; each name valid and each value of that
+//          form, or the token is refused as bad_claim)
 //   data   a subscription token's data for the client's subscribe reply
 //          (data or b64data, any JSON)
+//   override  a subscription token's override of the room's options
+//          (auth/subscribe_override.hpp)
 //   channel  the room a subscription token is for (Centrifugo's private
 //          channels): required in one, refused in a connection token, so
 //          neither opens what the other does
@@ -51,6 +54,7 @@
 #include <vector>
 
 #include "gateway/auth/base64.hpp"
+#include "gateway/auth/subscribe_override.hpp"
 
 namespace herald::gateway::auth {
 
@@ -71,16 +75,20 @@ struct Claims {
   // Centrifugo's options per channel of a "subs" object, for the rooms
   // that have any: the client's chan_info in the room ("info" or
   // "b64info") and the data its subscription carries to the client ("data"
-  // or "b64data"), each compact JSON or empty. Its "override" is not read.
+  // or "b64data"), each compact JSON or empty, and its "override" of the
+  // room's options (auth/subscribe_override.hpp).
   struct SubOptions {
     std::string info_json;
     std::string data_json;
+    SubscribeOverride override;
     bool operator==(const SubOptions&) const = default;
   };
   std::map<std::string, SubOptions, std::less<>> sub_options;
   // A subscription token's "data" (or "b64data"): what its subscribe reply
-  // carries to the client, compact JSON or empty.
+  // carries to the client, compact JSON or empty; and its "override" of
+  // the room's options.
   std::string data_json;
+  SubscribeOverride override;
   // What the token says of the user for others to see (Centrifugo's "info",
   // any JSON, or "b64info", that JSON base64-encoded): the connection's
   // info in presence and on its publications (conn_info). Empty: none.

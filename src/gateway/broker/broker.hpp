@@ -43,9 +43,12 @@ class Broker {
   // and reads what the client missed, in one atomic step.
   virtual void subscribe(unsigned from, protocol::SubscribeRequest request,
                          std::function<void(protocol::SubscribeResult)> done) = 0;
-  // Undoes one successful subscribe. No callback: nothing can fail that the
-  // client could act on.
-  virtual void unsubscribe(unsigned from, std::string room, std::string client) = 0;
+  // Undoes one successful subscribe. `leave_info`: the info of the leave
+  // push to send for an announced subscription, nullopt for one that is
+  // not (the client has its info as it is now, after any update_presence).
+  // No callback: nothing can fail that the client could act on.
+  virtual void unsubscribe(unsigned from, std::string room, std::string client,
+                           std::optional<std::string> leave_info) = 0;
   virtual void history(unsigned from, protocol::HistoryRequest request,
                        std::function<void(protocol::HistoryResult)> done) = 0;
   virtual void presence(unsigned from, std::string room,

@@ -275,34 +275,31 @@ void MemoryBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
           counters_.not_recovered.inc();
         }
       }
-      if (opts.presence || opts.join_leave) {
+      if (req.listed) {
         room.presence[req.client] = protocol::PresenceEntry{req.client, req.user, req.info_json};
       }
-      if (opts.join_leave) push_presence(room, it->first, true, req.info_json);
+      if (req.announced) push_presence(room, it->first, true, req.info_json);
     }
     reply(from, std::move(done), std::move(result));
   });
 }
 
-void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string client) {
+void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string client,
+                               std::optional<std::string> leave_info) {
   unsigned h = home_of(room_name);
-  asio::post(pool_[h].ctx,
-             [this, h, from, room_name = std::move(room_name), client = std::move(client)] {
-               Home& home = *homes_[h];
-               auto it = home.rooms.find(room_name);
-               if (it == home.rooms.end()) return;
-               Room& room = it->second;
-               if (room.per_shard[from] > 0) --room.per_shard[from];
-               if (room.subscribers > 0) --room.subscribers;
-               room.last_active_ns = steady_now_ns();
-               auto p = room.presence.find(client);
-               if (p != room.presence.end()) {
-                 if (options_.room_options(room_name).join_leave)
-                   push_presence(room, room_name, false, p->second.info_json);
-                 room.presence.erase(p);
-               }
-               free_if_empty(home, it);
-             });
+  asio::post(pool_[h].ctx, [this, h, from, room_name = std::move(room_name),
+                            client = std::move(client), leave_info = std::move(leave_info)] {
+    Home& home = *homes_[h];
+    auto it = home.rooms.find(room_name);
+    if (it == home.rooms.end()) return;
+    Room& room = it->second;
+    if (room.per_shard[from] > 0) --room.per_shard[from];
+    if (room.subscribers > 0) --room.subscribers;
+    room.last_active_ns = steady_now_ns();
+    room.presence.erase(client);
+    if (leave_info) push_presence(room, room_name, false, *leave_info);
+    free_if_empty(home, it);
+  });
 }
 
 void MemoryBroker::update_presence(unsigned /*from*/, std::string room_name, std::string client,

@@ -508,12 +508,12 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
     after = after < 0 ? s : std::min(after, s);
   }
   std::string field, body, join;
-  if (o.presence || o.join_leave) {
+  if (op.request.listed) {
     field = op.request.client;
     body = redis_schema::presence_body(op.request.user, op.request.info_json);
     room.presence[field] = body;
   }
-  if (o.join_leave) {
+  if (op.request.announced) {
     if (join_leave_.take(name, o.join_leave_rate, steady_now_ns())) {
       join = protocol::encode_presence_push(true, name, op.request.info_json);
     } else {
@@ -780,27 +780,29 @@ void RedisBroker::release_if_unused(const std::string& name) {
 
 // ---- unsubscribe, history, presence ---------------------------------------
 
-void RedisBroker::unsubscribe(unsigned from, std::string name, std::string client) {
-  asio::post(io_, [this, from, name = std::move(name), client = std::move(client)] {
+void RedisBroker::unsubscribe(unsigned from, std::string name, std::string client,
+                              std::optional<std::string> leave_info) {
+  asio::post(io_, [this, from, name = std::move(name), client = std::move(client),
+                   leave_info = std::move(leave_info)] {
     auto it = rooms_.find(name);
     if (it == rooms_.end()) return;
     Room& room = it->second;
     if (room.per_shard[from] > 0) --room.per_shard[from];
     if (room.local > 0) --room.local;
-    if (auto entry = room.presence.find(client); entry != room.presence.end()) {
-      const RoomOptions& o = options_.room_options(name);
-      const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
-      std::string leave;
-      if (o.join_leave && !join_leave_.take(name, o.join_leave_rate, steady_now_ns())) {
+    const bool listed = room.presence.erase(client) != 0;
+    std::string leave;
+    if (leave_info) {
+      const std::uint32_t rate = options_.room_options(name).join_leave_rate;
+      if (join_leave_.take(name, rate, steady_now_ns())) {
+        leave = protocol::encode_presence_push(false, name, *leave_info);
+      } else {
         counters_.join_leave_dropped.inc();
-      } else if (o.join_leave) {
-        // The entry's body is "<userlen> <user><info>": parsed as a value
-        // with a dummy expiry to get the info back.
-        const std::string value = "0 " + entry->second;  // outlives v's views
-        if (auto v = redis_schema::parse_presence_value(value))
-          leave = protocol::encode_presence_push(false, name, v->info_json);
       }
-      room.presence.erase(entry);
+    }
+    // One script drops the entry and publishes the leave (either may be
+    // all it has to do).
+    if (listed || !leave.empty()) {
+      const auto keys = redis_schema::room_keys(cluster_.key_prefix, name);
       execute(name,
               {{"EVALSHA", redis_schema::kLeaveScript.sha(), "1", keys.presence, client,
                 keys.channel, std::move(leave)}},

@@ -6,6 +6,7 @@
 #include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/publish_checks.hpp"
+#include "gateway/protocol/encode.hpp"
 #include "gateway/protocol/room_name.hpp"
 
 namespace herald::gateway::client {
@@ -158,6 +159,9 @@ void Client::before_write() {
 void Client::deliver(const std::string& room, const fanout::MessagePtr& message) {
   if (!reading()) return;
   if (!lost_rooms_.empty() && lost_rooms_.contains(room)) return;  // after a hole
+  if (!deaf_rooms_.empty() && deaf_rooms_.contains(room) &&
+      protocol::is_presence_push(message->text))
+    return;
   out_.push(room, message);
   // published_ns marks publications (join/leave pushes carry 0).
   if (room_list_ && message->published_ns != 0 && state_kind_ == State::connected) {

@@ -45,6 +45,7 @@
 #include "gateway/client/output.hpp"
 #include "gateway/client/room_list_feed.hpp"
 #include "gateway/client/session_expiry.hpp"
+#include "gateway/client/subscription_flags.hpp"
 #include "gateway/client/subscription_table.hpp"
 #include "gateway/fanout/subscriber.hpp"
 #include "gateway/limits/token_bucket.hpp"
@@ -160,6 +161,8 @@ class Client final : public fanout::Subscriber {
     // one whose server-side subscription expired: the client cannot renew
     // a subscription it did not make. nullopt: never.
     std::optional<std::int64_t> expires;
+    // Centrifugo's override of the room's options for this subscription.
+    auth::SubscribeOverride override;
   };
   void server_subscribe(const std::string& room, ServerSubscribe how = {});
   // The server ends the client's subscription to `room` (the server API's
@@ -273,14 +276,16 @@ class Client final : public fanout::Subscriber {
   // A subscribe whose checks passed, handed to the table.
   void subscribe_in_table(std::uint32_t id, protocol::SubscribeCmd& cmd,
                           SubscriptionTable::Args args);
+  // The client's info in `room`: its info with its chan_info there.
+  [[nodiscard]] std::string info_in(const std::string& room) const;
   // `grant`: set when a subscription token granted the subscribe.
   void subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
-                             std::string_view chan_info_json, std::string backend_data,
-                             std::optional<TokenGrant> grant = {});
+                             SubscriptionFlags flags, std::string_view chan_info_json,
+                             std::string backend_data, std::optional<TokenGrant> grant = {});
   void proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
-                       const std::string& client_data);
+                       SubscriptionFlags flags, const std::string& client_data);
   void on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
-                           proxy::BackendAnswer& answer);
+                           SubscriptionFlags flags, proxy::BackendAnswer& answer);
   void refuse_subscription(const std::string& room, protocol::BrokerError error);
   // Replies not_subscribed and returns false unless `room` is subscribed.
   bool is_active_subscription(std::uint32_t id, const std::string& room);
@@ -366,9 +371,16 @@ class Client final : public fanout::Subscriber {
   // stream there is recovered by reconnecting (Setup).
   std::unordered_set<std::string> server_side_rooms_;
   // The client's chan_info in each room that gave it one, from its
-  // subscribe until it is left or refused: a new info (server_refresh)
-  // makes each presence entry anew from it.
+  // broker subscribe until the broker refuses it or is told to undo it: a
+  // new info (server_refresh) makes each presence entry anew from it.
   std::unordered_map<std::string, std::string> chan_infos_;
+  // Over the same span, the rooms whose broker pushes this client's join
+  // and leave (SubscriptionFlags::announced): its leave is sent with the
+  // info the client has then.
+  std::unordered_set<std::string> announced_rooms_;
+  // Rooms joined in the hub whose join and leave pushes this client is
+  // not sent (SubscriptionFlags::hears_join_leave false), until left.
+  std::unordered_set<std::string> deaf_rooms_;
   // Rooms whose stream was lost, unsubscribed on the next turn by
   // lost_streams_timer_: their deliveries are dropped until then.
   std::unordered_set<std::string> lost_rooms_;

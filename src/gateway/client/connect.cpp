@@ -145,12 +145,14 @@ void Client::complete_connect(std::uint32_t id, std::optional<std::int64_t> expi
       if (r == room) from = position;
     }
     // A token's options for the room (Centrifugo's subs object): the
-    // client's chan_info there and the data its entry in the reply carries.
+    // client's chan_info there, the data its entry in the reply carries and
+    // its override of the room's options.
     SubscriptionTable::Args args;
     if (claims_) {
       if (auto o = claims_->sub_options.find(room); o != claims_->sub_options.end()) {
         args.chan_info_json = o->second.info_json;
         args.server_data = o->second.data_json;
+        args.override = o->second.override;
       }
     }
     subscribe_server_side(room, std::move(from), std::move(args));
@@ -188,11 +190,7 @@ void Client::server_refresh(bool expired, std::optional<std::int64_t> expire_at,
   if (info) {
     info_json_ = protocol::encode_client_info(user_, client_id_, *info);
     subscriptions_.for_each_active([this](const std::string& room) {
-      auto chan = chan_infos_.find(room);
-      core_.broker->update_presence(shard_core_.index, room, client_id_, user_,
-                                    chan == chan_infos_.end()
-                                        ? info_json_
-                                        : protocol::with_chan_info(info_json_, chan->second));
+      core_.broker->update_presence(shard_core_.index, room, client_id_, user_, info_in(room));
     });
   }
   arm_expiry(ends);

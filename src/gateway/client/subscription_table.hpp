@@ -105,6 +105,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "gateway/auth/subscribe_override.hpp"
 #include "gateway/protocol/codes.hpp"
 #include "gateway/protocol/command.hpp"
 
@@ -128,6 +129,11 @@ struct SubscribeArgs {
   // push or its entry in the connect reply; its info is chan_info_json
   // above), or a subscription token's (the reply).
   std::string server_data;
+  // A token's or the server API's override of the room's options for this
+  // subscription, and whether the client asked for join and leave pushes
+  // (client/subscription_flags.hpp).
+  auth::SubscribeOverride override;
+  std::optional<bool> join_leave;
 };
 
 class SubscriptionTable {

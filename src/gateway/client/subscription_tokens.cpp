@@ -73,6 +73,8 @@ void Client::subscribe_with_token(std::uint32_t id, protocol::SubscribeCmd& cmd)
   args.chan_info_json = std::move(claims->info_json);
   args.server_data = std::move(claims->data_json);
   args.expires = claims->session_expiry();
+  args.override = claims->override;
+  args.join_leave = cmd.join_leave;
   subscribe_in_table(id, cmd, std::move(args));
 }
 

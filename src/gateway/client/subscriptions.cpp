@@ -18,12 +18,13 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   explicit SubscriptionEffects(Client& session,
                                const protocol::SubscribeResult* broker_answer = nullptr,
                                std::string_view backend_data = {}, bool was_recovering = false,
-                               std::optional<TokenGrant> grant = {})
+                               std::optional<TokenGrant> grant = {}, SubscriptionFlags made = {})
       : s(session),
         answer(broker_answer),
         data(backend_data),
         recovering(was_recovering),
-        token(grant) {}
+        token(grant),
+        flags(made) {}
 
   // A namespace with subscribe_proxy asks the backend first; the table sees
   // the backend's decision and the broker's answer as one subscribe in
@@ -31,25 +32,31 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   // subscriptions (id 0) were granted by the connect hook or the token.
   void broker_subscribe(std::uint32_t id, const std::string& room, SubscriptionTable::Since since,
                         SubscriptionTable::Args args) override {
-    if (!args.granted_by_token && id != 0 && s.core_.options.room_options(room).subscribe_proxy) {
-      return s.proxy_subscribe(room, std::move(since), args.data);
+    const RoomOptions& options = s.core_.options.room_options(room);
+    const SubscriptionFlags made = subscription_flags(options, args.override, args.join_leave);
+    if (!args.granted_by_token && id != 0 && options.subscribe_proxy) {
+      return s.proxy_subscribe(room, std::move(since), made, args.data);
     }
     // A subscription token, or a server-side subscribe (the API's, or a
     // token's subs), may give the client's chan_info, the data it carries
     // to the client and its end (each empty otherwise).
     std::optional<TokenGrant> grant;
     if (args.granted_by_token || args.expires) grant = TokenGrant{args.expires};
-    s.subscribe_with_broker(room, std::move(since), args.chan_info_json,
+    s.subscribe_with_broker(room, std::move(since), made, args.chan_info_json,
                             std::move(args.server_data), grant);
   }
   void broker_unsubscribe(const std::string& room) override {
+    std::optional<std::string> leave_info;
+    if (s.announced_rooms_.erase(room) != 0) leave_info = s.info_in(room);
+    s.chan_infos_.erase(room);
     // After the server stopped its shards, the broker must not be called
     // (its io_contexts are being torn down); nothing remains to undo then.
     if (s.core_.stopped.load(std::memory_order_relaxed)) return;
-    s.core_.broker->unsubscribe(s.shard_core_.index, room, s.client_id_);
+    s.core_.broker->unsubscribe(s.shard_core_.index, room, s.client_id_, std::move(leave_info));
   }
   void join_hub(const std::string& room) override {
     if (token) s.track_token_subscription(room, token);
+    if (!flags.hears_join_leave) s.deaf_rooms_.insert(room);
     s.shard_core_.hub.join(room, &s);
     s.core_.gw.subscriptions->add(1);
     s.core_.census.subscribed(room);
@@ -61,7 +68,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   }
   void leave_hub(const std::string& room) override {
     s.server_side_rooms_.erase(room);
-    s.chan_infos_.erase(room);
+    s.deaf_rooms_.erase(room);
     s.track_token_subscription(room, std::nullopt);
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
@@ -122,44 +129,58 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   bool recovering;        // the subscribe gave a position to recover from
   // Set when a subscription token granted the subscribe.
   std::optional<TokenGrant> token;
+  SubscriptionFlags flags;  // the subscription's, made for the broker's answer
 };
 
+std::string Client::info_in(const std::string& room) const {
+  auto chan = chan_infos_.find(room);
+  return chan == chan_infos_.end() ? info_json_
+                                   : protocol::with_chan_info(info_json_, chan->second);
+}
+
 void Client::subscribe_with_broker(const std::string& room, SubscriptionTable::Since since,
-                                   std::string_view chan_info_json, std::string backend_data,
-                                   std::optional<TokenGrant> grant) {
-  std::string info =
-      chan_info_json.empty() ? info_json_ : protocol::with_chan_info(info_json_, chan_info_json);
+                                   SubscriptionFlags flags, std::string_view chan_info_json,
+                                   std::string backend_data, std::optional<TokenGrant> grant) {
   if (chan_info_json.empty()) {
     chan_infos_.erase(room);
   } else {
     chan_infos_[room] = std::string(chan_info_json);
   }
+  if (flags.announced) {
+    announced_rooms_.insert(room);
+  } else {
+    announced_rooms_.erase(room);
+  }
   const bool recovering = since.has_value();
-  protocol::SubscribeRequest req{room, std::move(since), client_id_, user_, std::move(info)};
+  protocol::SubscribeRequest req{room,          std::move(since), client_id_,     user_,
+                                 info_in(room), flags.listed,     flags.announced};
   core_.broker->subscribe(shard_core_.index, std::move(req),
                           [this, hold = hold(), room, data = std::move(backend_data), recovering,
-                           grant](const protocol::SubscribeResult& r) {
-                            if (r.error) chan_infos_.erase(room);
-                            SubscriptionEffects fx(*this, &r, data, recovering, grant);
+                           grant, flags](const protocol::SubscribeResult& r) {
+                            if (r.error) {
+                              chan_infos_.erase(room);
+                              announced_rooms_.erase(room);
+                            }
+                            SubscriptionEffects fx(*this, &r, data, recovering, grant, flags);
                             subscriptions_.answered(room, !r.error, fx);
                           });
 }
 
 void Client::proxy_subscribe(const std::string& room, SubscriptionTable::Since since,
-                             const std::string& client_data) {
+                             SubscriptionFlags flags, const std::string& client_data) {
   std::string body =
       proxy::client_request_json(client_id_, user_, "room", room, client_data, meta_json_);
   backend(proxy::HookKind::subscribe)
-      ->post(std::move(body), [this, weak = owner_, room,
-                               since = std::move(since)](proxy::BackendAnswer answer) mutable {
+      ->post(std::move(body), [this, weak = owner_, room, since = std::move(since),
+                               flags](proxy::BackendAnswer answer) mutable {
         auto alive = weak.lock();
         if (!alive) return;
-        on_subscribe_answer(room, std::move(since), answer);
+        on_subscribe_answer(room, std::move(since), flags, answer);
       });
 }
 
 void Client::on_subscribe_answer(const std::string& room, SubscriptionTable::Since since,
-                                 proxy::BackendAnswer& answer) {
+                                 SubscriptionFlags flags, proxy::BackendAnswer& answer) {
   // The table waits for this room's answer whatever happened meanwhile
   // (closed: it is orphaned), so every path below answers it once.
   if (finished_) {
@@ -168,7 +189,7 @@ void Client::on_subscribe_answer(const std::string& room, SubscriptionTable::Sin
   if (auto* result = std::get_if<proxy::ResultAnswer>(&answer)) {
     auto read = proxy::read_subscribe_result(result->json);
     if (auto* grant = std::get_if<proxy::SubscribeGrant>(&read)) {
-      return subscribe_with_broker(room, std::move(since), grant->info_json,
+      return subscribe_with_broker(room, std::move(since), flags, grant->info_json,
                                    std::move(grant->data_json));
     }
     count_bad_answer(proxy::HookKind::subscribe);
@@ -206,6 +227,7 @@ void Client::run(std::uint32_t id, protocol::SubscribeCmd& cmd) {
   }
   SubscriptionTable::Args args;
   args.data = std::move(cmd.data);
+  args.join_leave = cmd.join_leave;
   subscribe_in_table(id, cmd, std::move(args));
 }
 
@@ -228,6 +250,7 @@ void Client::server_subscribe(const std::string& room, ServerSubscribe how) {
   args.chan_info_json = std::move(how.chan_info_json);
   args.server_data = std::move(how.data_json);
   args.expires = how.expires;
+  args.override = how.override;
   subscribe_server_side(room, std::move(how.since), std::move(args));
 }
 

@@ -89,9 +89,11 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     body = std::move(c);
   } else if (method == "subscribe") {
     SubscribeCmd c;
+    bool join_leave = false;  // the SDK's joinLeave: absent is false
     if (!r.string(params, "channel", c.room, true) || !r.recovery(params, c.since) ||
-        !r.string(params, "token", c.token, false))
+        !r.string(params, "token", c.token, false) || !r.boolean(params, "join_leave", join_leave))
       return false;
+    c.join_leave = join_leave;
     r.any_json(params, "data", c.data);
     body = std::move(c);
   } else if (method == "unsubscribe") {

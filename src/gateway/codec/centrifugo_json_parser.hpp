@@ -13,8 +13,9 @@
 //   core closes the connection with bad request, as Centrifugo does).
 // - The method is the first key that names one; Centrifugo's SDKs put
 //   fields Herald does not use beside them (name, version, flag, delta,
-//   positioned, recoverable, join_leave, ...), which are ignored, not
-//   refused, since newer SDKs add more.
+//   positioned, recoverable, ...), which are ignored, not refused, since
+//   newer SDKs add more. A subscribe's join_leave (the SDK's joinLeave) is
+//   read: only a subscription that asks is sent join and leave pushes.
 // - Rooms are channels ("channel"), a subscription's position is
 //   recover/epoch/offset at the top of the request, a history's since is
 //   {offset, epoch} with either left out when zero.

@@ -41,8 +41,9 @@ class ModeratingBroker final : public broker::Broker {
                  std::function<void(protocol::SubscribeResult)> done) override {
     inner_.subscribe(from, std::move(request), std::move(done));
   }
-  void unsubscribe(unsigned from, std::string room, std::string client) override {
-    inner_.unsubscribe(from, std::move(room), std::move(client));
+  void unsubscribe(unsigned from, std::string room, std::string client,
+                   std::optional<std::string> leave_info) override {
+    inner_.unsubscribe(from, std::move(room), std::move(client), std::move(leave_info));
   }
   void history(unsigned from, protocol::HistoryRequest request,
                std::function<void(protocol::HistoryResult)> done) override {

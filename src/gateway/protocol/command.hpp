@@ -51,6 +51,10 @@ struct SubscribeCmd {
   std::string data;  // for the subscribe hook: "data" re-serialized compactly; empty when absent
   std::optional<StreamPosition> since;
   std::string token;  // a subscription token (a private room's), or empty
+  // Whether the client asks for the room's join and leave pushes
+  // (Centrifugo's join_leave); unset where the protocol cannot ask
+  // (Herald's: it gets them wherever the room sends them).
+  std::optional<bool> join_leave;
 };
 // A subscription token's refresh: the same room and user, a new expiry.
 struct SubRefreshCmd {

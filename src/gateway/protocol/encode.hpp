@@ -83,6 +83,12 @@ inline constexpr std::string_view kPubSuffix = "}";
 // {"join":{...}} or {"leave":{...}}
 [[nodiscard]] std::string encode_presence_push(bool join, std::string_view room,
                                                std::string_view info_json);
+// Whether a frame the broker delivered is one of those: what a
+// subscription that is not sent them (client/subscription_flags.hpp)
+// drops. Its first bytes tell, as encode_presence_push writes them.
+[[nodiscard]] inline bool is_presence_push(std::string_view frame) {
+  return frame.starts_with(R"({"join":)") || frame.starts_with(R"({"leave":)");
+}
 
 [[nodiscard]] std::string encode_disconnect(DisconnectCode code);
 // A disconnect the application backend asked for (docs/backend.md): its

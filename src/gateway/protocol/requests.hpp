@@ -58,6 +58,11 @@ struct SubscribeRequest {
   std::string client;     // connection id, for presence
   std::string user;       // for presence_stats
   std::string info_json;  // presence entry and join/leave payload
+  // The subscription's presence (client/subscription_flags.hpp): listed,
+  // the broker keeps its presence entry; announced, it pushes a join now
+  // (and the leave comes with its unsubscribe).
+  bool listed = false;
+  bool announced = false;
 };
 struct SubscribeResult {
   std::optional<BrokerError> error;
