@@ -14,7 +14,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace herald::gateway::auth;
   static const TokenVerifier verifier("fuzz-secret");
-  static const TokenVerifier strict("fuzz-secret", {}, Expected{"herald", "https://id.example"});
+  static const TokenVerifier strict("fuzz-secret", {},
+                                    Expected{"herald", "https://id.example", {}, {}});
   // Safety: the fuzzer's bytes are read as chars, no layout is assumed.
   std::string_view token(reinterpret_cast<const char*>(data), size);
   VerifyResult r = verifier.verify(token, 1'700'000'000);

@@ -22,6 +22,9 @@ PACKAGES=(
   libsimdjson-dev libssl-dev libhiredis-dev zlib1g-dev
   # HTTP(S) client for JWK sets fetched from a URL (auth.jwks_url)
   libcurl4-openssl-dev
+  # PCRE2: the patterns a token's iss and aud must match
+  # (auth.issuer_regex, auth.audience_regex), in Go's regexp syntax
+  libpcre2-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
   # the openssl command line: an independent JWT signer for the token tests

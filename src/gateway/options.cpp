@@ -196,6 +196,16 @@ void register_options(config::Schema& s, Options& o) {
                1024);
   s.add_string("auth.issuer", o.auth.issuer,
                "Connection tokens must carry this issuer (iss); empty: iss is not checked", 1024);
+  s.add_string("auth.audience_regex", o.auth.audience_regex,
+               "Instead of auth.audience: tokens must carry an audience (aud) this pattern matches "
+               "somewhere (Go's regexp syntax, as Centrifugo's audience_regex: anchor it with ^ "
+               "and $); empty: off",
+               1024);
+  s.add_string("auth.issuer_regex", o.auth.issuer_regex,
+               "Instead of auth.issuer: tokens must carry an issuer (iss) this pattern matches "
+               "somewhere (Go's regexp syntax, as Centrifugo's issuer_regex: anchor it with ^ and "
+               "$); empty: off",
+               1024);
   s.add_choice("auth.dev_mode", o.auth.dev_mode, {"auto", "on", "off"},
                "Insecure dev mode (connect as any user, no token): auto means on only with no "
                "token key and a loopback listen address");

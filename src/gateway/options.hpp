@@ -119,9 +119,13 @@ struct AuthOptions {
     return {hmac_secret, rsa_public_key_file, ecdsa_public_key_file, jwks_file, jwks_url};
   }
   // A token must name this audience (aud) / come from this issuer (iss);
-  // empty: not checked.
+  // empty: not checked. Or name an audience / come from an issuer that
+  // matches the pattern (Go's regexp syntax: auth/claim_pattern.hpp);
+  // one of each pair at most.
   std::string audience;
   std::string issuer;
+  std::string audience_regex;
+  std::string issuer_regex;
   // "auto": dev mode when no token key is set and the server listens on
   // loopback only; "on" / "off" force it.
   std::string dev_mode = "auto";

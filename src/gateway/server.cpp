@@ -128,6 +128,33 @@ std::shared_ptr<const auth::Jwks> read_jwks(const std::string& option, const std
   }
 }
 
+// The pattern of option `name` (auth.issuer_regex or auth.audience_regex),
+// nullopt when it is empty; throws std::runtime_error naming the option
+// when `exact` (the option without _regex) is set too, or the pattern does
+// not compile.
+std::optional<auth::ClaimPattern> claim_pattern(const std::string& name, const std::string& pattern,
+                                                const std::string& exact) {
+  if (pattern.empty()) return std::nullopt;
+  const std::string exact_name = name.substr(0, name.size() - std::string("_regex").size());
+  if (!exact.empty()) {
+    throw std::runtime_error(name + " and " + exact_name +
+                             " are both set: keep one (the pattern, or the exact value)");
+  }
+  auto compiled = auth::ClaimPattern::compile(pattern);
+  if (auto* why = std::get_if<std::string>(&compiled)) {
+    throw std::runtime_error(name + ": '" + pattern + "' is not a pattern: " + *why);
+  }
+  return std::get<auth::ClaimPattern>(std::move(compiled));
+}
+
+// What every token's aud and iss must be (auth.audience, auth.issuer) or
+// match (auth.audience_regex, auth.issuer_regex).
+auth::Expected expected_claims(const AuthOptions& keys) {
+  return {keys.audience, keys.issuer,
+          claim_pattern("auth.audience_regex", keys.audience_regex, keys.audience),
+          claim_pattern("auth.issuer_regex", keys.issuer_regex, keys.issuer)};
+}
+
 // The token verifier of `keys` (their options named `prefix` +
 // "hmac_secret" and so on: "auth." or "auth.subscription_"); nullptr when
 // none is set (a JWK set URL's keys come later, from its fetcher). Throws
@@ -188,7 +215,7 @@ Server::Server(Options options, metrics::Registry& registry)
                          });
   st.dev_mode = impl_->options.dev_mode();
   const AuthOptions& keys = impl_->options.auth;
-  const auth::Expected expected{keys.audience, keys.issuer};
+  const auth::Expected expected = expected_claims(keys);
   st.verifier = make_token_verifier(keys.connection_keys(), "auth.", expected);
   st.subscription_verifier = make_token_verifier(keys.subscription, "auth.subscription_", expected);
   impl_->fetch_jwks("auth.jwks_url", keys.jwks_url, st.verifier.get());

@@ -1,5 +1,6 @@
 #include "gateway/auth/token.hpp"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -106,7 +107,7 @@ TEST(Token, RefusesWhatItShould) {
 }
 
 TEST(Token, AudienceAndIssuerAreCheckedWhenConfigured) {
-  TokenVerifier v("s3cret", {}, Expected{"herald", "https://id.example"});
+  TokenVerifier v("s3cret", {}, Expected{"herald", "https://id.example", {}, {}});
   auto verify = [&](const Claims& c) { return v.verify(sign_hs256(c, "s3cret"), 1000); };
   auto error = [&](const Claims& c) {
     auto r = verify(c);
@@ -152,6 +153,60 @@ TEST(Token, AudienceAndIssuerAreCheckedWhenConfigured) {
   auto free = unchecked.verify(sign_hs256(c, "s3cret"), 1000);
   ASSERT_TRUE(std::holds_alternative<Claims>(free));
   EXPECT_EQ(std::get<Claims>(free).issuer, "anyone");
+}
+
+// Centrifugo's issuer_regex and audience_regex: a match anywhere in the
+// claim, as Go's MatchString, in Go's syntax (named groups, inline flags).
+TEST(ClaimPattern, MatchesAsGosRegexpDoes) {
+  auto compiled = [](std::string_view pattern) {
+    auto r = ClaimPattern::compile(pattern);
+    if (auto* why = std::get_if<std::string>(&r)) ADD_FAILURE() << pattern << ": " << *why;
+    return std::get<ClaimPattern>(std::move(r));
+  };
+  const ClaimPattern tenants = compiled(R"(^https://idp\.example/(?P<tenant>[a-z0-9-]+)$)");
+  EXPECT_TRUE(tenants.matches("https://idp.example/acme-1"));
+  EXPECT_FALSE(tenants.matches("https://idp.example/acme/1"));
+  EXPECT_FALSE(tenants.matches("https://idp.example/"));
+  EXPECT_FALSE(tenants.matches("xhttps://idp.example/acme"));
+  // Unanchored: anywhere, as Go's MatchString.
+  const ClaimPattern anywhere = compiled("herald");
+  EXPECT_TRUE(anywhere.matches("my-herald-staging"));
+  EXPECT_TRUE(compiled("(?i)^HERALD$").matches("herald"));
+  // A claim that is not UTF-8, or longer than the bound, matches nothing.
+  EXPECT_FALSE(anywhere.matches("herald\xff"));
+  EXPECT_FALSE(anywhere.matches(std::string(ClaimPattern::kMaxSubjectBytes, 'x') + "herald"));
+  // Catastrophic backtracking is cut off: a mismatch, soon.
+  const ClaimPattern nested = compiled("^(a+)+$");
+  EXPECT_FALSE(nested.matches(std::string(64, 'a') + "b"));
+  EXPECT_TRUE(nested.matches(std::string(64, 'a')));
+  // A pattern that does not compile says what and where.
+  auto bad = ClaimPattern::compile("^(tenant");
+  ASSERT_TRUE(std::holds_alternative<std::string>(bad));
+  EXPECT_THAT(std::get<std::string>(bad), ::testing::HasSubstr("at offset 8"));
+}
+
+TEST(Token, IssuerAndAudiencePatternsAreCheckedWhenConfigured) {
+  auto pattern = [](std::string_view p) {
+    return std::get<ClaimPattern>(ClaimPattern::compile(p));
+  };
+  TokenVerifier v("s3cret", {},
+                  Expected{{}, {}, pattern("^herald-"), pattern(R"(^https://idp\.example/\w+$)")});
+  auto result = [&](std::optional<std::string> iss, std::vector<std::string> aud) {
+    Claims c;
+    c.user = "bob";
+    c.issuer = std::move(iss);
+    c.audience = std::move(aud);
+    auto r = v.verify(sign_hs256(c, "s3cret"), 1000);
+    return std::holds_alternative<TokenError>(r) ? std::get<TokenError>(r)
+                                                 : static_cast<TokenError>(255);
+  };
+  constexpr auto kOk = static_cast<TokenError>(255);
+  EXPECT_EQ(result("https://idp.example/acme", {"herald-eu"}), kOk);
+  EXPECT_EQ(result("https://idp.example/acme", {"billing", "herald-us"}), kOk);
+  EXPECT_EQ(result("https://idp.example/acme", {"billing"}), TokenError::wrong_audience);
+  EXPECT_EQ(result("https://idp.example/acme", {}), TokenError::wrong_audience);
+  EXPECT_EQ(result("https://idp.example/a/b", {"herald-eu"}), TokenError::wrong_issuer);
+  EXPECT_EQ(result(std::nullopt, {"herald-eu"}), TokenError::wrong_issuer);
 }
 
 // Tokens as Centrifugo issues them: server-side subscriptions as "channels"

@@ -24,6 +24,14 @@ std::int64_t unix_now() {
       .count();
 }
 
+// A connection on `port` that sent connect with `token`, and the reply.
+std::pair<std::unique_ptr<WsClient>, std::string> connect_with_token(std::uint16_t port,
+                                                                     const std::string& token) {
+  auto ws = std::make_unique<WsClient>("127.0.0.1", port);
+  auto r = request(*ws, 1, R"({"id":1,"connect":{"token":")" + token + "\"}}");
+  return {std::move(ws), r.value_or("")};
+}
+
 TEST(GatewayLimits, MalformedFramesCloseOnlyTheirConnection) {
   Daemon d({"--client.max_message_bytes", "1KiB"});
   auto bystander = connect_as(d.port, "by");
@@ -163,10 +171,7 @@ TEST(GatewayLimits, TokensForAnotherAudienceOrIssuerAreRefused) {
   Daemon d({"--auth.hmac_secret", secret, "--auth.audience", "herald", "--auth.issuer",
             "https://id.example"});
   auto connect_with = [&](const gateway::auth::Claims& c) {
-    auto ws = std::make_unique<WsClient>("127.0.0.1", d.port);
-    auto r = request(
-        *ws, 1, R"({"id":1,"connect":{"token":")" + gateway::auth::sign_hs256(c, secret) + "\"}}");
-    return std::pair{std::move(ws), r.value_or("")};
+    return connect_with_token(d.port, gateway::auth::sign_hs256(c, secret));
   };
   gateway::auth::Claims ok;
   ok.user = "carol";
@@ -187,6 +192,45 @@ TEST(GatewayLimits, TokensForAnotherAudienceOrIssuerAreRefused) {
     EXPECT_EQ(ws->wait_closed().value_or(CloseInfo{}).code, 3501);
   }
   expect_alive(*good, 2);
+}
+
+// Centrifugo's issuer_regex and audience_regex (one identity provider with
+// an issuer per tenant): a token's iss and aud must match; a pattern that
+// does not compile, or one set beside its exact twin, stops heraldd at
+// start naming the option.
+TEST(GatewayLimits, IssuerAndAudiencePatternsAdmitTheirTenantsOnly) {
+  const std::string secret = "0123456789abcdef0123456789abcdef";
+  Daemon d({"--auth.hmac_secret", secret, "--auth.audience_regex", "^herald(-[a-z]+)?$",
+            "--auth.issuer_regex", R"(^https://idp\.example/(?P<tenant>[a-z0-9]+)$)"});
+  auto connect_with = [&](const gateway::auth::Claims& c) {
+    return connect_with_token(d.port, gateway::auth::sign_hs256(c, secret));
+  };
+  gateway::auth::Claims ok;
+  ok.user = "carol";
+  ok.issuer = "https://idp.example/acme";
+  ok.audience = {"herald-eu"};
+  auto [good, good_reply] = connect_with(ok);
+  EXPECT_EQ(json_str(good_reply, "/result/user"), "carol") << good_reply;
+  gateway::auth::Claims other_tenant_path = ok;
+  other_tenant_path.issuer = "https://idp.example/acme/../evil";
+  gateway::auth::Claims other_audience = ok;
+  other_audience.audience = {"herald-eu-staging"};
+  for (const auto& bad : {other_tenant_path, other_audience}) {
+    auto [ws, reply] = connect_with(bad);
+    EXPECT_EQ(json_uint(reply, "/error/code"), 101u) << reply;
+    EXPECT_EQ(ws->wait_closed().value_or(CloseInfo{}).code, 3501);
+  }
+  expect_alive(*good, 2);
+
+  auto broken = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.hmac_secret", secret,
+                     "--auth.issuer_regex", "^(https"});
+  EXPECT_EQ(broken.exit_code, 2) << broken.output;
+  EXPECT_THAT(broken.output, HasSubstr("auth.issuer_regex: '^(https' is not a pattern"));
+  EXPECT_THAT(broken.output, HasSubstr("at offset 7"));
+  auto both = run({HERALDD_PATH, "--server.listen", "127.0.0.1:0", "--auth.hmac_secret", secret,
+                   "--auth.audience", "herald", "--auth.audience_regex", "^herald"});
+  EXPECT_EQ(both.exit_code, 2) << both.output;
+  EXPECT_THAT(both.output, HasSubstr("auth.audience_regex and auth.audience are both set"));
 }
 
 TEST(GatewayLimits, WeakTokenKeysStopTheServer) {

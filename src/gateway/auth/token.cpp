@@ -443,6 +443,14 @@ VerifyResult TokenVerifier::verify(std::string_view token, std::int64_t now, Tok
   if (!expected_.audience.empty() && std::find(claims.audience.begin(), claims.audience.end(),
                                                expected_.audience) == claims.audience.end())
     return TokenError::wrong_audience;
+  if (expected_.issuer_pattern &&
+      !(claims.issuer && expected_.issuer_pattern->matches(*claims.issuer)))
+    return TokenError::wrong_issuer;
+  if (expected_.audience_pattern &&
+      std::none_of(claims.audience.begin(), claims.audience.end(), [&](const std::string& aud) {
+        return expected_.audience_pattern->matches(aud);
+      }))
+    return TokenError::wrong_audience;
   if (claims.expires_at && *claims.expires_at <= now) return TokenError::expired;
   if (claims.not_before && *claims.not_before > now) return TokenError::not_yet_valid;
   return claims;

@@ -32,9 +32,11 @@
 //          connection only (optional)
 //   meta   what the application attaches to the connection for its hooks
 //          (any JSON; proxy requests carry it, clients never see it)
-//   iss    issuer (a string); required to equal auth.issuer when that is set
+//   iss    issuer (a string); required to equal auth.issuer, or to match
+//          auth.issuer_regex, when one is set
 //   aud    audience, a string or an array of strings (RFC 7519 4.1.3);
-//          required to contain auth.audience when that is set
+//          required to contain auth.audience, or an element matching
+//          auth.audience_regex, when one is set
 // The audience and issuer checks are what keep a token minted for another
 // service that shares the key (or the identity provider) from opening a
 // session here; unset, any token the key verifies is accepted.
@@ -54,6 +56,7 @@
 #include <vector>
 
 #include "gateway/auth/base64.hpp"
+#include "gateway/auth/claim_pattern.hpp"
 #include "gateway/auth/subscribe_override.hpp"
 
 namespace herald::gateway::auth {
@@ -159,6 +162,10 @@ using VerifyResult = std::variant<Claims, TokenError>;
 struct Expected {
   std::string audience;  // must be aud, or one element of it
   std::string issuer;    // must be iss
+  // Or a pattern one element of aud / iss must match (either one of a
+  // pair, never both): claim_pattern.hpp.
+  std::optional<ClaimPattern> audience_pattern;
+  std::optional<ClaimPattern> issuer_pattern;
 };
 
 // Smallest RS256 public key accepted (RFC 7518 3.3 asks for 2048 bits or
