@@ -27,6 +27,9 @@ PACKAGES=(
   libpcre2-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev curl procps
+  # the two candidate stores of per-user room state, measured side by side
+  # (bench/state, S1 of docs/benchmarks.md), and SQLite's shell
+  libsqlite3-dev liblmdb-dev sqlite3
   # the openssl command line: an independent JWT signer for the token tests
   openssl
   # a real Redis for the Redis client, shared dictionary and cluster tests
