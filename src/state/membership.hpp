@@ -1,0 +1,87 @@
+// What Herald keeps per (user, room) membership, apart from any
+// subscription: the room list of issue 43 (docs/plans/room-state.md) shows
+// every room of the user, and its counts come from this record and the
+// room's stream, never from a write per publication.
+//
+//   unread   = the stream's top - read.offset, in read.epoch (all of the
+//              stream when the epoch is another: the stream was reset)
+//   mentions = kept here: the one count a publication writes, and only for
+//              the users it mentions
+//
+// The changes a store applies are values (Change), so a batch of them is
+// one transaction and a log of them replays.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <variant>
+
+namespace herald::state {
+
+enum class MemberState : std::uint8_t { joined = 1, invited = 2 };
+
+// Bits of Membership::flags.
+enum MemberFlag : std::uint16_t {
+  kFavourite = 1U << 0,
+  kLowPriority = 1U << 1,
+  kMarkedUnread = 1U << 2,  // "mark unread": shown unread whatever the counts
+  kDirect = 1U << 3,        // a DM, as opposed to a group
+};
+inline constexpr std::uint16_t kKnownFlags = kFavourite | kLowPriority | kMarkedUnread | kDirect;
+
+enum class NotifyMode : std::uint8_t { all = 0, mentions = 1, mute = 2 };
+
+// A position in a room's stream, as the broker gives it.
+struct ReadMarker {
+  std::string epoch;
+  std::uint64_t offset = 0;
+  bool operator==(const ReadMarker&) const = default;
+};
+
+struct Membership {
+  std::string room;  // filled by the reads that list rooms
+  MemberState state = MemberState::joined;
+  std::uint16_t flags = 0;
+  NotifyMode notify = NotifyMode::all;
+  std::uint32_t mentions = 0;
+  ReadMarker read;
+  bool operator==(const Membership&) const = default;
+};
+
+// The changes. Each names its user and room.
+struct Join {  // joined, or invited; a member already is left as it is
+  std::string user, room;
+  MemberState state = MemberState::joined;
+};
+struct Leave {
+  std::string user, room;
+};
+// Read up to `read`: also clears the mentions and "marked unread".
+struct SetRead {
+  std::string user, room;
+  ReadMarker read;
+};
+struct SetFlags {
+  std::string user, room;
+  std::uint16_t flags = 0;  // MemberFlag bits; others are refused
+  NotifyMode notify = NotifyMode::all;
+};
+struct AddMention {
+  std::string user, room;
+};
+using Change = std::variant<Join, Leave, SetRead, SetFlags, AddMention>;
+
+// What became of one change of a batch.
+enum class Outcome : std::uint8_t {
+  done,
+  unchanged,         // a Join of a member, a Leave of a non-member
+  not_member,        // SetRead, SetFlags or AddMention of a non-member
+  too_many_rooms,    // the user is in max_rooms_per_user rooms already
+  too_many_members,  // the room has max_members_per_room members already
+  bad_name,          // a user or room name with a NUL, or too long for a key
+  bad_value,         // unknown flag bits, or an epoch over kMaxEpochBytes
+};
+
+inline constexpr std::size_t kMaxEpochBytes = 64;
+
+}  // namespace herald::state
