@@ -12,23 +12,13 @@
 #include <random>
 #include <set>
 
+#include "store_fixture.hpp"
+
 namespace herald::state {
 namespace {
 
-// A fresh directory under the test's temporary directory.
-std::filesystem::path fresh_dir(const std::string& name) {
-  const char* tmp = std::getenv("TMPDIR");
-  auto dir = std::filesystem::path(tmp != nullptr ? tmp : "/tmp") /
-             ("herald-state-" + name + "-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  return dir;
-}
-
-std::unique_ptr<MembershipStore> open_store(MembershipStore::Options o) {
-  auto r = MembershipStore::open(std::move(o));
-  if (!r) ADD_FAILURE() << r.error();
-  return r ? std::move(*r) : nullptr;
-}
+using test::fresh_dir;
+using test::open_store;
 
 std::vector<Outcome> apply(MembershipStore& s, std::vector<Change> changes) {
   auto r = s.apply(changes);
