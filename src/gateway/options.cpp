@@ -293,6 +293,25 @@ void register_options(config::Schema& s, Options& o) {
   s.add_duration("cluster.node_ttl", c.node_ttl, milliseconds(100), milliseconds(3'600'000),
                  "A node that stopped heartbeating leaves the registry (and the discovery zone) "
                  "after this long");
+  StateOptions& st = o.state;
+  s.add_string("state.dir", st.dir,
+               "Directory of the per-user state (room memberships, read markers), kept across "
+               "restarts; created if missing. Empty: none kept (the member API answers 501)",
+               4096);
+  s.add_size("state.max_bytes", st.max_bytes, 64 * 1024, 1024ull * 1024 * 1024 * 1024,
+             "Most the state may take on disk (its map size); a change past it is refused");
+  s.add_bool("state.sync", st.sync,
+             "Flush each commit to the disk (survives power loss); off: commits reach the OS "
+             "and survive the process being killed");
+  s.add_int("state.max_rooms_per_user", st.max_rooms_per_user, 1, 10'000'000,
+            "Rooms one user may be a member of; one more is refused");
+  s.add_int("state.max_members_per_room", st.max_members_per_room, 1, 100'000'000,
+            "Members one room may have; one more is refused");
+  s.add_duration("state.max_delay", st.max_delay, milliseconds(0), milliseconds(10'000),
+                 "Changes are committed in batches, each within this long of its first change");
+  s.add_int("state.max_queue", st.max_queue, 1, 100'000'000,
+            "Changes waiting to be committed; one more is refused (503) until the disk catches "
+            "up");
 }
 
 }  // namespace herald::gateway

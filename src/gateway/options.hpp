@@ -214,6 +214,19 @@ struct MetricsOptions {
   bool require_key = false;  // /metrics asks for api.key like /api/*
 };
 
+// What is kept per user across connections and restarts (src/state,
+// docs/plans/room-state.md): room memberships and read markers. Off while
+// `dir` is empty.
+struct StateOptions {
+  std::string dir;
+  std::uint64_t max_bytes = std::uint64_t{1} << 30;  // the store's map: a hard limit
+  bool sync = false;  // fsync each commit (power loss), not only reach the OS (SIGKILL)
+  std::uint32_t max_rooms_per_user = 1000;
+  std::uint32_t max_members_per_room = 100'000;
+  std::chrono::milliseconds max_delay{10};  // a batch of changes is committed within this
+  std::uint32_t max_queue = 100'000;        // changes waiting for the writer
+};
+
 struct Options {
   config::Endpoint listen{"127.0.0.1", 8080};
   unsigned threads = 0;  // 0: one shard per core
@@ -240,6 +253,7 @@ struct Options {
   WebOptions web;
   ClusterOptions cluster;
   ProxyOptions proxy;
+  StateOptions state;
 
   // threads, with 0 resolved to the number of cores (at least 1).
   [[nodiscard]] unsigned shard_count() const;

@@ -19,6 +19,7 @@
 #include "gateway/api/channels.hpp"
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/keyword_api.hpp"
+#include "gateway/api/membership_api.hpp"
 #include "gateway/auth/jwks.hpp"
 #include "gateway/auth/jwks_fetcher.hpp"
 #include "gateway/broker/memory_broker.hpp"
@@ -61,6 +62,11 @@ struct Server::Impl {
   Options options;
   ServerState state;
   ShardPool pool;
+  // The per-user state (state.dir; null without it) and its writer, which
+  // goes first: its last answers are posted to the shards, whose contexts
+  // must still exist.
+  std::unique_ptr<state::MembershipStore> membership_store;
+  std::unique_ptr<state::Writer> membership_writer;
   std::unique_ptr<broker::Broker> broker;
   // The same object as `broker` when it is the cluster's (cluster.mode =
   // redis), kept typed from its construction for what only it has: the
@@ -91,6 +97,9 @@ struct Server::Impl {
   // the API, SSE publish, the web app).
   void register_metrics(metrics::Registry& registry);
   void make_broker(metrics::Registry& registry);
+  // Opens the state store and its writer when state.dir is set; throws
+  // naming the setting when it cannot.
+  void open_state();
   // For each JWK set URL (`option` names it) of `verifier`'s keys: the
   // fetcher, its first fetch (a failure is logged and retried; the server
   // starts), and its refresh thread.
@@ -226,6 +235,7 @@ Server::Server(Options options, metrics::Registry& registry)
   impl_->make_backend_hooks(registry);
   impl_->register_metrics(registry);
   impl_->make_broker(registry);
+  impl_->open_state();
   impl_->register_routes(registry);
 }
 
@@ -349,6 +359,7 @@ void Server::Impl::register_routes(metrics::Registry& registry) {
                                          req.version()));
       });
   api::register_api(st.router, st);
+  api::register_membership_api(st.router, st, membership_store.get(), membership_writer.get());
   sse::register_client_publish(st.router, st);
   if (options.web.enabled) {
     // The web app, from memory (web/assets.hpp); index.html also at "/".
@@ -382,6 +393,23 @@ Server::~Server() {
 http::HttpRouter& Server::router() {
   return impl_->state.router;
 }
+void Server::Impl::open_state() {
+  const StateOptions& o = options.state;
+  if (o.dir.empty()) return;
+  auto opened = state::MembershipStore::open({.dir = o.dir,
+                                              .max_bytes = o.max_bytes,
+                                              .sync = o.sync,
+                                              .max_rooms_per_user = o.max_rooms_per_user,
+                                              .max_members_per_room = o.max_members_per_room});
+  if (!opened) throw std::runtime_error("state.dir: " + opened.error());
+  membership_store = std::move(*opened);
+  membership_writer = std::make_unique<state::Writer>(
+      *membership_store,
+      state::Writer::Options{
+          .max_delay = o.max_delay, .max_batch = 1000, .max_queue = o.max_queue});
+  log::info("state opened", {{"dir", o.dir}, {"max_bytes", o.max_bytes}, {"sync", o.sync}});
+}
+
 void Server::Impl::make_backend_hooks(metrics::Registry& registry) {
   const ProxyOptions& proxy = options.proxy;
   auto require = [&](bool wanted, proxy::HookKind hook, const std::string& key) {

@@ -1,4 +1,8 @@
 // The HTTP server API against heraldd as a real process.
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
 #include <set>
 
 #include "history_checks.hpp"
@@ -50,6 +54,68 @@ TEST(GatewayApi, PublishBroadcastHistoryPresenceDisconnect) {
   r = post(d.port, "/api/disconnect", R"({"user":"alice"})");
   EXPECT_EQ(json_uint(r.body, "/result/disconnected"), 1u) << r.body;
   EXPECT_EQ(sub->wait_closed().value_or(CloseInfo{}).code, 3502);
+}
+
+// Room memberships (issue 43), kept in state.dir: added, listed and
+// removed through the API, bounded, and there after heraldd is killed
+// (SIGKILL) right after answering, and restarted.
+TEST(GatewayApi, MembershipsAreKeptAcrossAKillAndARestart) {
+  const std::string dir = ::testing::TempDir() + "herald-members-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  const std::vector<std::string> flags{
+      "--api.key", "k3y", "--state.dir", dir, "--state.max_rooms_per_user", "2"};
+  {
+    Daemon d(flags);
+    auto member = [&](const std::string& method, const std::string& body) {
+      return post(d.port, "/api/" + method, body);
+    };
+    HttpReply r = member("members_add", R"({"room":"team:ops","user":"ann"})");
+    EXPECT_EQ(r.body, "{\"result\":{\"changed\":true}}\n") << r.body;
+    r = member("members_add", R"({"room":"team:ops","user":"ann"})");
+    EXPECT_EQ(json_raw(r.body, "/result/changed"), "false") << r.body;
+    EXPECT_EQ(member("members_add", R"({"room":"team:dev","user":"ann","invited":true})").status,
+              200);
+    r = member("members_add", R"({"room":"team:qa","user":"ann"})");
+    EXPECT_EQ(r.status, 429) << r.body;
+    EXPECT_THAT(r.body, HasSubstr("state.max_rooms_per_user (2) reached: user 'ann'"));
+    EXPECT_EQ(member("members_add", R"({"room":"team:ops","user":"bob"})").status, 200);
+    r = member("members", R"({"room":"team:ops"})");
+    EXPECT_EQ(json_raw(r.body, "/result/users"), R"(["ann","bob"])") << r.body;
+    r = member("members_remove", R"({"room":"team:ops","user":"bob"})");
+    EXPECT_EQ(json_raw(r.body, "/result/changed"), "true") << r.body;
+    r = member("members_remove", R"({"room":"team:ops","user":"bob"})");
+    EXPECT_EQ(json_raw(r.body, "/result/changed"), "false") << r.body;
+    // Refused by name, nothing changed.
+    for (const std::string body : {R"({"room":"team:ops"})", R"({"room":"bad room","user":"ann"})",
+                                   R"({"room":"team:ops","user":"ann","invited":1})", "[]"}) {
+      r = member("members_add", body);
+      EXPECT_EQ(r.status, 400) << body << " -> " << r.body;
+    }
+    // Told "changed", then killed before anything else: SIGKILL skips every
+    // shutdown step.
+    EXPECT_EQ(member("members_add", R"({"room":"team:ops","user":"cat"})").status, 200);
+    d.proc->signal(SIGKILL);
+    EXPECT_TRUE(d.proc->wait_exit(std::chrono::seconds(10)));
+  }
+  Daemon again(flags);
+  HttpReply r = post(again.port, "/api/members", R"({"room":"team:ops"})");
+  EXPECT_EQ(json_raw(r.body, "/result/users"), R"(["ann","cat"])") << r.body;
+  r = post(again.port, "/api/user_rooms", R"({"user":"ann"})");
+  ASSERT_EQ(json_size(r.body, "/result/rooms"), 2u) << r.body;
+  EXPECT_EQ(json_str(r.body, "/result/rooms/0/room"), "team:dev");
+  EXPECT_EQ(json_str(r.body, "/result/rooms/0/state"), "invited");
+  EXPECT_EQ(json_str(r.body, "/result/rooms/1/state"), "joined");
+  EXPECT_EQ(json_raw(r.body, "/result/rooms/1/read"), R"({"epoch":"","offset":0})");
+  EXPECT_EQ(json_str(r.body, "/result/rooms/1/notify"), "all");
+  std::filesystem::remove_all(dir);
+}
+
+TEST(GatewayApi, MembershipsNeedStateDir) {
+  Daemon d({"--api.key", "k3y"});
+  HttpReply r = post(d.port, "/api/members_add", R"({"room":"team:ops","user":"ann"})");
+  EXPECT_EQ(r.status, 501) << r.body;
+  EXPECT_THAT(r.body, HasSubstr("state.dir"));
+  EXPECT_EQ(post(d.port, "/api/members", R"({"room":"team:ops"})", "wrong").status, 401);
 }
 
 TEST(GatewayApi, AnIdempotencyKeyPublishesOncePerRoom) {

@@ -36,19 +36,19 @@ using Respond = http::HttpRouter::Respond;
 // key for five minutes).
 constexpr std::size_t kMaxIdempotencyKey = 256;
 
-http::HttpResponse broker_error(const protocol::BrokerError& e) {
-  const ApiError error = api_error(e);
-  return http::make_error_response(error.status, protocol::error_name(error.code), error.message);
-}
-
-namespace {
-
 http::HttpResponse json_ok(std::string_view result) {
   std::string body = "{\"result\":";
   body += result;
   body += "}\n";
   return http::make_text_response(beast_http::status::ok, std::move(body), "application/json", 11);
 }
+
+http::HttpResponse broker_error(const protocol::BrokerError& e) {
+  const ApiError error = api_error(e);
+  return http::make_error_response(error.status, protocol::error_name(error.code), error.message);
+}
+
+namespace {
 
 // What one API method answers: its result's JSON, or why not.
 struct Outcome {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 
 #include "gateway/api/api_action.hpp"
 #include "gateway/http/router.hpp"
@@ -32,6 +33,10 @@ bool admit_api_request(const ServerState& state, const http::HttpRequest& req,
 // type; else it answers 415 and returns false). A plain HTML form cannot
 // send that across origins without a preflight.
 bool admit_json_body(const http::HttpRequest& req, http::HttpRouter::Respond& respond);
+
+// 200 with the body {"result":RESULT}, RESULT a JSON value: what every
+// /api method answers on success.
+[[nodiscard]] http::HttpResponse json_ok(std::string_view result);
 
 // A broker's (or a check's) error as an HTTP response: the status its code
 // maps to (429 limit_exceeded, 404 not_available, 422 moderation_rejected,

@@ -16,13 +16,6 @@ namespace {
 
 constexpr std::size_t kDictSegment = 2;  // /api/keywords/{dict}/...
 
-http::HttpResponse ok(std::string_view result) {
-  std::string body = "{\"result\":";
-  body += result;
-  body += "}\n";
-  return http::make_text_response(beast_http::status::ok, std::move(body), "application/json", 11);
-}
-
 http::HttpResponse failure(const std::string& error, bool unavailable, bool invalid) {
   if (unavailable)
     return http::make_error_response(beast_http::status::service_unavailable, "unavailable", error);
@@ -34,8 +27,8 @@ http::HttpResponse failure(const std::string& error, bool unavailable, bool inva
 void write_reply(const kw::WriteResult& r, const Respond& respond) {
   // A write fails before Redis only when the request was wrong.
   if (!r.ok()) return respond(failure(r.error, r.unavailable, !r.unavailable));
-  respond(ok("{\"version\":" + std::to_string(r.version) +
-             ",\"changed\":" + std::to_string(r.changed) + "}"));
+  respond(json_ok("{\"version\":" + std::to_string(r.version) +
+                  ",\"changed\":" + std::to_string(r.changed) + "}"));
 }
 
 void append_entry(std::string& out, const kw::Entry& e) {
@@ -107,7 +100,7 @@ void register_keyword_api(http::HttpRouter& router, ServerState& state, kw::Stor
             first = false;
             append_entry(out, e);
           }
-          respond(ok(out + "]}"));
+          respond(json_ok(out + "]}"));
         });
       }));
   router.add_async(
@@ -136,7 +129,7 @@ void register_keyword_api(http::HttpRouter& router, ServerState& state, kw::Stor
           }
           out += "],\"masked\":";
           json::append_string(out, r.engine->mask(text));
-          respond(ok(out + "}"));
+          respond(json_ok(out + "}"));
         });
       }));
 }
