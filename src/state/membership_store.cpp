@@ -34,6 +34,17 @@ std::string lmdb_error(std::string_view what, int rc) {
   return "state: " + std::string(what) + ": " + mdb_strerror(rc);
 }
 
+// Why a batch was refused whole when the map is full, naming the setting.
+std::string map_full(std::uint64_t max_bytes) {
+  return "state.max_bytes (" + std::to_string(max_bytes) +
+         " bytes) is reached: raise it, or remove memberships";
+}
+
+std::string damaged(std::string_view user, std::string_view room) {
+  return "state: a damaged record for user '" + std::string(user) + "', room '" +
+         std::string(room) + "'";
+}
+
 }  // namespace
 
 struct MembershipStore::Env {
@@ -157,7 +168,7 @@ class Applier {
     if (!bytes) return Outcome::not_member;
     auto m = decode_record(*bytes);
     if (!m) {
-      fail("a damaged record for user '" + user + "', room '" + room + "'");
+      fail(damaged(user, room));
       return Outcome::unchanged;
     }
     change(*m);
@@ -182,8 +193,7 @@ class Applier {
     MDB_val v = val_of(value);
     const int rc = mdb_put(txn_, dbi, &k, &v, 0);
     if (rc == MDB_MAP_FULL) {
-      fail("state.max_bytes (" + std::to_string(o_.max_bytes) +
-           " bytes) is reached: raise it, or remove memberships");
+      fail(map_full(o_.max_bytes));
     } else if (rc != MDB_SUCCESS) {
       fail(lmdb_error("write", rc));
     }
@@ -287,8 +297,7 @@ Result<std::vector<Outcome>, std::string> MembershipStore::apply(std::span<const
   }
   const int rc = txn.commit();
   if (rc == MDB_MAP_FULL) {
-    return Fail{"state.max_bytes (" + std::to_string(options_.max_bytes) +
-                " bytes) is reached: raise it, or remove memberships"};
+    return Fail{map_full(options_.max_bytes)};
   }
   if (rc != MDB_SUCCESS) return Fail{lmdb_error("commit", rc)};
   return outcomes;
@@ -303,10 +312,7 @@ Result<std::vector<Membership>, std::string> MembershipStore::rooms_of(
       scan(txn.get(), env_->member, user,
            [&](std::string_view room, std::string_view bytes) -> std::optional<std::string> {
              auto m = decode_record(bytes);
-             if (!m) {
-               return "state: a damaged record for user '" + std::string(user) + "', room '" +
-                      std::string(room) + "'";
-             }
+             if (!m) return damaged(user, room);
              m->room.assign(room);
              out.push_back(std::move(*m));
              return std::nullopt;
@@ -341,8 +347,7 @@ Result<std::optional<Membership>, std::string> MembershipStore::find(std::string
   if (rc != MDB_SUCCESS) return Fail{lmdb_error("read", rc)};
   auto m = decode_record(view_of(v));
   if (!m) {
-    return Fail{"state: a damaged record for user '" + std::string(user) + "', room '" +
-                std::string(room) + "'"};
+    return Fail{damaged(user, room)};
   }
   m->room.assign(room);
   return std::optional<Membership>(std::move(*m));

@@ -21,8 +21,8 @@ struct ClaimPattern::Compiled {
   pcre2_match_context* context;
 };
 
-ClaimPattern::ClaimPattern(std::string text, std::shared_ptr<const Compiled> compiled)
-    : text_(std::move(text)), compiled_(std::move(compiled)) {}
+ClaimPattern::ClaimPattern(std::shared_ptr<const Compiled> compiled)
+    : compiled_(std::move(compiled)) {}
 
 std::variant<ClaimPattern, std::string> ClaimPattern::compile(std::string_view pattern) {
   int error = 0;
@@ -44,7 +44,7 @@ std::variant<ClaimPattern, std::string> ClaimPattern::compile(std::string_view p
   }
   pcre2_set_match_limit(context, kMatchLimit);
   pcre2_set_depth_limit(context, kDepthLimit);
-  return ClaimPattern(std::string(pattern), std::make_shared<const Compiled>(code, context));
+  return ClaimPattern(std::make_shared<const Compiled>(code, context));
 }
 
 bool ClaimPattern::matches(std::string_view claim) const {

@@ -41,12 +41,9 @@ class ClaimPattern {
   // Any thread: each call has its own match data.
   [[nodiscard]] bool matches(std::string_view claim) const;
 
-  [[nodiscard]] const std::string& text() const { return text_; }
-
  private:
   struct Compiled;
-  ClaimPattern(std::string text, std::shared_ptr<const Compiled> compiled);
-  std::string text_;
+  explicit ClaimPattern(std::shared_ptr<const Compiled> compiled);
   std::shared_ptr<const Compiled> compiled_;
 };
 
