@@ -407,6 +407,21 @@ void Server::Impl::open_state() {
       *membership_store,
       state::Writer::Options{
           .max_delay = o.max_delay, .max_batch = 1000, .max_queue = o.max_queue});
+  state.memberships = membership_store.get();
+  state.membership_writer = membership_writer.get();
+  // A read marker set on one connection reaches the user's others.
+  state.each_client_of = [&st = state](const std::string& user,
+                                       std::function<void(client::Client&)> act) {
+    st.for_each_client_of(0, user, {},
+                          [act = std::move(act)](client::Client& c) {
+                            act(c);
+                            return true;
+                          },
+                          {});
+  };
+  state.run_on_shard = [&st = state](unsigned shard, std::function<void()> fn) {
+    boost::asio::post((*st.pool)[shard].ctx, std::move(fn));
+  };
   log::info("state opened", {{"dir", o.dir}, {"max_bytes", o.max_bytes}, {"sync", o.sync}});
 }
 

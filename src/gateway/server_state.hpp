@@ -125,6 +125,14 @@ struct ServerState : client::CoreContext {
   // This node's figures now: census (client/node_census.hpp), start, version.
   [[nodiscard]] broker::NodeStats node_stats() const;
 
+  // Runs `act` on every shard for each connection of `user` (only the one
+  // with id `client` when it is not empty), then `done` (when given) on
+  // `shard` with how many it acted on: those for which it returned true.
+  // The server API's per-user methods, and the core's each_client_of.
+  void for_each_client_of(unsigned shard, std::string user, std::string client,
+                          std::function<bool(client::Client&)> act,
+                          std::function<void(std::size_t)> done);
+
   // Responses by status class: [0] 1xx ... [4] 5xx.
   std::array<metrics::Counter*, 5> responses{};
   metrics::Counter* accepted = nullptr;

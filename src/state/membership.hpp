@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <variant>
 
 namespace herald::state {
@@ -37,6 +38,16 @@ struct ReadMarker {
   std::uint64_t offset = 0;
   bool operator==(const ReadMarker&) const = default;
 };
+
+// The header's unread rule, the one place it is written: the publications
+// of a stream whose top is (epoch, top) that come after `read`. In another
+// epoch (the stream was reset) or with nothing read (an empty epoch),
+// every one of them.
+[[nodiscard]] inline std::uint64_t unread_after(const ReadMarker& read, std::string_view epoch,
+                                                std::uint64_t top) {
+  if (read.epoch != epoch) return top;
+  return read.offset >= top ? 0 : top - read.offset;
+}
 
 struct Membership {
   std::string room;  // filled by the reads that list rooms

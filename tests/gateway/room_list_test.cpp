@@ -4,11 +4,15 @@
 // recomputed from a model of what happened (activity order, unread and
 // mention counts, names, tags, filter, paging). Steps are drawn with a fixed
 // seed: publications by another user (some mentioning the watcher, some
-// renaming the room), the watcher's own publications, read markers, tags,
+// renaming the room), the watcher's own publications (which read the room:
+// unread counts are positions, state/membership.hpp), read markers, tags,
 // paging, leaving and re-joining rooms, and re-watching with a filter.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <random>
 #include <set>
@@ -16,6 +20,8 @@
 #include <vector>
 
 #include "support/daemon.hpp"
+#include "support/eventually.hpp"
+#include "support/http_client.hpp"
 #include "support/json.hpp"
 #include "support/ws_client.hpp"
 #include "ws_common.hpp"
@@ -129,7 +135,8 @@ std::vector<Entry> expected(const std::map<std::string, ModelRoom>& rooms, const
 
 class Watcher {
  public:
-  explicit Watcher(std::uint16_t port) : c_(connect_as(port, "alice")) {}
+  explicit Watcher(std::uint16_t port, const std::string& user = "alice")
+      : c_(connect_as(port, user)) {}
   WsClient& client() { return *c_; }
   std::vector<Entry>& list() { return list_; }
 
@@ -225,16 +232,17 @@ TEST(RoomList, DiffsMatchARecomputedListAfterEveryStep) {
       what = "bob renames " + room + " to " + name;
       publish(*bob, ++bob_id, room, R"({"rename":")" + name + "\"}");
       w.await_pub(room);
+      // A rename is a publication in the stream: counted like any other.
       auto& m = model[room];
-      m.stamp = ++clock, m.name = name, m.preview = "renamed the room to " + name;
-    } else if (kind < 57 && joined) {  // alice writes: activity, not unread
+      m.stamp = ++clock, m.name = name, m.preview = "renamed the room to " + name, ++m.unread;
+    } else if (kind < 57 && joined) {  // alice writes: she has read the room
       what = "alice writes in " + room;
       const std::string reply =
           w.command("publish", R"({"room":")" + room + R"(","data":{"text":"mine"}})");
       ASSERT_TRUE(json_has(reply, "/result")) << reply;
       w.await_pub(room);
       auto& m = model[room];
-      m.stamp = ++clock, m.preview = "mine";
+      m.stamp = ++clock, m.preview = "mine", m.unread = 0, m.mentions = 0;
     } else if (kind < 70 && joined) {
       what = "alice reads " + room;
       ASSERT_TRUE(json_has(w.command("rooms.read", R"({"room":")" + room + "\"}"), "/result"));
@@ -375,6 +383,54 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
     }
   }
   EXPECT_TRUE(reset);
+}
+
+// With state.dir, the list is the user's memberships (issue 43): rooms the
+// connection never subscribed to are listed with their last publication
+// and their unread count from the kept read marker, and a read on one
+// connection is kept and shown on the user's others, and on a connection
+// that comes later.
+TEST(RoomList, MembershipsAreListedAndAReadReachesEveryConnection) {
+  const std::string dir = ::testing::TempDir() + "herald-roomlist-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  Daemon d({"--api.key", "k3y", "--state.dir", dir, "--server.threads", "2"});
+  const auto api = [&](const std::string& method, const std::string& body) {
+    const HttpReply r = api_post(d.port, "/api/" + method, body, "k3y");
+    EXPECT_EQ(r.status, 200) << method << " " << body << " -> " << r.body;
+  };
+  api("members_add", R"({"room":"team:ops","user":"ann"})");
+  api("members_add", R"({"room":"team:dev","user":"ann"})");
+  for (const char* text : {"one", "two", "three"}) {
+    api("publish", std::string(R"({"room":"team:ops","data":{"text":")") + text + R"("}})");
+  }
+  const std::vector<Entry> before{{"team:ops", "team:ops", "three", 3, 0, false},
+                                  {"team:dev", "team:dev", "", 0, 0, false}};
+  Watcher phone(d.port, "ann");
+  Watcher laptop(d.port, "ann");
+  for (Watcher* w : {&phone, &laptop}) {
+    ASSERT_TRUE(json_has(w->command("rooms.watch", "{}"), "/result"));
+    w->settle();
+    EXPECT_EQ(w->list(), before);
+  }
+  // Not a member, not subscribed: refused as before.
+  EXPECT_EQ(json_uint(phone.command("rooms.read", R"({"room":"team:qa"})"), "/error/code"), 110u);
+
+  ASSERT_TRUE(json_has(phone.command("rooms.read", R"({"room":"team:ops"})"), "/result"));
+  std::vector<Entry> after = before;
+  after[0].unread = 0;
+  phone.settle();
+  EXPECT_EQ(phone.list(), after);
+  EXPECT_TRUE(eventually([&] {
+    laptop.settle();
+    return laptop.list() == after;
+  })) << "the laptop still shows "
+      << ::testing::PrintToString(laptop.list());
+
+  Watcher later(d.port, "ann");
+  ASSERT_TRUE(json_has(later.command("rooms.watch", "{}"), "/result"));
+  later.settle();
+  EXPECT_EQ(later.list(), after);
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

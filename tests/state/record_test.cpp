@@ -42,5 +42,18 @@ TEST(Record, RefusesWhatIsNotARecordOfThisVersion) {
     for (int b = 0; b < 256; ++b) (void)with(at, static_cast<char>(b));
 }
 
+// The unread rule (state/membership.hpp): offsets between the marker and
+// the top in one epoch; the whole stream in another, or with nothing read;
+// never negative when the marker is ahead (a top read before the marker
+// was set).
+TEST(UnreadAfter, CountsOffsetsInOneEpochAndTheWholeStreamInAnother) {
+  EXPECT_EQ(unread_after(ReadMarker{"e1", 4}, "e1", 9), 5u);
+  EXPECT_EQ(unread_after(ReadMarker{"e1", 9}, "e1", 9), 0u);
+  EXPECT_EQ(unread_after(ReadMarker{"e1", 12}, "e1", 9), 0u);
+  EXPECT_EQ(unread_after(ReadMarker{"e1", 4}, "e2", 3), 3u);
+  EXPECT_EQ(unread_after(ReadMarker{}, "e2", 7), 7u);
+  EXPECT_EQ(unread_after(ReadMarker{}, "", 0), 0u);
+}
+
 }  // namespace
 }  // namespace herald::state

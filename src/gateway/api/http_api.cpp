@@ -448,47 +448,12 @@ bool read_target(Params& p, Target& out) {
   return true;
 }
 
-// Runs `act` on every shard for each connection of `target`, then answers
-// `done` on `shard` with how many it acted on (those for which it returned
-// true).
-void for_each_client_of(ServerState& state, unsigned shard, Target target,
-                        std::function<bool(client::Client&)> act,
-                        std::function<void(std::size_t)> done) {
-  struct Pending {
-    std::size_t hit = 0;
-    unsigned left;
-    std::function<void(std::size_t)> done;
-  };
-  ShardPool& pool = *state.pool;
-  auto pending = std::make_shared<Pending>(Pending{0, pool.size(), std::move(done)});
-  auto shared = std::make_shared<const std::pair<Target, std::function<bool(client::Client&)>>>(
-      std::move(target), std::move(act));
-  for (unsigned s = 0; s < pool.size(); ++s) {
-    boost::asio::post(pool[s].ctx, [&state, &pool, s, shard, pending, shared] {
-      const auto& [who, acts_on] = *shared;
-      // Collected first: acting may close a client, which edits the set.
-      std::vector<client::Client*> hit;
-      for (client::Client* c : state.shards[s]->clients) {
-        if (c->user() == who.user && (who.client.empty() || c->id() == who.client)) {
-          hit.push_back(c);
-        }
-      }
-      std::size_t acted = 0;
-      for (client::Client* c : hit) acted += acts_on(*c) ? 1 : 0;
-      boost::asio::post(pool[shard].ctx, [pending, acted] {
-        pending->hit += acted;
-        if (--pending->left == 0) pending->done(pending->hit);
-      });
-    });
-  }
-}
-
 // What subscribe, unsubscribe and refresh share: `act` on every connection
 // of the target, then the result {}.
 void on_each_connection(ServerState& state, unsigned shard, Target target,
                         const std::function<void(client::Client&)>& act, const Done& done) {
-  for_each_client_of(
-      state, shard, std::move(target),
+  state.for_each_client_of(
+      shard, std::move(target.user), std::move(target.client),
       [act](client::Client& c) {
         act(c);
         return true;
@@ -546,8 +511,8 @@ void disconnect(ServerState& state, Params& p, unsigned shard, const Done& done)
       keep.emplace_back(s);
     }
   }
-  for_each_client_of(
-      state, shard, std::move(target),
+  state.for_each_client_of(
+      shard, std::move(target.user), std::move(target.client),
       [custom, keep](client::Client& c) {
         if (std::ranges::find(keep, c.id()) != keep.end()) return false;
         if (custom) {

@@ -149,11 +149,9 @@ void Client::reply_error(std::uint32_t id, ErrorCode code, std::string_view mess
 }
 
 void Client::before_write() {
-  if (!room_list_ || state_kind_ != State::connected) return;
   // Everything the room list saw since the last write, as one diff batch
   // after the publications that caused it.
-  std::string diffs = room_list_->drain();
-  if (!diffs.empty()) out_.push({}, fanout::make_message(std::move(diffs)));
+  push_room_list();
 }
 
 void Client::deliver(const std::string& room, const fanout::MessagePtr& message) {

@@ -180,6 +180,10 @@ class Client final : public fanout::Subscriber {
   // turn of its own, never re-entering the transport or the hub.
   void close_slow_consumer(std::string_view what, std::int64_t backlog_bytes);
 
+  // The user read `room` up to `read` on another connection (kept in the
+  // membership store): this one's room list shows it at once.
+  void read_elsewhere(const std::string& room, const state::ReadMarker& read);
+
   // The connection is gone: leave every room, stop the timers. Idempotent.
   void finish();
 
@@ -359,6 +363,15 @@ class Client final : public fanout::Subscriber {
   // The live room list, from the first rooms.watch on (null before: a
   // client that does not watch pays nothing for it).
   std::unique_ptr<RoomListFeed> room_list_;
+  // rooms.watch: each listed room's tail is read first, so the first
+  // Reset shows every room's last message; a later watch supersedes it.
+  std::uint64_t watch_generation_ = 0;
+  // The room list's diffs since the last write, pushed now (before_write,
+  // and changes that no write of the connection's own follows).
+  void push_room_list();
+  // rooms.read of a membership: kept, then the user's other connections
+  // told; answered once committed.
+  void keep_read(std::uint32_t id, const std::string& room, const state::ReadMarker& read);
   // client.publish_rate for publish; client.command_rate for every other
   // command after connect.
   limits::TokenBucket publish_rate_;

@@ -18,7 +18,9 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <string>
 #include <unordered_set>
 
 #include "gateway/auth/token.hpp"
@@ -29,6 +31,8 @@
 #include "gateway/options.hpp"
 #include "gateway/proxy/backend_client.hpp"
 #include "gateway/proxy/hook.hpp"
+#include "state/membership_store.hpp"
+#include "state/writer.hpp"
 
 namespace herald::gateway::client {
 
@@ -55,6 +59,17 @@ struct CoreContext {
   // The node's connected users and subscribed rooms (the server API's info
   // and channels, the cluster heartbeat).
   NodeCensus census;
+  // The users' room memberships (state.dir, issue 43): null without it.
+  // Reads run on the shards; changes go through the writer.
+  const state::MembershipStore* memberships = nullptr;
+  state::Writer* membership_writer = nullptr;
+  // Runs `act` on their shards for every connection of `user` on this
+  // node (what one connection's rooms.read tells the others). Set by the
+  // server; empty in a core built alone.
+  std::function<void(const std::string& user, std::function<void(Client&)> act)> each_client_of;
+  // Runs `fn` on shard `shard`'s thread: how an answer from another thread
+  // (the membership writer's) comes back. Set by the server with the above.
+  std::function<void(unsigned shard, std::function<void()> fn)> run_on_shard;
   // Shards stopping: no more broker calls, no more cross-shard posts.
   std::atomic<bool> stopped{false};
 };

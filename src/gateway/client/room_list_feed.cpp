@@ -1,5 +1,7 @@
 #include "gateway/client/room_list_feed.hpp"
 
+#include <algorithm>
+
 #include "gateway/protocol/publication_summary.hpp"
 #include "gateway/protocol/room_list_push.hpp"
 #include "live/room_list/filters.hpp"
@@ -34,28 +36,126 @@ RoomListFeed::Room* RoomListFeed::find(std::string_view room) {
   return it == rooms_.end() ? nullptr : it->second.get();
 }
 
+const RoomListFeed::Room* RoomListFeed::find(std::string_view room) const {
+  auto it = rooms_.find(std::string(room));
+  return it == rooms_.end() ? nullptr : it->second.get();
+}
+
 void RoomListFeed::update(Room& r) {
+  if (r.top_known && r.read_known) {
+    const std::uint64_t unread = state::unread_after(r.read, r.top.epoch, r.top.offset);
+    r.info.unread_count = static_cast<std::uint32_t>(std::min<std::uint64_t>(unread, UINT32_MAX));
+  }
   // update_room fails only for an unknown id, and every Room is in the service.
   (void)service_.update_room(r.info);
 }
 
-void RoomListFeed::add_room(std::string_view room) {
-  if (find(room)) return;
+RoomListFeed::Room& RoomListFeed::listed(std::string_view room) {
+  if (Room* r = find(room)) return *r;
   auto r = std::make_unique<Room>();
   r->name = std::string(room);
   r->info.id = live::RoomId{next_id_++};
   r->info.display_name = r->name;
   (void)service_.add_room(r->info);
   by_id_[r->info.id.value] = r.get();
-  rooms_.emplace(r->name, std::move(r));
+  Room& added = *r;
+  rooms_.emplace(added.name, std::move(r));
+  return added;
 }
 
-void RoomListFeed::remove_room(std::string_view room) {
+void RoomListFeed::forget_if_unlisted(std::string_view room) {
   auto it = rooms_.find(std::string(room));
-  if (it == rooms_.end()) return;
+  if (it == rooms_.end() || it->second->subscribed || it->second->member) return;
   (void)service_.remove_room(it->second->info.id);
   removed_.push_back(std::move(it->second));
   rooms_.erase(it);
+}
+
+void RoomListFeed::add_subscribed(std::string_view room, std::optional<state::ReadMarker> read) {
+  Room& r = listed(room);
+  r.subscribed = true;
+  // A membership's marker is the user's; a subscription only starts one.
+  if (read && !r.read_known) {
+    r.top_known = true;
+    r.top = protocol::StreamPosition{read->epoch, read->offset};
+    read_up_to(r, std::move(*read));
+    return;
+  }
+  update(r);
+}
+
+void RoomListFeed::remove_subscribed(std::string_view room) {
+  if (Room* r = find(room)) r->subscribed = false;
+  forget_if_unlisted(room);
+}
+
+void RoomListFeed::add_member(const state::Membership& m) {
+  Room& r = listed(m.room);
+  r.member = true;
+  r.read_known = true;
+  r.read = m.read;
+  r.info.mention_count = m.mentions;
+  r.info.membership =
+      m.state == state::MemberState::invited ? live::Membership::invited : live::Membership::joined;
+  r.info.is_direct = (m.flags & state::kDirect) != 0;
+  r.info.tags =
+      static_cast<std::uint8_t>(((m.flags & state::kFavourite) != 0 ? live::kTagFavourite : 0) |
+                                ((m.flags & state::kLowPriority) != 0 ? live::kTagLowPriority : 0));
+  update(r);
+}
+
+bool RoomListFeed::is_member(std::string_view room) const {
+  const Room* r = find(room);
+  return r != nullptr && r->member;
+}
+
+std::vector<std::string> RoomListFeed::rooms() const {
+  std::vector<std::string> out;
+  out.reserve(rooms_.size());
+  for (const auto& [name, r] : rooms_) out.push_back(name);
+  return out;
+}
+
+void RoomListFeed::learn_top(Room& r, const protocol::StreamPosition& top) {
+  // Within an epoch the top only grows (recovered publications come
+  // before the live ones); another epoch is a reset stream.
+  if (r.top_known && r.top.epoch == top.epoch && r.top.offset >= top.offset) return;
+  r.top_known = true;
+  r.top = top;
+}
+
+void RoomListFeed::read_up_to(Room& r, state::ReadMarker read) {
+  r.read_known = true;
+  r.read = std::move(read);
+  r.info.mention_count = 0;
+  update(r);
+}
+
+std::uint64_t RoomListFeed::stamp_at(std::uint64_t ms) {
+  stamp_ = std::max(stamp_ + 1, ms * 1000);
+  return stamp_;
+}
+
+void RoomListFeed::on_tail(std::string_view room, const protocol::StreamPosition& top,
+                           const fanout::MessagePtr& last, std::uint64_t last_ms) {
+  Room* r = find(room);
+  if (r == nullptr) return;
+  learn_top(*r, top);
+  if (!r->read_known) {
+    r->read_known = true;  // counts start here
+    r->read = state::ReadMarker{r->top.epoch, r->top.offset};
+  }
+  if (last && !r->live) {
+    const protocol::PublicationSummary& p = protocol::summarize_publication(last);
+    if (p.valid) {
+      if (!p.sender.empty()) r->sender = p.sender;
+      r->preview = p.preview;
+      if (p.kind == protocol::PublicationSummary::Kind::rename) r->info.display_name = p.rename;
+      r->info.latest_event_ms = last_ms;
+      r->info.recency_stamp = stamp_at(last_ms);
+    }
+  }
+  update(*r);
 }
 
 void RoomListFeed::on_publication(const fanout::MessagePtr& frame, std::uint64_t now_ms) {
@@ -64,28 +164,51 @@ void RoomListFeed::on_publication(const fanout::MessagePtr& frame, std::uint64_t
   const auto it = rooms_.find(p.room);
   if (it == rooms_.end()) return;
   Room& r = *it->second;
+  r.live = true;
   if (!p.sender.empty()) r.sender = p.sender;  // API publications carry no sender
   r.preview = p.preview;
+  if (p.position) {
+    if (!r.read_known) {
+      // Counting starts with this one: the marker just before it.
+      r.read_known = true;
+      r.read.epoch = p.position->epoch;
+      r.read.offset = p.position->offset > 0 ? p.position->offset - 1 : 0;
+    }
+    learn_top(r, *p.position);
+  }
   if (p.kind == protocol::PublicationSummary::Kind::rename) {
     r.info.display_name = p.rename;
-  } else if (p.sender != user_) {
-    ++r.info.unread_count;
-    if (p.kind == protocol::PublicationSummary::Kind::text &&
-        p.text.find(mention_) != std::string::npos)
-      ++r.info.mention_count;
+  } else if (p.sender == user_) {
+    // Sending reads the room: the marker moves to the user's publication.
+    const auto& at = p.position;
+    if (at && (r.read.epoch != at->epoch || r.read.offset < at->offset)) {
+      r.read = state::ReadMarker{at->epoch, at->offset};
+    }
+    r.info.mention_count = 0;
+  } else if (p.kind == protocol::PublicationSummary::Kind::text &&
+             p.text.find(mention_) != std::string::npos) {
+    ++r.info.mention_count;
   }
   r.info.latest_event_ms = now_ms;
-  r.info.recency_stamp = ++stamp_;
+  r.info.recency_stamp = stamp_at(now_ms);
   update(r);
 }
 
-bool RoomListFeed::mark_read(std::string_view room) {
+std::optional<state::ReadMarker> RoomListFeed::mark_read(std::string_view room) {
   Room* r = find(room);
-  if (!r) return false;
-  r->info.unread_count = 0;
-  r->info.mention_count = 0;
-  update(*r);
-  return true;
+  if (r == nullptr) return std::nullopt;
+  if (!r->top_known) {
+    // Nothing known of the stream yet: nothing to count either.
+    r->info.mention_count = 0;
+    update(*r);
+    return std::nullopt;
+  }
+  read_up_to(*r, state::ReadMarker{r->top.epoch, r->top.offset});
+  return r->read;
+}
+
+void RoomListFeed::apply_read(std::string_view room, const state::ReadMarker& read) {
+  if (Room* r = find(room)) read_up_to(*r, read);
 }
 
 bool RoomListFeed::set_tags(std::string_view room, bool favourite, bool low_priority) {

@@ -1,15 +1,27 @@
 // RoomListFeed: one connection's live room list (the `rooms.*` commands of
 // docs/protocol.md), built on herald::live.
 //
-// The rooms of the list are the rooms the connection is subscribed to. Each
-// publication the connection receives updates its room's entry: the preview
-// (data.text, or the data as JSON), the sender, the time it arrived, a
-// recency stamp that orders rooms by activity, the unread count, and the
-// mention count when data.text contains "@<user>". A publication whose data
-// is an object with a "rename" string renames the room for every watcher
-// (the room's name is state carried by its own stream, as in Matrix). A read
-// marker (`rooms.read`) clears the unread and mention counts; `rooms.tag`
-// sets favourite / low-priority.
+// A room is listed while the connection is subscribed to it or the user is
+// a member of it (state.dir: the memberships kept per user, issue 43), or
+// both. Each publication the connection receives updates its room's entry:
+// the preview (data.text, or the data as JSON), the sender, the time it
+// arrived, a recency stamp that orders rooms by activity, and the mention
+// count when data.text contains "@<user>". A publication whose data is an
+// object with a "rename" string renames the room for every watcher (the
+// room's name is state carried by its own stream, as in Matrix);
+// `rooms.tag` sets favourite / low-priority.
+//
+// Unread counts are derived, never counted: each entry knows the stream's
+// top (epoch, offset) and the user's read marker, and shows
+// state::unread_after(read, top), the one rule. A membership's marker is
+// the user's kept one; a room listed only because this connection
+// subscribed starts its marker at the top the subscribe (or the first
+// publication) shows, so its counts start at 0 as they always did. The
+// user's own publication moves their marker to it (sending reads the room,
+// as a Matrix client's send is its read receipt); `rooms.read` moves it to
+// the top. When watching begins, each room's tail (its top and last
+// publication) is read from the broker, so a room nobody wrote to since
+// the connection opened still shows its last message and its count.
 //
 // live::RoomListService holds the entries; live::RoomListView sorts, filters
 // and pages them for the watcher. Changes accumulate and are drained once
@@ -40,6 +52,7 @@
 #include "gateway/protocol/room_list_push.hpp"
 #include "live/room_list/service.hpp"
 #include "live/room_list/view.hpp"
+#include "state/membership.hpp"
 
 namespace herald::gateway::client {
 
@@ -50,18 +63,33 @@ class RoomListFeed {
   RoomListFeed(const RoomListFeed&) = delete;
   RoomListFeed& operator=(const RoomListFeed&) = delete;
 
-  // Membership: the connection subscribed to or left a room.
-  void add_room(std::string_view room);
-  void remove_room(std::string_view room);
+  // The connection subscribed to or left a room. `read`: where its marker
+  // starts (a recovering subscribe's position, or the stream's top);
+  // nullopt: at the first top the feed learns.
+  void add_subscribed(std::string_view room, std::optional<state::ReadMarker> read = {});
+  void remove_subscribed(std::string_view room);
+  // One of the user's memberships, with its kept marker, counts and flags.
+  void add_member(const state::Membership& m);
+  [[nodiscard]] bool is_member(std::string_view room) const;
+  // Every listed room's name (to read their tails when watching begins).
+  [[nodiscard]] std::vector<std::string> rooms() const;
 
+  // The room's stream as the broker had it when watching began: its top
+  // and its last publication (null: none), which arrived at `last_ms`
+  // (0: unknown). What a live publication showed already is newer and
+  // stays.
+  void on_tail(std::string_view room, const protocol::StreamPosition& top,
+               const fanout::MessagePtr& last, std::uint64_t last_ms);
   // A publication the connection received: a {"pub":...} frame, live or
   // recovered. now_ms: wall-clock milliseconds when it arrived.
   void on_publication(const fanout::MessagePtr& frame, std::uint64_t now_ms);
 
-  // Read marker: the watcher has seen everything in `room`. False if the
-  // connection is not subscribed to it.
-  bool mark_read(std::string_view room);
-  // Tags; false if the connection is not subscribed to it.
+  // rooms.read: the user has read `room` up to its top. The marker to keep,
+  // or nullopt when the room is not listed or its top is not known yet.
+  [[nodiscard]] std::optional<state::ReadMarker> mark_read(std::string_view room);
+  // The user read `room` up to `read` elsewhere (another connection).
+  void apply_read(std::string_view room, const state::ReadMarker& read);
+  // Tags; false if the room is not listed.
   bool set_tags(std::string_view room, bool favourite, bool low_priority);
 
   // Starts (or restarts) watching with rooms.watch's parameters: the next
@@ -83,8 +111,25 @@ class RoomListFeed {
     std::string name;  // the room's name in the protocol
     std::string preview;
     std::string sender;
+    bool subscribed = false;  // listed because this connection subscribed
+    bool member = false;      // listed because the user is a member
+    bool live = false;        // a publication arrived: newer than the tail
+    bool top_known = false;
+    protocol::StreamPosition top;
+    bool read_known = false;  // false: taken at the first top learnt
+    state::ReadMarker read;
   };
   Room* find(std::string_view room);
+  const Room* find(std::string_view room) const;
+  Room& listed(std::string_view room);  // found, or added
+  void forget_if_unlisted(std::string_view room);
+  // The stream's top moved to `top` (ahead, or another epoch).
+  static void learn_top(Room& r, const protocol::StreamPosition& top);
+  void read_up_to(Room& r, state::ReadMarker read);
+  // A recency stamp for activity at `ms`: grows with every call, and
+  // orders by time where the times differ.
+  std::uint64_t stamp_at(std::uint64_t ms);
+  // The counts from the positions, then the service told.
   void update(Room& r);
   // The row a diff carries for `item`, from the feed's per-room state.
   [[nodiscard]] protocol::RoomRow row_of(const live::RoomListItem& item) const;

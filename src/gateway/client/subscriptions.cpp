@@ -61,7 +61,11 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     s.core_.gw.subscriptions->add(1);
     s.core_.census.subscribed(room);
     if (s.room_list_ && answer) {
-      s.room_list_->add_room(room);
+      // Recovered publications are unread: counting starts before the
+      // first of them. Otherwise it starts at the top the subscribe saw.
+      std::optional<state::ReadMarker> read;
+      if (answer->publications.empty()) read = state::ReadMarker{answer->epoch, answer->offset};
+      s.room_list_->add_subscribed(room, std::move(read));
       const std::uint64_t now = unix_now_ms();
       for (const fanout::MessagePtr& p : answer->publications) s.room_list_->on_publication(p, now);
     }
@@ -73,7 +77,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
     s.core_.census.unsubscribed(room);
-    if (s.room_list_ && !s.finished_) s.room_list_->remove_room(room);
+    if (s.room_list_ && !s.finished_) s.room_list_->remove_subscribed(room);
   }
   // Id 0 is a server-side subscription's: one of connect's (complete_connect)
   // goes into the connect reply instead of a reply of its own, one made

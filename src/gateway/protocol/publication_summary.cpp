@@ -35,6 +35,7 @@ const PublicationSummary& summarize_publication(const fanout::MessagePtr& push) 
   }
   summary.valid = true;
   summary.room = std::string(room);
+  summary.position = stream_position_in_push(push->text);
   std::string_view sender;
   if (doc["info"]["user"].get(sender) == simdjson::SUCCESS) summary.sender = std::string(sender);
   std::string_view text;

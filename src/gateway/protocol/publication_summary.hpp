@@ -9,15 +9,20 @@
 //   data {"rename":"Lobby"}     rename, preview "renamed the room to Lobby"
 //   data {"n":1}                other, preview {"n":1}
 //
+// An in-stream publication's (epoch, offset) comes with it: a room list
+// derives its unread count from positions (state/membership.hpp).
+//
 // Previews are cut at kPreviewBytes on a UTF-8 code point boundary, with
 // "…" added.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "gateway/fanout/message.hpp"
+#include "gateway/protocol/command.hpp"
 
 namespace herald::gateway::protocol {
 
@@ -32,6 +37,8 @@ struct PublicationSummary {
   std::string text;     // data.text or the data string, whole
   std::string preview;  // cut; for a rename, the notice
   std::string rename;   // the new name, for a rename
+  // Its place in the room's stream; nullopt for one outside it (skip_history).
+  std::optional<StreamPosition> position;
 };
 
 // The summary of `push`. Every watcher of a room on a shard receives the
