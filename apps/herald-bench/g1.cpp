@@ -131,6 +131,8 @@ struct Subscriber {
   std::uint64_t resets = 0;       // closed by the server with 3005
   std::uint64_t unavailable = 0;  // subscribes answered 114 (retried)
   std::uint64_t errors = 0;
+  std::uint64_t subscribes_sent = 0;  // on every connection, retries too
+  std::string last_reply;             // the last line that was not a publication
   asio::steady_timer reconnect_timer;
   asio::steady_timer retry_timer;
 };
@@ -367,6 +369,7 @@ void G1::open_subscriber(unsigned i) {
                R"("}})"
                "\n" +
                subscribe_command(i));
+  ++s.subscribes_sent;
   s.conn->open();
 }
 
@@ -381,6 +384,7 @@ void G1::retry_subscribe(unsigned i) {
     Subscriber& sub = *subs_[i];
     auto c = conn.lock();
     if (!c || c != sub.conn || !c->is_open() || sub.subscribed) return;
+    ++sub.subscribes_sent;
     c->send(subscribe_command(i));
   });
 }
@@ -441,6 +445,7 @@ void G1::on_sub_message(unsigned i, std::string_view line) {
     mark_at(i, line, 0, true);
     return;
   }
+  s.last_reply.assign(line.substr(0, 160));
   if (line.starts_with(R"({"id":2,"result")")) {
     auto epoch_text = string_after(line, R"("epoch":")");
     std::size_t end = 0;
@@ -907,6 +912,23 @@ Report G1::run(bool& ok) {
   const double drain_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - drain_start).count();
   print_progress();
+  // A subscriber left unsubscribed is the one figure the tallies cannot
+  // explain: name a few, with what they last heard, for whoever reads a
+  // failed run.
+  unsigned named = 0;
+  for (unsigned i = 0; i < subs_.size() && named < 5; ++i) {
+    const Subscriber& s = *subs_[i];
+    if (s.subscribed) continue;
+    ++named;
+    fmt::print(stderr,
+               "[g1 {}] not subscribed at the end: subscriber {} (room {}, node {}), "
+               "connection {}, {} subscribes sent, {} answered 114; last reply: {}\n",
+               server_name(), i, room_name(s.room), s.node,
+               s.opening                     ? "opening"
+               : s.conn && s.conn->is_open() ? "open"
+                                             : "closed",
+               s.subscribes_sent, s.unavailable, s.last_reply.empty() ? "none" : s.last_reply);
+  }
 
   // Tally from the publishers' record.
   std::uint64_t expected = 0, delivered = 0, lost = 0, told = 0, told_subs = 0, dups = 0, ooo = 0,

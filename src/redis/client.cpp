@@ -79,18 +79,23 @@ void Client::leave(const std::string& channel) {
   Subscription& sub = it->second;
   sub.rejoin = false;
   if (sub.state == Subscription::State::leaving) return;
-  if (!ready_ || !sub_) {
-    subscriptions_.erase(it);  // the next connect does not subscribe it
-    return;
-  }
-  sub.state = Subscription::State::leaving;
-  ++sub.attempt;  // a confirmation of the SUBSCRIBE before is stale now
   if (sub.done) {
     Result r;
     r.error = "left before the subscription was confirmed";
     boost::asio::post(io_, [d = std::move(sub.done), r = std::move(r)]() mutable { d(r); });
     sub.done = nullptr;
   }
+  // Nothing to undo on the live connection: there is none, or no SUBSCRIBE
+  // of the channel went out on it. Redis would answer an UNSUBSCRIBE all the
+  // same, but hiredis routes the answer by the channel's SUBSCRIBE handler,
+  // which it has none of: dropped, the channel would stay leaving for ever,
+  // and a join of it would wait for that answer.
+  if (!ready_ || !sub_ || sub.sent_on != generation_) {
+    subscriptions_.erase(it);  // the next connect does not subscribe it
+    return;
+  }
+  sub.state = Subscription::State::leaving;
+  ++sub.attempt;  // a confirmation of the SUBSCRIBE before is stale now
   // Counted like every command; the confirmation reaches on_channel_reply
   // through the channel's SUBSCRIBE handler.
   round_trips_.fetch_add(1, std::memory_order_relaxed);
@@ -130,6 +135,7 @@ void Client::on_channel_reply(const std::string& channel, const redisReply* r) {
 void Client::send_subscribe(const std::string& channel, std::uint64_t gen, bool counts_for_ready) {
   auto found = subscriptions_.find(channel);
   const std::uint64_t attempt = found == subscriptions_.end() ? 0 : ++found->second.attempt;
+  if (found != subscriptions_.end()) found->second.sent_on = gen;
   auto confirmed = [this, gen, channel, counts_for_ready, attempt](const Result& r) {
     if (gen != generation_) return;
     auto it = subscriptions_.find(channel);
@@ -202,8 +208,9 @@ void Client::connect_now() {
     sub.rejoin = false;
   }
   // Steps before ready: both connects (the command one with its scripts
-  // and INFO), then one confirmation per channel.
-  pending_ = 2 + static_cast<int>(subscriptions_.size());
+  // and INFO), then one confirmation per channel the subscriber connection
+  // subscribes once up (counted then: channels come and go meanwhile).
+  pending_ = 2;
   const auto deadline = options_.connect_timeout + options_.command_timeout;
   ready_timer_.expires_after(deadline);
   ready_timer_.async_wait([this, gen, deadline](boost::system::error_code ec) {
@@ -220,10 +227,11 @@ void Client::connect_now() {
                 });
   sub_->connect(options_.connect_timeout,
                 [this, gen](const std::optional<Connection::ConnectError>& err) {
-                  const bool up = gen == generation_ && !err;
-                  connect_step(gen, err);
-                  if (up)
+                  if (gen == generation_ && !err) {
+                    pending_ += static_cast<int>(subscriptions_.size());
                     for (const auto& [name, sub] : subscriptions_) send_subscribe(name, gen, true);
+                  }
+                  connect_step(gen, err);
                 });
 }
 
@@ -318,6 +326,12 @@ void Client::connected_one() {
     refusal_.reset();
   }
   log::info("redis ready", {{"addr", address()}});
+  // Channels joined while connecting, after the subscriber connection sent
+  // its SUBSCRIBEs: registered (join() said so), subscribed now.
+  for (auto& [name, sub] : subscriptions_) {
+    if (sub.state == Subscription::State::joining && sub.sent_on != generation_)
+      send_subscribe(name, generation_, false);
+  }
   if (on_ready_) on_ready_();
 }
 

@@ -141,6 +141,10 @@ class Client {
     bool rejoin = false;
     Done done;                  // the pending join()'s handler
     std::uint64_t attempt = 0;  // SUBSCRIBEs sent; a confirmation names its own
+    // The connection (generation_) its last SUBSCRIBE went out on. A
+    // channel joined while connecting, after that connection's SUBSCRIBEs
+    // were sent, has none on it until the client is ready.
+    std::uint64_t sent_on = 0;
   };
   void connect();
   // connect() at the address options_.locate gave (or the configured one).

@@ -18,6 +18,8 @@
 #include <cctype>
 #include <functional>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -462,6 +464,157 @@ TEST(RedisClient, AServerThatAnswersOnlyThePingIsLeftAndRetried) {
   EXPECT_GE(accepted.size(), 2U);  // its two connections, at least
   for (int fd : accepted) close(fd);
   close(lfd);
+}
+
+// A TCP proxy in front of a real redis-server that, while closed, holds
+// back the server's answer on the connection that sent INFO: the command
+// connection's last step before the client is ready. A test can then act
+// while the client is connecting, its subscriber connection up and its
+// SUBSCRIBEs sent, which a real server alone cannot be made to pause at.
+class InfoGate {
+ public:
+  explicit InfoGate(std::uint16_t redis_port) : redis_port_(redis_port) {
+    listener_ = loopback_listener(16, addr_);
+    thread_ = std::thread([this] { run(); });
+  }
+  ~InfoGate() {
+    stop_ = true;
+    thread_.join();
+    for (const Pair& p : pairs_) close(p.client), close(p.server);
+    close(listener_);
+  }
+  InfoGate(const InfoGate&) = delete;
+  InfoGate& operator=(const InfoGate&) = delete;
+  [[nodiscard]] std::uint16_t port() const { return ntohs(addr_.sin_port); }
+  [[nodiscard]] bool holding() const { return holding_; }
+  void open() { open_ = true; }
+
+ private:
+  struct Pair {
+    int client, server;
+    bool gated = false;  // sent INFO
+    std::string held;    // the server's bytes kept back
+  };
+  void run() {
+    while (!stop_) {
+      std::vector<pollfd> fds{{listener_, POLLIN, 0}};
+      for (const Pair& p : pairs_) {
+        fds.push_back({p.client, POLLIN, 0});
+        fds.push_back({p.server, POLLIN, 0});
+      }
+      (void)poll(fds.data(), fds.size(), 10);
+      if ((fds[0].revents & POLLIN) != 0) accept_one();
+      for (std::size_t i = 0; i < pairs_.size(); ++i) {
+        Pair& p = pairs_[i];
+        char buf[16384];
+        if ((fds[1 + 2 * i].revents & POLLIN) != 0) {
+          const ssize_t n = read(p.client, buf, sizeof buf);
+          // Safety: n is checked positive before it is read as a size.
+          if (n > 0) {
+            const std::string_view bytes(buf, static_cast<std::size_t>(n));
+            if (bytes.find("INFO") != std::string_view::npos) p.gated = true;
+            (void)!write(p.server, buf, static_cast<std::size_t>(n));
+          }
+        }
+        if ((fds[2 + 2 * i].revents & POLLIN) != 0) {
+          const ssize_t n = read(p.server, buf, sizeof buf);
+          if (n > 0) p.held.append(buf, static_cast<std::size_t>(n));
+        }
+        if (p.gated && !open_) {
+          holding_ = holding_ || !p.held.empty();
+        } else if (!p.held.empty()) {
+          (void)!write(p.client, p.held.data(), p.held.size());
+          p.held.clear();
+        }
+      }
+    }
+  }
+  void accept_one() {
+    const int c = accept(listener_, nullptr, nullptr);
+    if (c < 0) return;
+    const int s = socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in to{};
+    to.sin_family = AF_INET;
+    to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    to.sin_port = htons(redis_port_);
+    if (connect(s, reinterpret_cast<sockaddr*>(&to), sizeof to) != 0) {
+      close(c), close(s);
+      return;
+    }
+    pairs_.push_back(Pair{c, s, false, {}});
+  }
+  std::uint16_t redis_port_;
+  sockaddr_in addr_{};
+  int listener_ = -1;
+  std::vector<Pair> pairs_;  // the proxy thread's
+  std::atomic<bool> stop_{false}, open_{false}, holding_{false};
+  std::thread thread_;
+};
+
+// A channel joined while the client connects, after the subscriber
+// connection sent its SUBSCRIBEs, is not subscribed on that connection
+// (the join is told "unavailable" and the channel is subscribed now that
+// the client is ready, as on a reconnect). Leaving it must not wait for an
+// UNSUBSCRIBE confirmation: hiredis routes one by the channel's SUBSCRIBE
+// handler, and a channel never subscribed has none, so the answer was
+// dropped and the channel stayed "leaving" for ever, and every later join
+// of it waited for that confirmation, unanswered (the cluster broker's
+// room then never answered its subscribes: seen in a G3 failover run).
+TEST(RedisClient, AChannelJoinedWhileConnectingCanBeLeftAndJoinedAgain) {
+  RedisServer server;
+  InfoGate gate(server.port());
+  Harness h(options(gate.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return gate.holding(); }));
+  h.io.run_for(100ms);  // the subscriber connection is up by now
+  ASSERT_FALSE(h.client.ready());
+  std::optional<redis::Result> first;
+  int messages = 0;
+  h.client.join(
+      "d", [&](std::string_view) { ++messages; }, [&](redis::Result r) { first = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return first.has_value(); }));
+  EXPECT_FALSE(first->ok());
+  gate.open();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  // Registered all the same: subscribed once ready.
+  server.command({"PUBLISH", "d", "x"});  // may come before the SUBSCRIBE
+  ASSERT_TRUE(h.run_until([&] {
+    return server.command({"PUBSUB", "NUMSUB", "d"}).elements.at(1).integer == 1;
+  }));
+  server.command({"PUBLISH", "d", "y"});
+  ASSERT_TRUE(h.run_until([&] { return messages >= 1; }));
+  // As the broker does after a failed join: leave, and join again later.
+  h.client.leave("d");
+  std::optional<redis::Result> again;
+  h.client.join(
+      "d", [&](std::string_view) { ++messages; }, [&](redis::Result r) { again = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return again.has_value(); })) << "the join was never answered";
+  EXPECT_TRUE(again->ok()) << again->error;
+}
+
+// The same without the late subscribe: left before the client is ready,
+// the channel is forgotten, and a join once ready subscribes it.
+TEST(RedisClient, AChannelLeftWhileConnectingIsForgotten) {
+  RedisServer server;
+  InfoGate gate(server.port());
+  Harness h(options(gate.port()));
+  h.client.start();
+  ASSERT_TRUE(h.run_until([&] { return gate.holding(); }));
+  h.io.run_for(100ms);
+  std::optional<redis::Result> first;
+  h.client.join(
+      "e", [](std::string_view) {}, [&](redis::Result r) { first = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return first.has_value(); }));
+  h.client.leave("e");
+  gate.open();
+  ASSERT_TRUE(h.run_until([&] { return h.client.ready(); }));
+  h.io.run_for(100ms);
+  EXPECT_EQ(server.command({"PUBSUB", "NUMSUB", "e"}).elements.at(1).integer, 0);
+  std::optional<redis::Result> again;
+  h.client.join(
+      "e", [](std::string_view) {}, [&](redis::Result r) { again = std::move(r); });
+  ASSERT_TRUE(h.run_until([&] { return again.has_value(); }));
+  EXPECT_TRUE(again->ok()) << again->error;
 }
 
 // The scripts of Options::scripts are loaded on every connect, before the
