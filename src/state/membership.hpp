@@ -30,6 +30,15 @@ enum MemberFlag : std::uint16_t {
 };
 inline constexpr std::uint16_t kKnownFlags = kFavourite | kLowPriority | kMarkedUnread | kDirect;
 
+// `flags` with its favourite and low-priority bits as given (rooms.tag).
+[[nodiscard]] constexpr std::uint16_t with_tags(std::uint16_t flags, bool favourite,
+                                                bool low_priority) {
+  // Safety: both operands are 16-bit flag sets; the result fits.
+  return static_cast<std::uint16_t>((flags & ~(kFavourite | kLowPriority)) |
+                                    (favourite ? kFavourite : 0) |
+                                    (low_priority ? kLowPriority : 0));
+}
+
 enum class NotifyMode : std::uint8_t { all = 0, mentions = 1, mute = 2 };
 
 // A position in a room's stream, as the broker gives it.

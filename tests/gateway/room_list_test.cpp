@@ -387,10 +387,10 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
 
 // With state.dir, the list is the user's memberships (issue 43): rooms the
 // connection never subscribed to are listed with their last publication
-// and their unread count from the kept read marker, and a read on one
-// connection is kept and shown on the user's others, and on a connection
-// that comes later.
-TEST(RoomList, MembershipsAreListedAndAReadReachesEveryConnection) {
+// and their unread count from the kept read marker; a read or a tag on one
+// connection, and a membership the server API adds or removes, is kept and
+// shown on the user's connections, and on a connection that comes later.
+TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   const std::string dir = ::testing::TempDir() + "herald-roomlist-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
   Daemon d({"--api.key", "k3y", "--state.dir", dir, "--server.threads", "2"});
@@ -426,10 +426,33 @@ TEST(RoomList, MembershipsAreListedAndAReadReachesEveryConnection) {
   })) << "the laptop still shows "
       << ::testing::PrintToString(laptop.list());
 
+  // A tag is kept and shown on the other connection too.
+  ASSERT_TRUE(
+      json_has(laptop.command("rooms.tag", R"({"room":"team:ops","favourite":true})"), "/result"));
+  after[0].favourite = true;
+  const auto both_show = [&](const std::vector<Entry>& want) {
+    for (Watcher* w : {&phone, &laptop}) {
+      EXPECT_TRUE(eventually([&] {
+        w->settle();
+        return w->list() == want;
+      })) << "a connection shows "
+          << ::testing::PrintToString(w->list());
+    }
+  };
+  both_show(after);
+
+  // The server API's membership changes reach the watching connections:
+  // a room joined is listed with its tail, a room left is gone.
+  api("publish", R"({"room":"team:qa","data":{"text":"hello qa"}})");
+  api("members_add", R"({"room":"team:qa","user":"ann"})");
+  api("members_remove", R"({"room":"team:dev","user":"ann"})");
+  const std::vector<Entry> now{{"team:qa", "team:qa", "hello qa", 1, 0, false}, after[0]};
+  both_show(now);
+
   Watcher later(d.port, "ann");
   ASSERT_TRUE(json_has(later.command("rooms.watch", "{}"), "/result"));
   later.settle();
-  EXPECT_EQ(later.list(), after);
+  EXPECT_EQ(later.list(), now);
   std::filesystem::remove_all(dir);
 }
 

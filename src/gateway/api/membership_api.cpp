@@ -8,6 +8,7 @@
 #include "core/json.hpp"
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/json_body.hpp"
+#include "gateway/client/client.hpp"
 #include "gateway/protocol/room_name.hpp"
 #include "gateway/protocol/user_name.hpp"
 
@@ -163,10 +164,16 @@ void register_membership_api(http::HttpRouter& router, ServerState& state,
         c = state::Leave{f.user, f.room};
       }
       Respond on_shard = respond_on_shard(state, shard, std::move(respond));
-      if (!writer->submit(std::move(c),
-                          [on_shard, store, f](const Result<state::Outcome, std::string>& r) {
-                            on_shard(answer(r, store->options(), f));
-                          })) {
+      if (!writer->submit(std::move(c), [&state, on_shard, store,
+                                         f](const Result<state::Outcome, std::string>& r) {
+            on_shard(answer(r, store->options(), f));
+            // The user's connections watching their room list show it.
+            if (r && *r == state::Outcome::done && state.each_client_of) {
+              state.each_client_of(f.user, [room = f.room](client::Client& connection) {
+                connection.membership_changed(room);
+              });
+            }
+          })) {
         on_shard(refused(beast_http::status::service_unavailable, "unavailable",
                          "state.max_queue changes wait to be committed already: retry"));
       }

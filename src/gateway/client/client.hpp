@@ -180,9 +180,10 @@ class Client final : public fanout::Subscriber {
   // turn of its own, never re-entering the transport or the hub.
   void close_slow_consumer(std::string_view what, std::int64_t backlog_bytes);
 
-  // The user read `room` up to `read` on another connection (kept in the
-  // membership store): this one's room list shows it at once.
-  void read_elsewhere(const std::string& room, const state::ReadMarker& read);
+  // The user's membership of `room` changed in the membership store (a
+  // read or a tag on another connection, the server API's members_add or
+  // members_remove): this connection's room list shows it as kept now.
+  void membership_changed(const std::string& room);
 
   // The connection is gone: leave every room, stop the timers. Idempotent.
   void finish();
@@ -369,9 +370,16 @@ class Client final : public fanout::Subscriber {
   // The room list's diffs since the last write, pushed now (before_write,
   // and changes that no write of the connection's own follows).
   void push_room_list();
-  // rooms.read of a membership: kept, then the user's other connections
-  // told; answered once committed.
-  void keep_read(std::uint32_t id, const std::string& room, const state::ReadMarker& read);
+  // Reads `room`'s tail (its stream's top and last publication) into the
+  // room list, then runs `then` (also when the read failed).
+  void read_tail(const std::string& room, std::function<void()> then);
+  // Whether membership changes are kept (state.dir, in a server).
+  [[nodiscard]] bool keeps_memberships() const;
+  // A membership change of the room list's commands (rooms.read,
+  // rooms.tag): kept, answered once committed, then the user's other
+  // connections told.
+  void keep(std::uint32_t id, std::string_view command, const std::string& room,
+            state::Change change);
   // client.publish_rate for publish; client.command_rate for every other
   // command after connect.
   limits::TokenBucket publish_rate_;

@@ -2,6 +2,7 @@
 // room list (client/room_list_feed.hpp), pushed as diffs before each write.
 // With state.dir, the list holds the user's memberships too, and a read
 // marker set on one connection is kept and shown on the others.
+#include "core/log.hpp"
 #include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/client.hpp"
@@ -32,6 +33,24 @@ void Client::push_room_list() {
   if (!diffs.empty()) out_.push({}, fanout::make_message(std::move(diffs)));
 }
 
+void Client::read_tail(const std::string& room, std::function<void()> then) {
+  protocol::HistoryRequest last{room, 1U, std::nullopt, true};
+  core_.broker->history(
+      shard_core_.index, std::move(last),
+      [this, hold = hold(), room, then = std::move(then)](const protocol::HistoryResult& r) {
+        if (finished_ || !room_list_) return;
+        // A room whose history cannot be read shows no preview, and its
+        // counts start with its next publication.
+        if (!r.error) {
+          const fanout::MessagePtr none;
+          const fanout::MessagePtr& newest = r.publications.empty() ? none : r.publications[0];
+          room_list_->on_tail(room, protocol::StreamPosition{r.epoch, r.offset}, newest,
+                              arrived_ms(newest));
+        }
+        then();
+      });
+}
+
 void Client::run(std::uint32_t id, protocol::RoomsWatchCmd& cmd) {
   const std::uint64_t generation = ++watch_generation_;
   if (room_list_) {
@@ -54,29 +73,17 @@ void Client::run(std::uint32_t id, protocol::RoomsWatchCmd& cmd) {
     std::size_t left;
     protocol::RoomsWatchCmd query;
   };
-  std::vector<std::string> rooms = room_list_->rooms();
+  const std::vector<std::string> rooms = room_list_->rooms();
   auto pending = std::make_shared<Pending>(Pending{rooms.size(), cmd});
   auto start = [this, id, generation, pending] {
     if (generation == watch_generation_) room_list_->watch(pending->query);
     reply(id, protocol::EmptyReply{});
   };
   if (rooms.empty()) return start();
-  for (std::string& room : rooms) {
-    protocol::HistoryRequest last{room, 1U, std::nullopt, true};
-    core_.broker->history(
-        shard_core_.index, std::move(last),
-        [this, hold = hold(), room, pending, start](const protocol::HistoryResult& r) {
-          if (finished_ || !room_list_) return;
-          // A room whose history cannot be read shows no preview, and its
-          // counts start with its next publication.
-          if (!r.error) {
-            const fanout::MessagePtr none;
-            const fanout::MessagePtr& newest = r.publications.empty() ? none : r.publications[0];
-            room_list_->on_tail(room, protocol::StreamPosition{r.epoch, r.offset}, newest,
-                                arrived_ms(newest));
-          }
-          if (--pending->left == 0) start();
-        });
+  for (const std::string& room : rooms) {
+    read_tail(room, [pending, start] {
+      if (--pending->left == 0) start();
+    });
   }
 }
 
@@ -92,54 +99,72 @@ void Client::run(std::uint32_t id, protocol::RoomsPageCmd& cmd) {
   reply(id, protocol::EmptyReply{});
 }
 
+bool Client::keeps_memberships() const {
+  return core_.membership_writer != nullptr && core_.run_on_shard && core_.each_client_of;
+}
+
 void Client::run(std::uint32_t id, protocol::RoomsReadCmd& cmd) {
   const bool member = room_list_ && room_list_->is_member(cmd.room);
   if (!member && !is_active_subscription(id, cmd.room)) return;
   std::optional<state::ReadMarker> read;
   if (room_list_) read = room_list_->mark_read(cmd.room);
-  if (!member || !read || core_.membership_writer == nullptr || !core_.run_on_shard) {
-    return reply(id, protocol::EmptyReply{});
-  }
-  keep_read(id, cmd.room, *read);
-}
-
-void Client::keep_read(std::uint32_t id, const std::string& room, const state::ReadMarker& read) {
-  // The writer answers on its own thread; the rest runs on this shard.
-  auto on_shard = [this, weak = owner_, id, room, read, run = core_.run_on_shard,
-                   shard = shard_core_.index](const Result<state::Outcome, std::string>& outcome) {
-    run(shard, [this, weak, id, room, read, outcome] {
-      auto alive = weak.lock();
-      if (!alive || finished_) return;
-      if (!outcome) return reply_error(id, ErrorCode::internal, "rooms.read: " + outcome.error());
-      // Left meanwhile (the server API's members_remove): nothing kept.
-      if (*outcome == state::Outcome::not_member) {
-        return reply_error(id, ErrorCode::not_subscribed,
-                           "rooms.read: not a member of '" + room + "' any more");
-      }
-      reply(id, protocol::EmptyReply{});
-      if (!core_.each_client_of) return;
-      core_.each_client_of(user_, [self = client_id_, room, read](Client& c) {
-        if (c.id() != self) c.read_elsewhere(room, read);
-      });
-    });
-  };
-  if (!core_.membership_writer->submit(state::SetRead{user_, room, read}, std::move(on_shard))) {
-    reply_error(id, ErrorCode::unavailable,
-                "rooms.read: state.max_queue changes wait to be committed already: retry");
-  }
-}
-
-void Client::read_elsewhere(const std::string& room, const state::ReadMarker& read) {
-  if (!room_list_ || !reading()) return;
-  room_list_->apply_read(room, read);
-  push_room_list();  // nothing of this connection's own may be written soon
+  if (!member || !read || !keeps_memberships()) return reply(id, protocol::EmptyReply{});
+  keep(id, "rooms.read", cmd.room, state::SetRead{user_, cmd.room, std::move(*read)});
 }
 
 void Client::run(std::uint32_t id, protocol::RoomsTagCmd& cmd) {
   const bool member = room_list_ && room_list_->is_member(cmd.room);
   if (!member && !is_active_subscription(id, cmd.room)) return;
   if (room_list_) room_list_->set_tags(cmd.room, cmd.favourite, cmd.low_priority);
-  reply(id, protocol::EmptyReply{});
+  const auto kept = member ? room_list_->member_flags(cmd.room) : std::nullopt;
+  if (!kept || !keeps_memberships()) return reply(id, protocol::EmptyReply{});
+  keep(id, "rooms.tag", cmd.room, state::SetFlags{user_, cmd.room, kept->first, kept->second});
+}
+
+void Client::keep(std::uint32_t id, std::string_view command, const std::string& room,
+                  state::Change change) {
+  // The writer answers on its own thread; the rest runs on this shard.
+  auto on_shard = [this, weak = owner_, id, command = std::string(command), room,
+                   run = core_.run_on_shard,
+                   shard = shard_core_.index](const Result<state::Outcome, std::string>& outcome) {
+    run(shard, [this, weak, id, command, room, outcome] {
+      auto alive = weak.lock();
+      if (!alive || finished_) return;
+      if (!outcome) return reply_error(id, ErrorCode::internal, command + ": " + outcome.error());
+      // Left meanwhile (the server API's members_remove): nothing kept.
+      if (*outcome == state::Outcome::not_member) {
+        return reply_error(id, ErrorCode::not_subscribed,
+                           command + ": not a member of '" + room + "' any more");
+      }
+      reply(id, protocol::EmptyReply{});
+      core_.each_client_of(user_, [self = client_id_, room](Client& c) {
+        if (c.id() != self) c.membership_changed(room);
+      });
+    });
+  };
+  if (!core_.membership_writer->submit(std::move(change), std::move(on_shard))) {
+    reply_error(
+        id, ErrorCode::unavailable,
+        std::string(command) + ": state.max_queue changes wait to be committed already: retry");
+  }
+}
+
+void Client::membership_changed(const std::string& room) {
+  if (!room_list_ || !reading() || core_.memberships == nullptr) return;
+  auto kept = core_.memberships->find(user_, room);
+  if (!kept) {
+    log::warn("room list: a membership could not be read",
+              {{"user", user_}, {"room", room}, {"error", kept.error()}});
+    return;
+  }
+  if (!*kept) {
+    room_list_->remove_member(room);
+  } else if (room_list_->add_member(**kept)) {
+    // Newly listed: its tail first, then shown (nothing of this
+    // connection's own may be written soon, so pushed now).
+    return read_tail(room, [this] { push_room_list(); });
+  }
+  push_room_list();
 }
 
 }  // namespace herald::gateway::client

@@ -21,6 +21,14 @@ live::RoomFilter make_filter(const protocol::RoomsWatchCmd& q) {
                      : live::filter_all(std::move(all));
 }
 
+// The live item's tags for a membership's flags.
+std::uint8_t tags_of(std::uint16_t flags) {
+  // Safety: the two tag bits fit a byte.
+  return static_cast<std::uint8_t>(
+      ((flags & state::kFavourite) != 0 ? live::kTagFavourite : 0) |
+      ((flags & state::kLowPriority) != 0 ? live::kTagLowPriority : 0));
+}
+
 live::RoomSorter make_sorter(const protocol::RoomsWatchCmd& q) {
   if (q.sort == protocol::RoomsWatchCmd::Sort::name) return live::sort_name();
   return live::default_room_sorter();  // unsent first, then recency, then name
@@ -89,19 +97,36 @@ void RoomListFeed::remove_subscribed(std::string_view room) {
   forget_if_unlisted(room);
 }
 
-void RoomListFeed::add_member(const state::Membership& m) {
+bool RoomListFeed::add_member(const state::Membership& m) {
+  const bool listed_before = find(m.room) != nullptr;
   Room& r = listed(m.room);
+  const bool was_member = r.member;
   r.member = true;
-  r.read_known = true;
-  r.read = m.read;
-  r.info.mention_count = m.mentions;
+  r.flags = m.flags;
+  r.notify = m.notify;
   r.info.membership =
       m.state == state::MemberState::invited ? live::Membership::invited : live::Membership::joined;
   r.info.is_direct = (m.flags & state::kDirect) != 0;
-  r.info.tags =
-      static_cast<std::uint8_t>(((m.flags & state::kFavourite) != 0 ? live::kTagFavourite : 0) |
-                                ((m.flags & state::kLowPriority) != 0 ? live::kTagLowPriority : 0));
+  r.info.tags = tags_of(m.flags);
+  if (!was_member || !r.read_known || r.read != m.read) {
+    r.read_known = true;
+    r.read = m.read;
+    r.info.mention_count = m.mentions;
+  }
   update(r);
+  return !listed_before;
+}
+
+void RoomListFeed::remove_member(std::string_view room) {
+  if (Room* r = find(room)) r->member = false;
+  forget_if_unlisted(room);
+}
+
+std::optional<std::pair<std::uint16_t, state::NotifyMode>> RoomListFeed::member_flags(
+    std::string_view room) const {
+  const Room* r = find(room);
+  if (r == nullptr || !r->member) return std::nullopt;
+  return std::pair{r->flags, r->notify};
 }
 
 bool RoomListFeed::is_member(std::string_view room) const {
@@ -152,7 +177,10 @@ void RoomListFeed::on_tail(std::string_view room, const protocol::StreamPosition
       r->preview = p.preview;
       if (p.kind == protocol::PublicationSummary::Kind::rename) r->info.display_name = p.rename;
       r->info.latest_event_ms = last_ms;
-      r->info.recency_stamp = stamp_at(last_ms);
+      // Its own time, whatever order the tails come back in; later
+      // activity stamps above it (stamp_at).
+      r->info.recency_stamp = last_ms * 1000;
+      stamp_ = std::max(stamp_, r->info.recency_stamp);
     }
   }
   update(*r);
@@ -207,15 +235,11 @@ std::optional<state::ReadMarker> RoomListFeed::mark_read(std::string_view room) 
   return r->read;
 }
 
-void RoomListFeed::apply_read(std::string_view room, const state::ReadMarker& read) {
-  if (Room* r = find(room)) read_up_to(*r, read);
-}
-
 bool RoomListFeed::set_tags(std::string_view room, bool favourite, bool low_priority) {
   Room* r = find(room);
   if (!r) return false;
-  r->info.tags = static_cast<std::uint8_t>((favourite ? live::kTagFavourite : 0) |
-                                           (low_priority ? live::kTagLowPriority : 0));
+  r->flags = state::with_tags(r->flags, favourite, low_priority);
+  r->info.tags = tags_of(r->flags);
   update(*r);
   return true;
 }

@@ -45,6 +45,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "gateway/fanout/message.hpp"
@@ -68,9 +69,17 @@ class RoomListFeed {
   // nullopt: at the first top the feed learns.
   void add_subscribed(std::string_view room, std::optional<state::ReadMarker> read = {});
   void remove_subscribed(std::string_view room);
-  // One of the user's memberships, with its kept marker, counts and flags.
-  void add_member(const state::Membership& m);
+  // One of the user's memberships as kept: listed (true when it was not
+  // before), its flags taken, and its marker where it moved (the mentions
+  // then are the kept ones; a flag change leaves those counted here).
+  bool add_member(const state::Membership& m);
+  // The user is no longer a member: unlisted unless subscribed here.
+  void remove_member(std::string_view room);
   [[nodiscard]] bool is_member(std::string_view room) const;
+  // A membership's kept flags (state::MemberFlag bits) and notification
+  // mode, for a change of them; nullopt when the room is not one.
+  [[nodiscard]] std::optional<std::pair<std::uint16_t, state::NotifyMode>> member_flags(
+      std::string_view room) const;
   // Every listed room's name (to read their tails when watching begins).
   [[nodiscard]] std::vector<std::string> rooms() const;
 
@@ -87,8 +96,6 @@ class RoomListFeed {
   // rooms.read: the user has read `room` up to its top. The marker to keep,
   // or nullopt when the room is not listed or its top is not known yet.
   [[nodiscard]] std::optional<state::ReadMarker> mark_read(std::string_view room);
-  // The user read `room` up to `read` elsewhere (another connection).
-  void apply_read(std::string_view room, const state::ReadMarker& read);
   // Tags; false if the room is not listed.
   bool set_tags(std::string_view room, bool favourite, bool low_priority);
 
@@ -118,6 +125,8 @@ class RoomListFeed {
     protocol::StreamPosition top;
     bool read_known = false;  // false: taken at the first top learnt
     state::ReadMarker read;
+    std::uint16_t flags = 0;  // a membership's kept state::MemberFlag bits
+    state::NotifyMode notify = state::NotifyMode::all;
   };
   Room* find(std::string_view room);
   const Room* find(std::string_view room) const;
@@ -126,8 +135,9 @@ class RoomListFeed {
   // The stream's top moved to `top` (ahead, or another epoch).
   static void learn_top(Room& r, const protocol::StreamPosition& top);
   void read_up_to(Room& r, state::ReadMarker read);
-  // A recency stamp for activity at `ms`: grows with every call, and
-  // orders by time where the times differ.
+  // A recency stamp for live activity at `ms`: grows with every call (above
+  // every tail's, which is its time), and orders by time where the times
+  // differ.
   std::uint64_t stamp_at(std::uint64_t ms);
   // The counts from the positions, then the service told.
   void update(Room& r);
