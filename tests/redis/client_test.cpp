@@ -503,8 +503,10 @@ class InfoGate {
         fds.push_back({p.server, POLLIN, 0});
       }
       (void)poll(fds.data(), fds.size(), 10);
+      // The pairs polled; one accepted now is polled from the next turn.
+      const std::size_t polled = pairs_.size();
       if ((fds[0].revents & POLLIN) != 0) accept_one();
-      for (std::size_t i = 0; i < pairs_.size(); ++i) {
+      for (std::size_t i = 0; i < polled; ++i) {
         Pair& p = pairs_[i];
         char buf[16384];
         if ((fds[1 + 2 * i].revents & POLLIN) != 0) {
