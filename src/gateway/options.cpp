@@ -312,6 +312,8 @@ void register_options(config::Schema& s, Options& o) {
   s.add_int("state.max_queue", st.max_queue, 1, 100'000'000,
             "Changes waiting to be committed; one more is refused (503) until the disk catches "
             "up");
+  s.add_int("state.max_mentions", st.max_mentions, 0, 1000,
+            "Users one publication's @mentions are kept for (each a write); 0: none kept");
 }
 
 }  // namespace herald::gateway

@@ -225,6 +225,9 @@ struct StateOptions {
   std::uint32_t max_members_per_room = 100'000;
   std::chrono::milliseconds max_delay{10};  // a batch of changes is committed within this
   std::uint32_t max_queue = 100'000;        // changes waiting for the writer
+  // Users one publication's mentions are kept for (a write each): a
+  // publication costs at most this + 1 changes whatever the room's size.
+  std::uint32_t max_mentions = 20;
 };
 
 struct Options {

@@ -28,6 +28,7 @@
 #include "gateway/codec/centrifugo_json.hpp"
 #include "gateway/codec/herald_json.hpp"
 #include "gateway/http_session.hpp"
+#include "gateway/membership/mentioning_broker.hpp"
 #include "gateway/moderation/moderating_broker.hpp"
 #include "gateway/moderation/moderator.hpp"
 #include "gateway/server_state.hpp"
@@ -64,8 +65,10 @@ struct Server::Impl {
   ShardPool pool;
   // The per-user state (state.dir; null without it) and its writer, which
   // goes first: its last answers are posted to the shards, whose contexts
-  // must still exist.
+  // must still exist, and call the mentioning broker (which wraps the
+  // broker when state.dir is set; state.broker then points at it).
   std::unique_ptr<state::MembershipStore> membership_store;
+  std::unique_ptr<membership::MentioningBroker> mentioning_broker;
   std::unique_ptr<state::Writer> membership_writer;
   std::unique_ptr<broker::Broker> broker;
   // The same object as `broker` when it is the cluster's (cluster.mode =
@@ -422,6 +425,28 @@ void Server::Impl::open_state() {
   state.run_on_shard = [&st = state](unsigned shard, std::function<void()> fn) {
     boost::asio::post((*st.pool)[shard].ctx, std::move(fn));
   };
+  // A publication's mentions and its sender's read marker are kept, and
+  // shown on the users' connections (membership/mentioning_broker.hpp).
+  mentioning_broker = std::make_unique<membership::MentioningBroker>(
+      *state.broker, *membership_writer, o.max_mentions,
+      [&st = state](const std::string& user, const std::string& room) {
+        st.each_client_of(user, [room](client::Client& c) { c.membership_changed(room); });
+      });
+  state.broker = mentioning_broker.get();
+  // What the state costs, pinned by tests: changes per publication.
+  state::Writer& w = *membership_writer;
+  const membership::MentioningBroker& mb = *mentioning_broker;
+  state.registry.callback(
+      "herald_state_changes_total", "Per-user state changes committed",
+      [&w] { return static_cast<double>(w.changes()); }, true);
+  state.registry.callback(
+      "herald_state_batches_total", "Transactions the per-user state changes were committed in",
+      [&w] { return static_cast<double>(w.batches()); }, true);
+  state.registry.callback(
+      "herald_state_changes_dropped_total",
+      "Mentions and read markers of publications not kept: the writer's queue was full "
+      "(state.max_queue)",
+      [&mb] { return static_cast<double>(mb.dropped()); }, true);
   log::info("state opened", {{"dir", o.dir}, {"max_bytes", o.max_bytes}, {"sync", o.sync}});
 }
 
@@ -457,11 +482,12 @@ void Server::add_keyword_api(match::store::Store& store) {
   Impl& m = *impl_;
   api::register_keyword_api(m.state.router, m.state, store);
   api::register_keyword_metrics(m.state.registry, store);
-  // Moderation wraps the broker, so that every publish path passes through
-  // it (gateway/moderation/moderator.hpp).
+  // Moderation wraps the broker (and the mentioning broker, when there is
+  // one: mentions are read from the moderated text), so that every publish
+  // path passes through it (gateway/moderation/moderator.hpp).
   m.moderator = std::make_unique<moderation::Moderator>(store, m.options, m.state.registry);
   m.moderating_broker =
-      std::make_unique<moderation::ModeratingBroker>(*m.broker, *m.moderator, m.pool);
+      std::make_unique<moderation::ModeratingBroker>(*m.state.broker, *m.moderator, m.pool);
   m.state.broker = m.moderating_broker.get();
 }
 void Server::add_api_action(std::string path, api::ApiAction action) {

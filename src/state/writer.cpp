@@ -41,6 +41,11 @@ std::uint64_t Writer::batches() const {
   return batches_;
 }
 
+std::uint64_t Writer::changes() const {
+  std::lock_guard lock(mu_);
+  return finished_;
+}
+
 void Writer::run() {
   std::unique_lock lock(mu_);
   for (;;) {

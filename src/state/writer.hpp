@@ -60,6 +60,8 @@ class Writer {
   // Batches applied so far: what the batching saves is this beside the
   // changes applied.
   [[nodiscard]] std::uint64_t batches() const;
+  // Changes applied and answered so far.
+  [[nodiscard]] std::uint64_t changes() const;
 
  private:
   struct Item {

@@ -17,6 +17,7 @@
 #include <random>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "support/daemon.hpp"
@@ -388,8 +389,9 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
 // With state.dir, the list is the user's memberships (issue 43): rooms the
 // connection never subscribed to are listed with their last publication
 // and their unread count from the kept read marker; a read or a tag on one
-// connection, and a membership the server API adds or removes, is kept and
-// shown on the user's connections, and on a connection that comes later.
+// connection, a membership the server API adds or removes, and a mention,
+// is kept and shown on the user's connections, and on a connection that
+// comes later.
 TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   const std::string dir = ::testing::TempDir() + "herald-roomlist-" + std::to_string(::getpid());
   std::filesystem::remove_all(dir);
@@ -449,10 +451,70 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   const std::vector<Entry> now{{"team:qa", "team:qa", "hello qa", 1, 0, false}, after[0]};
   both_show(now);
 
+  // A mention is kept (membership/mentioning_broker.hpp) and shown with
+  // its publication on connections not subscribed to the room; the
+  // sender's own publication is kept as their read.
+  auto bob = connect_as(d.port, "bob");
+  api("members_add", R"({"room":"team:ops","user":"bob"})");
+  publish(*bob, 2, "team:ops", R"({"text":"@ann look"})");
+  std::vector<Entry> mentioned = now;
+  mentioned[1] = {"team:ops", "team:ops", "@ann look", 1, 1, true};
+  std::swap(mentioned[0], mentioned[1]);  // the most recent first
+  both_show(mentioned);
+  auto bob_rooms = [&] {
+    return api_post(d.port, "/api/user_rooms", R"({"user":"bob"})", "k3y").body;
+  };
+  EXPECT_TRUE(eventually([&] {
+    return json_uint(bob_rooms(), "/result/rooms/0/read/offset") == 4;
+  })) << bob_rooms();
+
   Watcher later(d.port, "ann");
   ASSERT_TRUE(json_has(later.command("rooms.watch", "{}"), "/result"));
   later.settle();
-  EXPECT_EQ(later.list(), now);
+  EXPECT_EQ(later.list(), mentioned);
+  std::filesystem::remove_all(dir);
+}
+
+// The cost the plan pins (docs/plans/room-state.md): a publication to a
+// room of M members writes nothing for them (their unread counts are
+// derived from the stream), only its mentions and its sender's read
+// marker: at most state.max_mentions + 1 changes, whatever M.
+TEST(RoomList, APublicationWritesNothingForItsRoomsMembers) {
+  const std::string dir = ::testing::TempDir() + "herald-roomcost-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  Daemon d({"--api.key", "k3y", "--state.dir", dir, "--state.max_mentions", "2"});
+  const auto api = [&](const std::string& method, const std::string& body) {
+    const HttpReply r = api_post(d.port, "/api/" + method, body, "k3y");
+    EXPECT_EQ(r.status, 200) << method << " " << body << " -> " << r.body;
+  };
+  const int kMembers = 200;
+  for (int i = 0; i < kMembers; ++i) {
+    api("members_add", R"({"room":"big","user":"u)" + std::to_string(i) + R"("})");
+  }
+  const auto changes = [&] {
+    return metric_value(http_get("127.0.0.1", d.port, "/metrics").body,
+                        "herald_state_changes_total");
+  };
+  const double before = changes();
+  EXPECT_EQ(before, kMembers);  // one per members_add, each answered once committed
+  // 50 publications without a sender or a mention: nothing to keep.
+  for (int i = 0; i < 50; ++i) api("publish", R"({"room":"big","data":{"text":"news"}})");
+  // 20 by a member, each mentioning three members (two are kept:
+  // state.max_mentions) and itself (not a mention: its read marker moves).
+  auto u0 = connect_as(d.port, "u0");
+  for (std::uint32_t i = 0; i < 20; ++i) {
+    publish(*u0, 10 + i, "big", R"({"text":"@u1 @u2 @u3 @u0"})");
+  }
+  const double want = before + 20 * 3;
+  EXPECT_TRUE(eventually([&] { return changes() == want; }))
+      << changes() - before << " changes for 70 publications to a room of " << kMembers;
+  // And none later: nothing was left queued.
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(changes(), want);
+  const HttpReply r = api_post(d.port, "/api/user_rooms", R"({"user":"u1"})", "k3y");
+  EXPECT_EQ(json_uint(r.body, "/result/rooms/0/mentions"), 20u) << r.body;
+  const HttpReply r3 = api_post(d.port, "/api/user_rooms", R"({"user":"u3"})", "k3y");
+  EXPECT_EQ(json_uint(r3.body, "/result/rooms/0/mentions"), 0u) << r3.body;  // past the limit
   std::filesystem::remove_all(dir);
 }
 

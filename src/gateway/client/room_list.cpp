@@ -159,9 +159,11 @@ void Client::membership_changed(const std::string& room) {
   }
   if (!*kept) {
     room_list_->remove_member(room);
-  } else if (room_list_->add_member(**kept)) {
-    // Newly listed: its tail first, then shown (nothing of this
-    // connection's own may be written soon, so pushed now).
+  } else if (room_list_->add_member(**kept) || !room_list_->is_subscribed(room)) {
+    // Newly listed, or not followed live here: its tail first (a mention
+    // comes with a publication this connection did not receive), then
+    // shown (nothing of this connection's own may be written soon, so
+    // pushed now).
     return read_tail(room, [this] { push_room_list(); });
   }
   push_room_list();

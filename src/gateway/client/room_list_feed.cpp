@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gateway/protocol/mentions.hpp"
 #include "gateway/protocol/publication_summary.hpp"
 #include "gateway/protocol/room_list_push.hpp"
 #include "live/room_list/filters.hpp"
@@ -36,7 +37,7 @@ live::RoomSorter make_sorter(const protocol::RoomsWatchCmd& q) {
 
 }  // namespace
 
-RoomListFeed::RoomListFeed(std::string user) : user_(std::move(user)), mention_("@" + user_) {}
+RoomListFeed::RoomListFeed(std::string user) : user_(std::move(user)) {}
 RoomListFeed::~RoomListFeed() = default;
 
 RoomListFeed::Room* RoomListFeed::find(std::string_view room) {
@@ -100,7 +101,6 @@ void RoomListFeed::remove_subscribed(std::string_view room) {
 bool RoomListFeed::add_member(const state::Membership& m) {
   const bool listed_before = find(m.room) != nullptr;
   Room& r = listed(m.room);
-  const bool was_member = r.member;
   r.member = true;
   r.flags = m.flags;
   r.notify = m.notify;
@@ -108,11 +108,9 @@ bool RoomListFeed::add_member(const state::Membership& m) {
       m.state == state::MemberState::invited ? live::Membership::invited : live::Membership::joined;
   r.info.is_direct = (m.flags & state::kDirect) != 0;
   r.info.tags = tags_of(m.flags);
-  if (!was_member || !r.read_known || r.read != m.read) {
-    r.read_known = true;
-    r.read = m.read;
-    r.info.mention_count = m.mentions;
-  }
+  r.read_known = true;
+  r.read = m.read;
+  r.info.mention_count = m.mentions;
   update(r);
   return !listed_before;
 }
@@ -127,6 +125,11 @@ std::optional<std::pair<std::uint16_t, state::NotifyMode>> RoomListFeed::member_
   const Room* r = find(room);
   if (r == nullptr || !r->member) return std::nullopt;
   return std::pair{r->flags, r->notify};
+}
+
+bool RoomListFeed::is_subscribed(std::string_view room) const {
+  const Room* r = find(room);
+  return r != nullptr && r->subscribed;
 }
 
 bool RoomListFeed::is_member(std::string_view room) const {
@@ -213,8 +216,10 @@ void RoomListFeed::on_publication(const fanout::MessagePtr& frame, std::uint64_t
       r.read = state::ReadMarker{at->epoch, at->offset};
     }
     r.info.mention_count = 0;
-  } else if (p.kind == protocol::PublicationSummary::Kind::text &&
-             p.text.find(mention_) != std::string::npos) {
+  } else if (!r.member && p.kind == protocol::PublicationSummary::Kind::text &&
+             protocol::mentions(p.text, user_)) {
+    // A membership's mentions are kept (membership/mentioning_broker.hpp)
+    // and come from the store; only a subscribed room's are counted here.
     ++r.info.mention_count;
   }
   r.info.latest_event_ms = now_ms;

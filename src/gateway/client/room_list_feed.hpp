@@ -6,10 +6,11 @@
 // both. Each publication the connection receives updates its room's entry:
 // the preview (data.text, or the data as JSON), the sender, the time it
 // arrived, a recency stamp that orders rooms by activity, and the mention
-// count when data.text contains "@<user>". A publication whose data is an
-// object with a "rename" string renames the room for every watcher (the
-// room's name is state carried by its own stream, as in Matrix);
-// `rooms.tag` sets favourite / low-priority.
+// count when data.text mentions the user (protocol/mentions.hpp; a
+// membership's mentions are kept, and come from the store instead). A
+// publication whose data is an object with a "rename" string renames the
+// room for every watcher (the room's name is state carried by its own
+// stream, as in Matrix); `rooms.tag` sets favourite / low-priority.
 //
 // Unread counts are derived, never counted: each entry knows the stream's
 // top (epoch, offset) and the user's read marker, and shows
@@ -70,12 +71,13 @@ class RoomListFeed {
   void add_subscribed(std::string_view room, std::optional<state::ReadMarker> read = {});
   void remove_subscribed(std::string_view room);
   // One of the user's memberships as kept: listed (true when it was not
-  // before), its flags taken, and its marker where it moved (the mentions
-  // then are the kept ones; a flag change leaves those counted here).
+  // before), with its flags, read marker and mentions.
   bool add_member(const state::Membership& m);
   // The user is no longer a member: unlisted unless subscribed here.
   void remove_member(std::string_view room);
   [[nodiscard]] bool is_member(std::string_view room) const;
+  // Listed because this connection is subscribed (its publications come).
+  [[nodiscard]] bool is_subscribed(std::string_view room) const;
   // A membership's kept flags (state::MemberFlag bits) and notification
   // mode, for a change of them; nullopt when the room is not one.
   [[nodiscard]] std::optional<std::pair<std::uint16_t, state::NotifyMode>> member_flags(
@@ -145,7 +147,6 @@ class RoomListFeed {
   [[nodiscard]] protocol::RoomRow row_of(const live::RoomListItem& item) const;
 
   std::string user_;
-  std::string mention_;  // "@" + user
   live::RoomListService service_;
   std::unique_ptr<live::RoomListView> view_;
   std::unordered_map<std::string, std::unique_ptr<Room>> rooms_;  // by room name

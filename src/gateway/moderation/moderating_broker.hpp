@@ -20,50 +20,23 @@
 #include <map>
 #include <vector>
 
-#include "gateway/broker/broker.hpp"
+#include "gateway/broker/forwarding_broker.hpp"
 #include "gateway/moderation/moderator.hpp"
 #include "gateway/shard_pool.hpp"
 
 namespace herald::gateway::moderation {
 
-class ModeratingBroker final : public broker::Broker {
+class ModeratingBroker final : public broker::ForwardingBroker {
  public:
   // `inner`, `moderator` and `pool` must outlive this broker.
   ModeratingBroker(broker::Broker& inner, Moderator& moderator, ShardPool& pool)
-      : inner_(inner), moderator_(moderator), pool_(pool), waiting_(pool.size()) {}
+      : ForwardingBroker(inner), moderator_(moderator), pool_(pool), waiting_(pool.size()) {}
 
   // Publications of one namespace on one shard that may wait for its engine.
   static constexpr std::size_t kMaxWaiting = 4096;
 
   void publish(unsigned from, protocol::PublishRequest request,
                std::function<void(protocol::PublishResult)> done) override;
-  void subscribe(unsigned from, protocol::SubscribeRequest request,
-                 std::function<void(protocol::SubscribeResult)> done) override {
-    inner_.subscribe(from, std::move(request), std::move(done));
-  }
-  void unsubscribe(unsigned from, std::string room, std::string client,
-                   std::optional<std::string> leave_info) override {
-    inner_.unsubscribe(from, std::move(room), std::move(client), std::move(leave_info));
-  }
-  void history(unsigned from, protocol::HistoryRequest request,
-               std::function<void(protocol::HistoryResult)> done) override {
-    inner_.history(from, std::move(request), std::move(done));
-  }
-  void presence(unsigned from, std::string room,
-                std::function<void(protocol::PresenceResult)> done) override {
-    inner_.presence(from, std::move(room), std::move(done));
-  }
-  void update_presence(unsigned from, std::string room, std::string client, std::string user,
-                       std::string info_json) override {
-    inner_.update_presence(from, std::move(room), std::move(client), std::move(user),
-                           std::move(info_json));
-  }
-  void history_remove(unsigned from, std::string room,
-                      std::function<void(protocol::HistoryRemoveResult)> done) override {
-    inner_.history_remove(from, std::move(room), std::move(done));
-  }
-  void start() override { inner_.start(); }
-  void stop() override { inner_.stop(); }
 
  private:
   struct Waiting {
@@ -85,7 +58,6 @@ class ModeratingBroker final : public broker::Broker {
   void answer(unsigned from, std::function<void(protocol::PublishResult)> done,
               protocol::PublishResult result);
 
-  broker::Broker& inner_;
   Moderator& moderator_;
   ShardPool& pool_;
   // [shard][policy]: each shard's queues, touched only on that shard.
