@@ -27,6 +27,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 
 #include "core/result.hpp"
@@ -43,6 +44,9 @@ class Writer {
     std::size_t max_queue = 100'000;
   };
   using Done = std::function<void(const Result<Outcome, std::string>&)>;
+  // What a caller whose submit() was refused tells its own caller.
+  static constexpr std::string_view kQueueFull =
+      "state.max_queue changes wait to be committed already: retry";
 
   Writer(MembershipStore& store, Options options);
   ~Writer();

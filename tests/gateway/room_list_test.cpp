@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <random>
 #include <set>
 #include <string>
@@ -386,6 +387,27 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
   EXPECT_TRUE(reset);
 }
 
+// heraldd keeping memberships in a directory of its own (removed at the
+// end), and the server API's calls that must answer 200.
+struct StateDaemon {
+  explicit StateDaemon(const std::string& name, std::vector<std::string> flags)
+      : dir(::testing::TempDir() + name + "-" + std::to_string(::getpid())) {
+    std::filesystem::remove_all(dir);
+    flags.insert(flags.end(), {"--api.key", "k3y", "--state.dir", dir});
+    d.emplace(flags);
+  }
+  ~StateDaemon() {
+    d.reset();
+    std::filesystem::remove_all(dir);
+  }
+  void api(const std::string& method, const std::string& body) const {
+    const HttpReply r = api_post(d->port, "/api/" + method, body, "k3y");
+    EXPECT_EQ(r.status, 200) << method << " " << body << " -> " << r.body;
+  }
+  std::string dir;
+  std::optional<Daemon> d;
+};
+
 // With state.dir, the list is the user's memberships (issue 43): rooms the
 // connection never subscribed to are listed with their last publication
 // and their unread count from the kept read marker; a read or a tag on one
@@ -393,13 +415,9 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
 // is kept and shown on the user's connections, and on a connection that
 // comes later.
 TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
-  const std::string dir = ::testing::TempDir() + "herald-roomlist-" + std::to_string(::getpid());
-  std::filesystem::remove_all(dir);
-  Daemon d({"--api.key", "k3y", "--state.dir", dir, "--server.threads", "2"});
-  const auto api = [&](const std::string& method, const std::string& body) {
-    const HttpReply r = api_post(d.port, "/api/" + method, body, "k3y");
-    EXPECT_EQ(r.status, 200) << method << " " << body << " -> " << r.body;
-  };
+  const StateDaemon s("herald-roomlist", {"--server.threads", "2"});
+  const Daemon& d = *s.d;
+  const auto api = [&](const std::string& method, const std::string& body) { s.api(method, body); };
   api("members_add", R"({"room":"team:ops","user":"ann"})");
   api("members_add", R"({"room":"team:dev","user":"ann"})");
   for (const char* text : {"one", "two", "three"}) {
@@ -472,7 +490,6 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   ASSERT_TRUE(json_has(later.command("rooms.watch", "{}"), "/result"));
   later.settle();
   EXPECT_EQ(later.list(), mentioned);
-  std::filesystem::remove_all(dir);
 }
 
 // The cost the plan pins (docs/plans/room-state.md): a publication to a
@@ -480,13 +497,9 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
 // derived from the stream), only its mentions and its sender's read
 // marker: at most state.max_mentions + 1 changes, whatever M.
 TEST(RoomList, APublicationWritesNothingForItsRoomsMembers) {
-  const std::string dir = ::testing::TempDir() + "herald-roomcost-" + std::to_string(::getpid());
-  std::filesystem::remove_all(dir);
-  Daemon d({"--api.key", "k3y", "--state.dir", dir, "--state.max_mentions", "2"});
-  const auto api = [&](const std::string& method, const std::string& body) {
-    const HttpReply r = api_post(d.port, "/api/" + method, body, "k3y");
-    EXPECT_EQ(r.status, 200) << method << " " << body << " -> " << r.body;
-  };
+  const StateDaemon s("herald-roomcost", {"--state.max_mentions", "2"});
+  const Daemon& d = *s.d;
+  const auto api = [&](const std::string& method, const std::string& body) { s.api(method, body); };
   const int kMembers = 200;
   for (int i = 0; i < kMembers; ++i) {
     api("members_add", R"({"room":"big","user":"u)" + std::to_string(i) + R"("})");
@@ -515,7 +528,6 @@ TEST(RoomList, APublicationWritesNothingForItsRoomsMembers) {
   EXPECT_EQ(json_uint(r.body, "/result/rooms/0/mentions"), 20u) << r.body;
   const HttpReply r3 = api_post(d.port, "/api/user_rooms", R"({"user":"u3"})", "k3y");
   EXPECT_EQ(json_uint(r3.body, "/result/rooms/0/mentions"), 0u) << r3.body;  // past the limit
-  std::filesystem::remove_all(dir);
 }
 
 }  // namespace

@@ -175,7 +175,7 @@ void register_membership_api(http::HttpRouter& router, ServerState& state,
             }
           })) {
         on_shard(refused(beast_http::status::service_unavailable, "unavailable",
-                         "state.max_queue changes wait to be committed already: retry"));
+                         state::Writer::kQueueFull));
       }
     };
   };

@@ -143,9 +143,8 @@ void Client::keep(std::uint32_t id, std::string_view command, const std::string&
     });
   };
   if (!core_.membership_writer->submit(std::move(change), std::move(on_shard))) {
-    reply_error(
-        id, ErrorCode::unavailable,
-        std::string(command) + ": state.max_queue changes wait to be committed already: retry");
+    reply_error(id, ErrorCode::unavailable,
+                std::string(command) + ": " + std::string(state::Writer::kQueueFull));
   }
 }
 

@@ -85,8 +85,7 @@ void RoomListFeed::add_subscribed(std::string_view room, std::optional<state::Re
   r.subscribed = true;
   // A membership's marker is the user's; a subscription only starts one.
   if (read && !r.read_known) {
-    r.top_known = true;
-    r.top = protocol::StreamPosition{read->epoch, read->offset};
+    learn_top(r, protocol::StreamPosition{read->epoch, read->offset});
     read_up_to(r, std::move(*read));
     return;
   }

@@ -13,41 +13,48 @@ void MentioningBroker::publish(unsigned from, protocol::PublishRequest request,
                                std::function<void(protocol::PublishResult)> done) {
   // Kept only for an in-stream publication: the changes name its position.
   if (request.skip_history) return inner_.publish(from, std::move(request), std::move(done));
-  std::string room = request.room, data = request.data_json, info = request.info_json;
+  // Read now, while the request is at hand: the answer's callback holds
+  // the few names it needs, not a copy of the data.
+  Keep what = to_keep(request);
   inner_.publish(from, std::move(request),
-                 [this, room = std::move(room), data = std::move(data), info = std::move(info),
-                  done = std::move(done)](protocol::PublishResult r) {
-                   if (!r.error && r.in_stream) keep(room, data, info, r);
+                 [this, what = std::move(what), done = std::move(done)](protocol::PublishResult r) {
+                   if (!r.error && r.in_stream) keep(what, r);
                    done(std::move(r));
                  });
 }
 
-void MentioningBroker::keep(const std::string& room, const std::string& data_json,
-                            const std::string& info_json, const protocol::PublishResult& at) {
+MentioningBroker::Keep MentioningBroker::to_keep(const protocol::PublishRequest& request) const {
   // One parse of each per publication (not per member). Both are the
   // server's own compact JSON: a field that is not there is no change.
   thread_local simdjson::dom::parser parser;
-  std::string sender;
+  Keep what;
+  what.room = request.room;
   simdjson::dom::element info;
   std::string_view user;
-  if (!info_json.empty() && parser.parse(info_json).get(info) == simdjson::SUCCESS &&
+  if (!request.info_json.empty() &&
+      parser.parse(request.info_json).get(info) == simdjson::SUCCESS &&
       info["user"].get(user) == simdjson::SUCCESS) {
-    sender.assign(user);
+    what.sender.assign(user);
   }
-  std::string text;
   simdjson::dom::element data;
-  std::string_view t;
-  if (parser.parse(data_json).get(data) == simdjson::SUCCESS && data.is_object() &&
-      data["text"].get(t) == simdjson::SUCCESS) {
-    text.assign(t);
+  std::string_view text;
+  if (parser.parse(request.data_json).get(data) == simdjson::SUCCESS && data.is_object() &&
+      data["text"].get(text) == simdjson::SUCCESS) {
+    for (std::string_view name : protocol::mentioned_users(text, max_mentions_)) {
+      // One's own publication reads the room instead.
+      if (name != what.sender) what.mentioned.emplace_back(name);
+    }
   }
-  for (std::string_view name : protocol::mentioned_users(text, max_mentions_)) {
-    if (name == sender) continue;  // one's own publication reads the room instead
-    std::string mentioned(name);
-    submit(state::AddMention{mentioned, room}, mentioned, room);
+  return what;
+}
+
+void MentioningBroker::keep(const Keep& what, const protocol::PublishResult& at) {
+  for (const std::string& user : what.mentioned) {
+    submit(state::AddMention{user, what.room}, user, what.room);
   }
-  if (!sender.empty()) {
-    submit(state::SetRead{sender, room, state::ReadMarker{at.epoch, at.offset}}, sender, room);
+  if (!what.sender.empty()) {
+    submit(state::SetRead{what.sender, what.room, state::ReadMarker{at.epoch, at.offset}},
+           what.sender, what.room);
   }
 }
 

@@ -23,6 +23,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "gateway/broker/forwarding_broker.hpp"
 #include "state/writer.hpp"
@@ -48,9 +49,14 @@ class MentioningBroker final : public broker::ForwardingBroker {
   [[nodiscard]] std::uint64_t dropped() const { return dropped_.load(std::memory_order_relaxed); }
 
  private:
-  // Submits the changes of one published request.
-  void keep(const std::string& room, const std::string& data_json, const std::string& info_json,
-            const protocol::PublishResult& at);
+  // What one publication keeps, read from its request.
+  struct Keep {
+    std::string room, sender;
+    std::vector<std::string> mentioned;  // at most max_mentions_, the sender left out
+  };
+  [[nodiscard]] Keep to_keep(const protocol::PublishRequest& request) const;
+  // Submits those changes once the publication is in the stream at `at`.
+  void keep(const Keep& what, const protocol::PublishResult& at);
   void submit(state::Change change, const std::string& user, const std::string& room);
 
   state::Writer& writer_;
