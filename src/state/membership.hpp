@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -30,13 +31,16 @@ enum MemberFlag : std::uint16_t {
 };
 inline constexpr std::uint16_t kKnownFlags = kFavourite | kLowPriority | kMarkedUnread | kDirect;
 
-// `flags` with its favourite and low-priority bits as given (rooms.tag).
-[[nodiscard]] constexpr std::uint16_t with_tags(std::uint16_t flags, bool favourite,
-                                                bool low_priority) {
-  // Safety: both operands are 16-bit flag sets; the result fits.
-  return static_cast<std::uint16_t>((flags & ~(kFavourite | kLowPriority)) |
-                                    (favourite ? kFavourite : 0) |
-                                    (low_priority ? kLowPriority : 0));
+// `flag` when `on`, else no bit: a SetFlags change's value of one flag.
+[[nodiscard]] constexpr std::uint16_t flag_if(bool on, MemberFlag flag) {
+  return on ? static_cast<std::uint16_t>(flag) : std::uint16_t{0};
+}
+
+// `flags` with the bits of `mask` taken from `set` (a SetFlags change).
+[[nodiscard]] constexpr std::uint16_t with_flags(std::uint16_t flags, std::uint16_t set,
+                                                 std::uint16_t mask) {
+  // Safety: every operand is a 16-bit flag set; the result fits.
+  return static_cast<std::uint16_t>((flags & ~mask) | (set & mask));
 }
 
 enum class NotifyMode : std::uint8_t { all = 0, mentions = 1, mute = 2 };
@@ -81,10 +85,15 @@ struct SetRead {
   std::string user, room;
   ReadMarker read;
 };
+// Sets the flags of `mask` to their value in `flags`, and the notification
+// mode when one is given; the rest stays as it is, so two devices that
+// change different settings at once (a favourite here, a mute there) both
+// keep theirs.
 struct SetFlags {
   std::string user, room;
   std::uint16_t flags = 0;  // MemberFlag bits; others are refused
-  NotifyMode notify = NotifyMode::all;
+  std::uint16_t mask = 0;   // the MemberFlag bits this change sets
+  std::optional<NotifyMode> notify;
 };
 struct AddMention {
   std::string user, room;

@@ -141,10 +141,11 @@ class Applier {
   }
 
   Outcome operator()(const SetFlags& c) {
-    if ((c.flags & ~kKnownFlags) != 0 || c.notify > NotifyMode::mute) return Outcome::bad_value;
+    if (((c.flags | c.mask) & ~kKnownFlags) != 0 || (c.notify && *c.notify > NotifyMode::mute))
+      return Outcome::bad_value;
     return update(c.user, c.room, [&](Membership& m) {
-      m.flags = c.flags;
-      m.notify = c.notify;
+      m.flags = with_flags(m.flags, c.flags, c.mask);
+      if (c.notify) m.notify = *c.notify;
     });
   }
 

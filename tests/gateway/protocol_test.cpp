@@ -249,23 +249,36 @@ TEST(RoomListPush, WritesEachDiffAsTheProtocolPageShows) {
   batch.push_back(live::VectorDiff<live::RoomListItem>::truncate(4));
   batch.push_back(live::VectorDiff<live::RoomListItem>::pop_back());
   const auto row_of = [](const live::RoomListItem& i) {
-    return RoomRow{"r",
-                   "R",
-                   "p",
-                   "s",
-                   i.latest_event_ms,
-                   i.unread_count,
-                   0,
-                   (i.tags & live::kTagFavourite) != 0,
-                   false};
+    return RoomRow{.room = "r",
+                   .name = "R",
+                   .preview = "p",
+                   .sender = "s",
+                   .time_ms = i.latest_event_ms,
+                   .unread = i.unread_count,
+                   .mentions = 0,
+                   .notifications = 1,
+                   .favourite = (i.tags & live::kTagFavourite) != 0,
+                   .low_priority = false,
+                   .marked_unread = true,
+                   .notify = live::NotifyMode::mentions_only};
   };
   const std::string row =
-      R"({"room":"r","name":"R","preview":"p","sender":"s","time":5,"unread":2,"mentions":0,"favourite":true,"low_priority":false})";
+      R"({"room":"r","name":"R","preview":"p","sender":"s","time":5,"unread":2,"mentions":0,"notifications":1,"favourite":true,"low_priority":false,"marked_unread":true,"notify":"mentions"})";
   EXPECT_EQ(encode_rooms_push(batch, row_of),
             R"({"rooms":{"diffs":[{"op":"reset","values":[)" + row +
                 R"(]},{"op":"set","index":0,"value":)" + row +
                 R"(},{"op":"remove","index":1},{"op":"truncate","length":4},{"op":"pop_back"}]}})");
   EXPECT_EQ(encode_rooms_push(live::DiffBatch<live::RoomListItem>{}, row_of), "");
+}
+
+TEST(RoomListPush, NamesEachNotificationModeAndReadsItBack) {
+  for (const live::NotifyMode m :
+       {live::NotifyMode::all, live::NotifyMode::mentions_only, live::NotifyMode::mute}) {
+    EXPECT_EQ(notify_mode_named(notify_mode_name(m)), m);
+  }
+  EXPECT_EQ(notify_mode_name(live::NotifyMode::mentions_only), "mentions");
+  EXPECT_EQ(notify_mode_named("Mute"), std::nullopt);
+  EXPECT_EQ(notify_mode_named(""), std::nullopt);
 }
 
 }  // namespace

@@ -35,12 +35,17 @@ struct Entry {
   std::string room, name, preview;
   std::uint64_t unread = 0, mentions = 0;
   bool favourite = false;
+  std::uint64_t notifications = unread;
+  bool marked_unread = false;
+  std::string notify = "all";
   friend bool operator==(const Entry&, const Entry&) = default;
 };
 
 std::ostream& operator<<(std::ostream& os, const Entry& e) {
   return os << e.room << "(" << e.name << ", unread " << e.unread << ", mentions " << e.mentions
-            << (e.favourite ? ", fav" : "") << ", '" << e.preview << "')";
+            << ", notifications " << e.notifications << (e.favourite ? ", fav" : "")
+            << (e.marked_unread ? ", marked" : "") << ", " << e.notify << ", '" << e.preview
+            << "')";
 }
 
 Entry entry_at(const std::string& msg, const std::string& ptr) {
@@ -51,6 +56,9 @@ Entry entry_at(const std::string& msg, const std::string& ptr) {
   e.unread = json_uint(msg, ptr + "/unread").value_or(999);
   e.mentions = json_uint(msg, ptr + "/mentions").value_or(999);
   e.favourite = json_bool(msg, ptr + "/favourite").value_or(false);
+  e.notifications = json_uint(msg, ptr + "/notifications").value_or(999);
+  e.marked_unread = json_bool(msg, ptr + "/marked_unread").value_or(false);
+  e.notify = json_str(msg, ptr + "/notify").value_or("?");
   return e;
 }
 
@@ -105,7 +113,13 @@ void apply_diffs(const std::string& msg, std::vector<Entry>& list) {
 struct ModelRoom {
   std::string name, preview;
   std::uint64_t unread = 0, mentions = 0, stamp = 0;
-  bool favourite = false;
+  bool favourite = false, marked = false;
+  std::string notify = "all";
+  // What asks for attention, by the mode (docs/protocol.md).
+  std::uint64_t notifications() const {
+    if (notify == "mute") return 0;
+    return notify == "mentions" ? mentions : unread;
+  }
 };
 
 struct Query {
@@ -118,7 +132,7 @@ std::vector<Entry> expected(const std::map<std::string, ModelRoom>& rooms, const
                             std::size_t pages) {
   std::vector<std::pair<std::string, const ModelRoom*>> v;
   for (const auto& [room, m] : rooms) {
-    if (q.unread_only && m.unread == 0) continue;
+    if (q.unread_only && m.notifications() == 0 && !m.marked) continue;
     if (!q.name.empty() && m.name.find(q.name) == std::string::npos) continue;
     v.emplace_back(room, &m);
   }
@@ -130,7 +144,8 @@ std::vector<Entry> expected(const std::map<std::string, ModelRoom>& rooms, const
   std::vector<Entry> out;
   for (const auto& [room, m] : v) {
     if (out.size() == q.page_size * pages) break;
-    out.push_back(Entry{room, m->name, m->preview, m->unread, m->mentions, m->favourite});
+    out.push_back(Entry{room, m->name, m->preview, m->unread, m->mentions, m->favourite,
+                        m->notifications(), m->marked, m->notify});
   }
   return out;
 }
@@ -244,11 +259,26 @@ TEST(RoomList, DiffsMatchARecomputedListAfterEveryStep) {
       ASSERT_TRUE(json_has(reply, "/result")) << reply;
       w.await_pub(room);
       auto& m = model[room];
-      m.stamp = ++clock, m.preview = "mine", m.unread = 0, m.mentions = 0;
-    } else if (kind < 70 && joined) {
+      m.stamp = ++clock, m.preview = "mine", m.unread = 0, m.mentions = 0, m.marked = false;
+    } else if (kind < 67 && joined) {
       what = "alice reads " + room;
       ASSERT_TRUE(json_has(w.command("rooms.read", R"({"room":")" + room + "\"}"), "/result"));
-      model[room].unread = 0, model[room].mentions = 0;
+      model[room].unread = 0, model[room].mentions = 0, model[room].marked = false;
+    } else if (kind < 71 && joined) {
+      auto& m = model[room];
+      m.marked = !m.marked;
+      what = std::string("alice marks ") + room + (m.marked ? " unread" : " not unread");
+      ASSERT_TRUE(json_has(w.command("rooms.mark_unread", R"({"room":")" + room + R"(","unread":)" +
+                                                              (m.marked ? "true" : "false") + "}"),
+                           "/result"));
+    } else if (kind < 74 && joined) {
+      static const char* const kModes[] = {"all", "mentions", "mute"};
+      auto& m = model[room];
+      m.notify = kModes[rng() % 3];
+      what = "alice sets " + room + " to notify " + m.notify;
+      ASSERT_TRUE(json_has(
+          w.command("rooms.notify", R"({"room":")" + room + R"(","mode":")" + m.notify + "\"}"),
+          "/result"));
     } else if (kind < 77 && joined) {
       auto& m = model[room];
       m.favourite = !m.favourite;
@@ -437,7 +467,7 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
 
   ASSERT_TRUE(json_has(phone.command("rooms.read", R"({"room":"team:ops"})"), "/result"));
   std::vector<Entry> after = before;
-  after[0].unread = 0;
+  after[0].unread = 0, after[0].notifications = 0;
   phone.settle();
   EXPECT_EQ(phone.list(), after);
   EXPECT_TRUE(eventually([&] {
@@ -460,13 +490,26 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
     }
   };
   both_show(after);
+  // So is "marked unread".
+  ASSERT_TRUE(json_has(phone.command("rooms.mark_unread", R"({"room":"team:ops"})"), "/result"));
+  after[0].marked_unread = true;
+  both_show(after);
 
   // The server API's membership changes reach the watching connections:
   // a room joined is listed with its tail, a room left is gone.
   api("publish", R"({"room":"team:qa","data":{"text":"hello qa"}})");
   api("members_add", R"({"room":"team:qa","user":"ann"})");
   api("members_remove", R"({"room":"team:dev","user":"ann"})");
-  const std::vector<Entry> now{{"team:qa", "team:qa", "hello qa", 1, 0, false}, after[0]};
+  std::vector<Entry> now{{"team:qa", "team:qa", "hello qa", 1, 0, false}, after[0]};
+  both_show(now);
+  // A notification mode, set by a connection that does not watch (the
+  // store says it is a membership): its one unread publication mentions
+  // nobody, so it asks for no attention any more.
+  auto tablet = connect_as(d.port, "ann");
+  const auto set =
+      request(*tablet, 2, R"({"id":2,"rooms.notify":{"room":"team:qa","mode":"mentions"}})");
+  ASSERT_TRUE(set && json_has(*set, "/result")) << set.value_or("no reply");
+  now[0].notify = "mentions", now[0].notifications = 0;
   both_show(now);
 
   // A mention is kept (membership/mentioning_broker.hpp) and shown with
@@ -476,7 +519,7 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   api("members_add", R"({"room":"team:ops","user":"bob"})");
   publish(*bob, 2, "team:ops", R"({"text":"@ann look"})");
   std::vector<Entry> mentioned = now;
-  mentioned[1] = {"team:ops", "team:ops", "@ann look", 1, 1, true};
+  mentioned[1] = {"team:ops", "team:ops", "@ann look", 1, 1, true, 1, true};
   std::swap(mentioned[0], mentioned[1]);  // the most recent first
   both_show(mentioned);
   auto bob_rooms = [&] {

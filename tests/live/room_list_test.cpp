@@ -92,6 +92,46 @@ TEST(RoomSorters, LexicographicConcatenatesKeysInOrder) {
   EXPECT_EQ(many.size(), RoomSorter::kMaxKeys);
 }
 
+// The unread filter asks whether the room wants attention, as the Matrix
+// SDK's: notifications by the room's mode, or marked unread by the user.
+TEST(RoomFilters, UnreadFollowsTheNotificationModeAndTheMarkedUnreadFlag) {
+  RoomInfo info = room(1, "Herald Dev");
+  info.unread_count = 3;
+  info.mention_count = 1;
+  EXPECT_EQ(RoomListItem(info).notification_count, 3U);
+  EXPECT_TRUE(filter_unread()(RoomListItem(info)));
+
+  info.notify = NotifyMode::mentions_only;
+  EXPECT_EQ(RoomListItem(info).notification_count, 1U);
+  EXPECT_TRUE(filter_unread()(RoomListItem(info)));
+  info.mention_count = 0;
+  EXPECT_EQ(RoomListItem(info).notification_count, 0U);
+  EXPECT_FALSE(filter_unread()(RoomListItem(info)));
+
+  info.notify = NotifyMode::mute;
+  info.mention_count = 5;
+  const RoomListItem muted(info);
+  EXPECT_EQ(muted.notification_count, 0U);
+  EXPECT_EQ(muted.unread_count, 3U);  // still unread, just quiet
+  EXPECT_FALSE(filter_unread()(muted));
+
+  info.is_marked_unread = true;
+  RoomListItem marked(info);
+  EXPECT_TRUE(filter_unread()(marked));
+  info.unread_count = 0;
+  info.mention_count = 0;
+  info.notify = NotifyMode::all;
+  EXPECT_TRUE(filter_unread()(RoomListItem(info)));
+
+  // A refresh that changes only the mode or the flag changes the item.
+  RoomListItem item(info);
+  info.is_marked_unread = false;
+  EXPECT_TRUE(item.refresh(info));
+  info.notify = NotifyMode::mute;
+  EXPECT_TRUE(item.refresh(info));
+  EXPECT_FALSE(item.refresh(info));
+}
+
 TEST(RoomFilters, EachFilter) {
   RoomInfo info = room(1, "Herald Dev");
   RoomListItem plain(info);

@@ -34,7 +34,8 @@ TEST(MembershipStore, JoinsReadsMarkersAndLeaves) {
                        Join{"bob", "team:ops"}, Join{"ann", "team:ops"}}),
             (std::vector{Outcome::done, Outcome::done, Outcome::done, Outcome::unchanged}));
   EXPECT_EQ(apply(*s, {AddMention{"ann", "team:ops"}, AddMention{"ann", "team:ops"},
-                       SetFlags{"ann", "team:ops", kFavourite | kMarkedUnread, NotifyMode::mute}}),
+                       SetFlags{"ann", "team:ops", kFavourite | kMarkedUnread, kKnownFlags,
+                                NotifyMode::mute}}),
             (std::vector{Outcome::done, Outcome::done, Outcome::done}));
   auto ops = s->find("ann", "team:ops");
   ASSERT_TRUE(ops && *ops);
@@ -48,6 +49,15 @@ TEST(MembershipStore, JoinsReadsMarkersAndLeaves) {
   EXPECT_EQ((*ops)->read, (ReadMarker{"e1", 41}));
   EXPECT_EQ((*ops)->mentions, 0U);
   EXPECT_EQ((*ops)->flags, kFavourite);
+  // Changes of different settings compose: each sets only its own.
+  EXPECT_EQ(apply(*s, {SetFlags{"ann", "team:ops", kLowPriority, kLowPriority, std::nullopt},
+                       SetFlags{"ann", "team:ops", 0, 0, NotifyMode::mentions},
+                       SetFlags{"ann", "team:ops", 0, kFavourite, std::nullopt}}),
+            (std::vector{Outcome::done, Outcome::done, Outcome::done}));
+  ops = s->find("ann", "team:ops");
+  ASSERT_TRUE(ops && *ops);
+  EXPECT_EQ((*ops)->flags, kLowPriority);
+  EXPECT_EQ((*ops)->notify, NotifyMode::mentions);
 
   auto rooms = s->rooms_of("ann");
   ASSERT_TRUE(rooms);
@@ -77,11 +87,13 @@ TEST(MembershipStore, RefusesBadNamesAndValuesChangeByChange) {
   const std::string nul("a\0b", 3);
   EXPECT_EQ(
       apply(*s, {Join{nul, "r"}, Join{"u", nul}, Join{"", "r"}, Join{"u", std::string(600, 'r')},
-                 Join{"u", "r"}, SetFlags{"u", "r", 0x100, NotifyMode::all},
-                 SetFlags{"u", "r", 0, static_cast<NotifyMode>(9)},
+                 Join{"u", "r"}, SetFlags{"u", "r", 0x100, 0x100, NotifyMode::all},
+                 SetFlags{"u", "r", 0, 0x100, std::nullopt},
+                 SetFlags{"u", "r", 0, 0, static_cast<NotifyMode>(9)},
                  SetRead{"u", "r", {std::string(kMaxEpochBytes + 1, 'e'), 1}}}),
       (std::vector{Outcome::bad_name, Outcome::bad_name, Outcome::bad_name, Outcome::bad_name,
-                   Outcome::done, Outcome::bad_value, Outcome::bad_value, Outcome::bad_value}));
+                   Outcome::done, Outcome::bad_value, Outcome::bad_value, Outcome::bad_value,
+                   Outcome::bad_value}));
   EXPECT_EQ(s->rooms_of("u").value().size(), 1U);
   std::filesystem::remove_all(dir);
 }
@@ -173,13 +185,25 @@ TEST(MembershipStore, MatchesAnInMemoryModelAndSurvivesAReopen) {
           break;
         }
         case 3: {
+          // Some bits set, the others kept (the model's own arithmetic,
+          // not with_flags); the mode given or kept.
           const auto flags = static_cast<std::uint16_t>(pick(16));
-          const auto notify = static_cast<NotifyMode>(pick(3));
-          batch.emplace_back(SetFlags{user, room, flags, notify});
+          const auto mask = static_cast<std::uint16_t>(pick(16));
+          const int mode = pick(4);
+          const std::optional<NotifyMode> notify =
+              mode == 3 ? std::nullopt : std::optional(static_cast<NotifyMode>(mode));
+          batch.emplace_back(SetFlags{user, room, flags, mask, notify});
           expected.push_back(it == model.end() ? Outcome::not_member : Outcome::done);
           if (it != model.end()) {
-            it->second.flags = flags;
-            it->second.notify = notify;
+            for (std::uint16_t bit = 1; bit < 16; bit = static_cast<std::uint16_t>(bit << 1)) {
+              if ((mask & bit) == 0) continue;
+              if ((flags & bit) != 0) {
+                it->second.flags = static_cast<std::uint16_t>(it->second.flags | bit);
+              } else {
+                it->second.flags = static_cast<std::uint16_t>(it->second.flags & ~bit);
+              }
+            }
+            if (notify) it->second.notify = *notify;
           }
           break;
         }

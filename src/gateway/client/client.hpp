@@ -18,7 +18,8 @@
 //   history.cpp         history
 //   presence.cpp        presence and presence_stats
 //   rpc.cpp             rpc, and every hook's non-result answer
-//   room_list.cpp       rooms.watch, rooms.page, rooms.read, rooms.tag
+//   room_list.cpp       rooms.watch, rooms.page, rooms.read, rooms.tag,
+//                       rooms.mark_unread, rooms.notify
 //
 // Lives on one shard; every member runs on that shard's thread. Its owner
 // (the transport's session) holds it; every pending operation (a timer, a
@@ -376,10 +377,17 @@ class Client final : public fanout::Subscriber {
   // Whether membership changes are kept (state.dir, in a server).
   [[nodiscard]] bool keeps_memberships() const;
   // A membership change of the room list's commands (rooms.read,
-  // rooms.tag): kept, answered once committed, then the user's other
-  // connections told.
+  // rooms.tag, rooms.mark_unread, rooms.notify): kept, answered once
+  // committed, then the user's other connections told.
   void keep(std::uint32_t id, std::string_view command, const std::string& room,
             state::Change change);
+  // Whether the user is a member of `room`: as the room list has it, or
+  // as kept when this connection does not watch.
+  [[nodiscard]] bool is_member(const std::string& room) const;
+  // rooms.tag, rooms.mark_unread, rooms.notify: the change shown on this
+  // connection's list; for a membership, kept (keep) too. A room that is
+  // neither a membership nor a subscription here is refused.
+  void change_flags(std::uint32_t id, std::string_view command, state::SetFlags change);
   // client.publish_rate for publish; client.command_rate for every other
   // command after connect.
   limits::TokenBucket publish_rate_;

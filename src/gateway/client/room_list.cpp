@@ -1,4 +1,5 @@
-// rooms.watch, rooms.page, rooms.read, rooms.tag: the connection's live
+// rooms.watch, rooms.page, rooms.read, rooms.tag, rooms.mark_unread,
+// rooms.notify: the connection's live
 // room list (client/room_list_feed.hpp), pushed as diffs before each write.
 // With state.dir, the list holds the user's memberships too, and a read
 // marker set on one connection is kept and shown on the others.
@@ -113,12 +114,40 @@ void Client::run(std::uint32_t id, protocol::RoomsReadCmd& cmd) {
 }
 
 void Client::run(std::uint32_t id, protocol::RoomsTagCmd& cmd) {
-  const bool member = room_list_ && room_list_->is_member(cmd.room);
-  if (!member && !is_active_subscription(id, cmd.room)) return;
-  if (room_list_) room_list_->set_tags(cmd.room, cmd.favourite, cmd.low_priority);
-  const auto kept = member ? room_list_->member_flags(cmd.room) : std::nullopt;
-  if (!kept || !keeps_memberships()) return reply(id, protocol::EmptyReply{});
-  keep(id, "rooms.tag", cmd.room, state::SetFlags{user_, cmd.room, kept->first, kept->second});
+  const auto tags =
+      static_cast<std::uint16_t>(state::flag_if(cmd.favourite, state::kFavourite) |
+                                 state::flag_if(cmd.low_priority, state::kLowPriority));
+  change_flags(id, "rooms.tag",
+               state::SetFlags{user_, cmd.room, tags, state::kFavourite | state::kLowPriority, {}});
+}
+
+void Client::run(std::uint32_t id, protocol::RoomsMarkUnreadCmd& cmd) {
+  const std::uint16_t mark = state::flag_if(cmd.unread, state::kMarkedUnread);
+  change_flags(id, "rooms.mark_unread",
+               state::SetFlags{user_, cmd.room, mark, state::kMarkedUnread, {}});
+}
+
+void Client::run(std::uint32_t id, protocol::RoomsNotifyCmd& cmd) {
+  change_flags(id, "rooms.notify",
+               state::SetFlags{user_, cmd.room, 0, 0, kept_notify_mode(cmd.mode)});
+}
+
+bool Client::is_member(const std::string& room) const {
+  if (room_list_) return room_list_->is_member(room);
+  // Not watching: the store says (a read on this shard, which never waits
+  // on the writer).
+  if (core_.memberships == nullptr) return false;
+  auto kept = core_.memberships->find(user_, room);
+  return kept && *kept;
+}
+
+void Client::change_flags(std::uint32_t id, std::string_view command, state::SetFlags change) {
+  const bool member = is_member(change.room);
+  if (!member && !is_active_subscription(id, change.room)) return;
+  if (room_list_) room_list_->set_flags(change);
+  if (!member || !keeps_memberships()) return reply(id, protocol::EmptyReply{});
+  const std::string room = change.room;
+  keep(id, command, room, std::move(change));
 }
 
 void Client::keep(std::uint32_t id, std::string_view command, const std::string& room,

@@ -37,6 +37,30 @@ live::RoomSorter make_sorter(const protocol::RoomsWatchCmd& q) {
 
 }  // namespace
 
+live::NotifyMode live_notify_mode(state::NotifyMode mode) {
+  switch (mode) {
+    case state::NotifyMode::all:
+      return live::NotifyMode::all;
+    case state::NotifyMode::mentions:
+      return live::NotifyMode::mentions_only;
+    case state::NotifyMode::mute:
+      return live::NotifyMode::mute;
+  }
+  return live::NotifyMode::all;
+}
+
+state::NotifyMode kept_notify_mode(live::NotifyMode mode) {
+  switch (mode) {
+    case live::NotifyMode::all:
+      return state::NotifyMode::all;
+    case live::NotifyMode::mentions_only:
+      return state::NotifyMode::mentions;
+    case live::NotifyMode::mute:
+      return state::NotifyMode::mute;
+  }
+  return state::NotifyMode::all;
+}
+
 RoomListFeed::RoomListFeed(std::string user) : user_(std::move(user)) {}
 RoomListFeed::~RoomListFeed() = default;
 
@@ -103,10 +127,9 @@ bool RoomListFeed::add_member(const state::Membership& m) {
   r.member = true;
   r.flags = m.flags;
   r.notify = m.notify;
+  show_flags(r);
   r.info.membership =
       m.state == state::MemberState::invited ? live::Membership::invited : live::Membership::joined;
-  r.info.is_direct = (m.flags & state::kDirect) != 0;
-  r.info.tags = tags_of(m.flags);
   r.read_known = true;
   r.read = m.read;
   r.info.mention_count = m.mentions;
@@ -151,10 +174,24 @@ void RoomListFeed::learn_top(Room& r, const protocol::StreamPosition& top) {
   r.top = top;
 }
 
+void RoomListFeed::show_flags(Room& r) {
+  r.info.tags = tags_of(r.flags);
+  r.info.is_direct = (r.flags & state::kDirect) != 0;
+  r.info.is_marked_unread = (r.flags & state::kMarkedUnread) != 0;
+  r.info.notify = live_notify_mode(r.notify);
+}
+
+void RoomListFeed::clear_marks(Room& r) {
+  // As the store's SetRead: the mentions and "marked unread" go.
+  r.info.mention_count = 0;
+  r.flags = state::with_flags(r.flags, 0, state::kMarkedUnread);
+  show_flags(r);
+}
+
 void RoomListFeed::read_up_to(Room& r, state::ReadMarker read) {
   r.read_known = true;
   r.read = std::move(read);
-  r.info.mention_count = 0;
+  clear_marks(r);
   update(r);
 }
 
@@ -214,7 +251,7 @@ void RoomListFeed::on_publication(const fanout::MessagePtr& frame, std::uint64_t
     if (at && (r.read.epoch != at->epoch || r.read.offset < at->offset)) {
       r.read = state::ReadMarker{at->epoch, at->offset};
     }
-    r.info.mention_count = 0;
+    clear_marks(r);
   } else if (!r.member && p.kind == protocol::PublicationSummary::Kind::text &&
              protocol::mentions(p.text, user_)) {
     // A membership's mentions are kept (membership/mentioning_broker.hpp)
@@ -231,7 +268,7 @@ std::optional<state::ReadMarker> RoomListFeed::mark_read(std::string_view room) 
   if (r == nullptr) return std::nullopt;
   if (!r->top_known) {
     // Nothing known of the stream yet: nothing to count either.
-    r->info.mention_count = 0;
+    clear_marks(*r);
     update(*r);
     return std::nullopt;
   }
@@ -239,11 +276,12 @@ std::optional<state::ReadMarker> RoomListFeed::mark_read(std::string_view room) 
   return r->read;
 }
 
-bool RoomListFeed::set_tags(std::string_view room, bool favourite, bool low_priority) {
-  Room* r = find(room);
+bool RoomListFeed::set_flags(const state::SetFlags& change) {
+  Room* r = find(change.room);
   if (!r) return false;
-  r->flags = state::with_tags(r->flags, favourite, low_priority);
-  r->info.tags = tags_of(r->flags);
+  r->flags = state::with_flags(r->flags, change.flags, change.mask);
+  if (change.notify) r->notify = *change.notify;
+  show_flags(*r);
   update(*r);
   return true;
 }
@@ -279,8 +317,11 @@ protocol::RoomRow RoomListFeed::row_of(const live::RoomListItem& item) const {
   row.time_ms = item.latest_event_ms;
   row.unread = item.unread_count;
   row.mentions = item.mention_count;
+  row.notifications = item.notification_count;
   row.favourite = (item.tags & live::kTagFavourite) != 0;
   row.low_priority = (item.tags & live::kTagLowPriority) != 0;
+  row.marked_unread = item.is_marked_unread;
+  row.notify = item.notify;
   return row;
 }
 

@@ -10,7 +10,11 @@
 // membership's mentions are kept, and come from the store instead). A
 // publication whose data is an object with a "rename" string renames the
 // room for every watcher (the room's name is state carried by its own
-// stream, as in Matrix); `rooms.tag` sets favourite / low-priority.
+// stream, as in Matrix); `rooms.tag` sets favourite / low-priority,
+// `rooms.mark_unread` the user's own "unread" mark (a read clears it), and
+// `rooms.notify` the notification mode, which decides the entry's
+// notification count (live::notification_count: a muted room stays unread
+// but asks for no attention).
 //
 // Unread counts are derived, never counted: each entry knows the stream's
 // top (epoch, offset) and the user's read marker, and shows
@@ -58,6 +62,10 @@
 
 namespace herald::gateway::client {
 
+// The engine's name for a notification mode the store keeps, and back.
+[[nodiscard]] live::NotifyMode live_notify_mode(state::NotifyMode mode);
+[[nodiscard]] state::NotifyMode kept_notify_mode(live::NotifyMode mode);
+
 class RoomListFeed {
  public:
   explicit RoomListFeed(std::string user);
@@ -98,8 +106,10 @@ class RoomListFeed {
   // rooms.read: the user has read `room` up to its top. The marker to keep,
   // or nullopt when the room is not listed or its top is not known yet.
   [[nodiscard]] std::optional<state::ReadMarker> mark_read(std::string_view room);
-  // Tags; false if the room is not listed.
-  bool set_tags(std::string_view room, bool favourite, bool low_priority);
+  // A change of the room's flags or notification mode (rooms.tag,
+  // rooms.mark_unread, rooms.notify), applied as the store applies it;
+  // false if the room is not listed.
+  bool set_flags(const state::SetFlags& change);
 
   // Starts (or restarts) watching with rooms.watch's parameters: the next
   // drain begins with a Reset of the first page.
@@ -136,6 +146,11 @@ class RoomListFeed {
   void forget_if_unlisted(std::string_view room);
   // The stream's top moved to `top` (ahead, or another epoch).
   static void learn_top(Room& r, const protocol::StreamPosition& top);
+  // The item's tags, DM flag, "marked unread" and mode from r.flags and
+  // r.notify.
+  static void show_flags(Room& r);
+  // A read: the mentions and "marked unread" go (state::SetRead's rule).
+  static void clear_marks(Room& r);
   void read_up_to(Room& r, state::ReadMarker read);
   // A recency stamp for live activity at `ms`: grows with every call (above
   // every tail's, which is its time), and orders by time where the times

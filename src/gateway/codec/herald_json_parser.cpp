@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "gateway/codec/json_fields.hpp"
+#include "gateway/protocol/room_list_push.hpp"
 
 namespace herald::gateway::codec {
 namespace dom = simdjson::dom;
@@ -171,6 +172,20 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     if (!r.string(params, "room", c.room, true) || !r.boolean(params, "favourite", c.favourite) ||
         !r.boolean(params, "low_priority", c.low_priority))
       return false;
+    body = std::move(c);
+  } else if (method == "rooms.mark_unread") {
+    RoomsMarkUnreadCmd c;
+    if (!r.string(params, "room", c.room, true) || !r.boolean(params, "unread", c.unread))
+      return false;
+    body = std::move(c);
+  } else if (method == "rooms.notify") {
+    RoomsNotifyCmd c;
+    std::string mode;
+    if (!r.string(params, "room", c.room, true) || !r.string(params, "mode", mode, true))
+      return false;
+    const auto named = notify_mode_named(mode);
+    if (!named) return r.fail("mode", "\"all\", \"mentions\" or \"mute\"");
+    c.mode = *named;
     body = std::move(c);
   } else {
     error.code = ErrorCode::unknown_command;

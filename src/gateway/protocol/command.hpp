@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "gateway/protocol/codes.hpp"
+#include "live/room_list/item.hpp"
 
 namespace herald::gateway::protocol {
 
@@ -109,6 +110,14 @@ struct RoomsTagCmd {
   bool favourite = false;
   bool low_priority = false;
 };
+struct RoomsMarkUnreadCmd {
+  std::string room;
+  bool unread = true;  // false: clears the mark (a read clears it too)
+};
+struct RoomsNotifyCmd {
+  std::string room;
+  live::NotifyMode mode = live::NotifyMode::all;
+};
 
 // Limit of rooms.watch page_size: a page is pushed as one message.
 inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
@@ -135,7 +144,9 @@ inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
   SEP X(RoomsWatchCmd)                 \
   SEP X(RoomsPageCmd)                  \
   SEP X(RoomsReadCmd)                  \
-  SEP X(RoomsTagCmd)
+  SEP X(RoomsTagCmd)                   \
+  SEP X(RoomsMarkUnreadCmd)            \
+  SEP X(RoomsNotifyCmd)
 #define HERALD_COMMAND_TYPE(T) T
 #define HERALD_COMMAND_COMMA ,
 // NOLINTEND(cppcoreguidelines-macro-usage)

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -29,9 +30,17 @@ struct RoomRow {
   std::uint64_t time_ms = 0;
   std::uint32_t unread = 0;
   std::uint32_t mentions = 0;
+  std::uint32_t notifications = 0;  // live::notification_count
   bool favourite = false;
   bool low_priority = false;
+  bool marked_unread = false;
+  live::NotifyMode notify = live::NotifyMode::all;
 };
+
+// A notification mode's name on the wire ("all", "mentions", "mute"), and
+// the mode of a name (nullopt: none).
+[[nodiscard]] std::string_view notify_mode_name(live::NotifyMode mode);
+[[nodiscard]] std::optional<live::NotifyMode> notify_mode_named(std::string_view name);
 
 void append_room_row(std::string& out, const RoomRow& row);
 

@@ -32,7 +32,8 @@ RoomFilter filter_none() {
 }
 
 RoomFilter filter_unread() {
-  return [](const RoomListItem& item) { return item.unread_count > 0; };
+  return
+      [](const RoomListItem& item) { return item.notification_count > 0 || item.is_marked_unread; };
 }
 
 RoomFilter filter_mentions() {

@@ -26,7 +26,9 @@ enum class RoomCategory : std::uint8_t { direct, group };
 [[nodiscard]] RoomFilter filter_not(RoomFilter filter);
 // Accepts no room (the empty list).
 [[nodiscard]] RoomFilter filter_none();
-// unread_count > 0.
+// Asks for attention: notification_count > 0 (unread publications the
+// room's notification mode counts) or marked unread, as the Matrix SDK's
+// unread filter (a muted room with unread publications is not "unread").
 [[nodiscard]] RoomFilter filter_unread();
 // mention_count > 0.
 [[nodiscard]] RoomFilter filter_mentions();

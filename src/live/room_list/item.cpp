@@ -43,6 +43,10 @@ bool RoomListItem::refresh(const RoomInfo& info) {
   update(tags, info.tags);
   update(membership, info.membership);
   update(is_direct, info.is_direct);
+  update(is_marked_unread, info.is_marked_unread);
+  update(notify, info.notify);
+  update(notification_count,
+         live::notification_count(info.unread_count, info.mention_count, info.notify));
   if (!name || name->raw != info.display_name) {
     name = std::make_shared<const RoomName>(
         RoomName{info.display_name, normalize_name(info.display_name)});
@@ -56,7 +60,8 @@ bool operator==(const RoomListItem& a, const RoomListItem& b) {
          a.recency_stamp == b.recency_stamp && a.unread_count == b.unread_count &&
          a.mention_count == b.mention_count && a.tags == b.tags && a.membership == b.membership &&
          a.latest_event_is_local == b.latest_event_is_local && a.is_direct == b.is_direct &&
-         a.display_name() == b.display_name();
+         a.is_marked_unread == b.is_marked_unread && a.notify == b.notify &&
+         a.notification_count == b.notification_count && a.display_name() == b.display_name();
 }
 
 }  // namespace herald::live

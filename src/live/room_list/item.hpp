@@ -34,6 +34,12 @@ enum RoomTag : std::uint8_t {
   kTagLowPriority = 1U << 1,
 };
 
+// What the user asked to be notified of in a room (Matrix's room
+// notification modes): every publication, only those that mention them, or
+// none. It decides the notification count, not the unread count: a muted
+// room still has unread publications, it just asks for no attention.
+enum class NotifyMode : std::uint8_t { all, mentions_only, mute };
+
 // The room's shared state as the server holds it; the room list reads it
 // only in RoomListItem::refresh.
 struct RoomInfo {
@@ -46,8 +52,26 @@ struct RoomInfo {
   std::uint32_t mention_count = 0;
   std::uint8_t tags = 0;  // RoomTag bits
   Membership membership = Membership::joined;
-  bool is_direct = false;  // a DM, as opposed to a group
+  bool is_direct = false;         // a DM, as opposed to a group
+  bool is_marked_unread = false;  // the user marked it unread (Matrix's MSC2867)
+  NotifyMode notify = NotifyMode::all;
 };
+
+// The publications that ask for the user's attention, by notification
+// mode: the unread ones (all), the mentions among them (mentions_only), or
+// none (mute). The one place the rule is written; items cache its answer.
+[[nodiscard]] constexpr std::uint32_t notification_count(std::uint32_t unread,
+                                                         std::uint32_t mentions, NotifyMode mode) {
+  switch (mode) {
+    case NotifyMode::all:
+      return unread;
+    case NotifyMode::mentions_only:
+      return mentions;
+    case NotifyMode::mute:
+      return 0;
+  }
+  return unread;
+}
 
 // The display name, raw (to detect renames without re-normalizing) and
 // normalized (what name sorting and matching compare). Immutable once built.
@@ -68,10 +92,13 @@ struct RoomListItem {
   std::uint64_t recency_stamp = 0;
   std::uint32_t unread_count = 0;
   std::uint32_t mention_count = 0;
+  std::uint32_t notification_count = 0;  // live::notification_count of the above
   std::uint8_t tags = 0;
   Membership membership = Membership::joined;
+  NotifyMode notify = NotifyMode::all;
   bool latest_event_is_local = false;
   bool is_direct = false;
+  bool is_marked_unread = false;
   std::shared_ptr<const RoomName> name;  // never null once refreshed
 
   RoomListItem() = default;
