@@ -9,6 +9,8 @@
 #include "gateway/api/http_api.hpp"
 #include "gateway/api/json_body.hpp"
 #include "gateway/client/client.hpp"
+#include "gateway/membership/notify_mode.hpp"
+#include "gateway/protocol/room_list_push.hpp"
 #include "gateway/protocol/room_name.hpp"
 #include "gateway/protocol/user_name.hpp"
 
@@ -91,18 +93,6 @@ http::HttpResponse answer(const Result<state::Outcome, std::string>& r,
 const char* state_name(state::MemberState s) {
   return s == state::MemberState::invited ? "invited" : "joined";
 }
-const char* notify_name(state::NotifyMode m) {
-  switch (m) {
-    case state::NotifyMode::mentions:
-      return "mentions";
-    case state::NotifyMode::mute:
-      return "mute";
-    case state::NotifyMode::all:
-      break;
-  }
-  return "all";
-}
-
 std::string rooms_json(const std::vector<state::Membership>& rooms) {
   std::string out = R"({"rooms":[)";
   for (std::size_t i = 0; i < rooms.size(); ++i) {
@@ -126,7 +116,7 @@ std::string rooms_json(const std::vector<state::Membership>& rooms) {
     flag("marked_unread", state::kMarkedUnread);
     flag("direct", state::kDirect);
     out += R"(,"notify":")";
-    out += notify_name(m.notify);
+    out += protocol::notify_mode_name(membership::live_notify_mode(m.notify));
     out += "\"}";
   }
   return out + "]}";

@@ -7,6 +7,7 @@
 #include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/client.hpp"
+#include "gateway/membership/notify_mode.hpp"
 
 namespace herald::gateway::client {
 using protocol::ErrorCode;
@@ -129,7 +130,7 @@ void Client::run(std::uint32_t id, protocol::RoomsMarkUnreadCmd& cmd) {
 
 void Client::run(std::uint32_t id, protocol::RoomsNotifyCmd& cmd) {
   change_flags(id, "rooms.notify",
-               state::SetFlags{user_, cmd.room, 0, 0, kept_notify_mode(cmd.mode)});
+               state::SetFlags{user_, cmd.room, 0, 0, membership::kept_notify_mode(cmd.mode)});
 }
 
 bool Client::is_member(const std::string& room) const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "gateway/membership/notify_mode.hpp"
 #include "gateway/protocol/mentions.hpp"
 #include "gateway/protocol/publication_summary.hpp"
 #include "gateway/protocol/room_list_push.hpp"
@@ -36,30 +37,6 @@ live::RoomSorter make_sorter(const protocol::RoomsWatchCmd& q) {
 }
 
 }  // namespace
-
-live::NotifyMode live_notify_mode(state::NotifyMode mode) {
-  switch (mode) {
-    case state::NotifyMode::all:
-      return live::NotifyMode::all;
-    case state::NotifyMode::mentions:
-      return live::NotifyMode::mentions_only;
-    case state::NotifyMode::mute:
-      return live::NotifyMode::mute;
-  }
-  return live::NotifyMode::all;
-}
-
-state::NotifyMode kept_notify_mode(live::NotifyMode mode) {
-  switch (mode) {
-    case live::NotifyMode::all:
-      return state::NotifyMode::all;
-    case live::NotifyMode::mentions_only:
-      return state::NotifyMode::mentions;
-    case live::NotifyMode::mute:
-      return state::NotifyMode::mute;
-  }
-  return state::NotifyMode::all;
-}
 
 RoomListFeed::RoomListFeed(std::string user) : user_(std::move(user)) {}
 RoomListFeed::~RoomListFeed() = default;
@@ -178,7 +155,7 @@ void RoomListFeed::show_flags(Room& r) {
   r.info.tags = tags_of(r.flags);
   r.info.is_direct = (r.flags & state::kDirect) != 0;
   r.info.is_marked_unread = (r.flags & state::kMarkedUnread) != 0;
-  r.info.notify = live_notify_mode(r.notify);
+  r.info.notify = membership::live_notify_mode(r.notify);
 }
 
 void RoomListFeed::clear_marks(Room& r) {

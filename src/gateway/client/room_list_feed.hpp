@@ -62,10 +62,6 @@
 
 namespace herald::gateway::client {
 
-// The engine's name for a notification mode the store keeps, and back.
-[[nodiscard]] live::NotifyMode live_notify_mode(state::NotifyMode mode);
-[[nodiscard]] state::NotifyMode kept_notify_mode(live::NotifyMode mode);
-
 class RoomListFeed {
  public:
   explicit RoomListFeed(std::string user);
