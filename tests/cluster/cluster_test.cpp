@@ -2,6 +2,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
 #include <iterator>
 #include <set>
 
@@ -62,6 +65,45 @@ TEST(Cluster, APublishOnOneNodeReachesSubscribersOnAllNodes) {
   auto r = redis.command({"PUBSUB", "NUMSUB", "herald:{chat:x}:c"});
   ASSERT_EQ(r.elements.size(), 2u);
   EXPECT_EQ(r.elements[1].integer, 3);
+}
+
+// A room list's follow (client/room_list_follows.cpp) through the Redis
+// broker: a membership the connection does not subscribe to moves with a
+// publication made on another node, no publication (nor join push)
+// reaches the client, and the follow takes no subscriber's place.
+TEST(Cluster, ARoomListFollowsAMembershipPublishedToOnAnotherNode) {
+  RedisServer redis;
+  const std::string dir =
+      ::testing::TempDir() + "herald-cluster-follow-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  Daemon a(cluster_flags(redis.port(),
+                         {"--api.key", "k3y", "--state.dir", dir, "--rooms.max_subscribers", "1"}));
+  Daemon b(cluster_flags(redis.port()));
+  ASSERT_EQ(
+      api_post(a.port, "/api/members_add", R"({"room":"team:ops","user":"ann"})", "k3y").status,
+      200);
+  auto ann = connect_as(a.port, "ann");
+  auto watched = request(*ann, 2, R"({"id":2,"rooms.watch":{}})");
+  ASSERT_TRUE(watched && json_has(*watched, "/result")) << watched.value_or("no reply");
+  // The follow took no place: the room's one subscriber fits.
+  auto carl = connect_as(a.port, "carl");
+  ASSERT_TRUE(json_has(subscribe(*carl, 2, "team:ops"), "/result"));
+
+  auto bob = connect_as(b.port, "bob");
+  ASSERT_TRUE(json_has(publish(*bob, 2, "team:ops", R"({"text":"from b"})"), "/result"));
+  bool shown = false;
+  while (auto m = ann->next(std::chrono::seconds(5))) {
+    ASSERT_FALSE(json_has(*m, "/pub")) << "a publication reached a follow: " << *m;
+    if (json_has(*m, "/rooms") && m->find(R"("preview":"from b")") != std::string::npos &&
+        m->find(R"("unread":1)") != std::string::npos) {
+      shown = true;
+      break;
+    }
+  }
+  EXPECT_TRUE(shown) << "ann's list never showed the publication made on node b";
+  // Still exactly one: carl's.
+  EXPECT_EQ(node_metric(a.port, "herald_subscriptions"), 1);
+  std::filesystem::remove_all(dir);
 }
 
 TEST(Cluster, ANodeLeavesARoomsChannelWithItsLastSubscriberAndJoinsItAgain) {

@@ -156,6 +156,8 @@ class Watcher {
       : c_(connect_as(port, user)) {}
   WsClient& client() { return *c_; }
   std::vector<Entry>& list() { return list_; }
+  // Publications received and not awaited.
+  [[nodiscard]] std::size_t pubs_seen() const { return pubs_.size(); }
 
   // Sends cmd (with a fresh id) and reads through its reply, applying every
   // room-list push on the way; returns the reply.
@@ -533,6 +535,74 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   ASSERT_TRUE(json_has(later.command("rooms.watch", "{}"), "/result"));
   later.settle();
   EXPECT_EQ(later.list(), mentioned);
+}
+
+// A membership the connection does not subscribe to moves live on its
+// list (client/room_list_follows.cpp): each publication shows as it comes,
+// and none reaches the client as a publication. Subscribing takes the
+// room over (one delivery each, not two), unsubscribing gives it back, and
+// a membership removed is no longer followed. A follow is no subscriber:
+// a room of rooms.max_subscribers = 1 still takes one.
+TEST(RoomList, AMembershipNotSubscribedMovesLiveWithoutItsPublications) {
+  const StateDaemon s("herald-roomfollow",
+                      {"--server.threads", "2", "--rooms.max_subscribers", "1"});
+  const Daemon& d = *s.d;
+  const auto api = [&](const std::string& method, const std::string& body) { s.api(method, body); };
+  api("members_add", R"({"room":"team:ops","user":"ann"})");
+  api("members_add", R"({"room":"team:dev","user":"ann"})");
+  Watcher w(d.port, "ann");
+  ASSERT_TRUE(json_has(w.command("rooms.watch", "{}"), "/result"));
+  w.settle();
+  ASSERT_EQ(w.list().size(), 2u);
+  const auto subscriptions = [&] {
+    return metric_value(http_get("127.0.0.1", d.port, "/metrics").body, "herald_subscriptions");
+  };
+  EXPECT_EQ(subscriptions(), 0);  // follows are not subscriptions
+
+  auto bob = connect_as(d.port, "bob");
+  std::uint32_t bob_id = 10;
+  const auto shows = [&](const std::vector<Entry>& want) {
+    return eventually([&] {
+      w.settle();
+      return w.list() == want;
+    });
+  };
+  publish(*bob, ++bob_id, "team:ops", R"({"text":"one"})");
+  std::vector<Entry> want{{"team:ops", "team:ops", "one", 1, 0, false},
+                          {"team:dev", "team:dev", "", 0, 0, false}};
+  EXPECT_TRUE(shows(want)) << ::testing::PrintToString(w.list());
+  EXPECT_EQ(w.pubs_seen(), 0u);
+
+  // Subscribed: the room's publications reach the client, once each.
+  ASSERT_TRUE(json_has(w.command("subscribe", R"({"room":"team:ops"})"), "/result"));
+  // A follow did not take the room's one place.
+  auto carol = connect_as(d.port, "carol");
+  const auto full = request(*carol, 2, R"({"id":2,"subscribe":{"room":"team:ops"}})");
+  ASSERT_TRUE(full);
+  EXPECT_EQ(json_uint(*full, "/error/code"), 106u) << *full;
+  publish(*bob, ++bob_id, "team:ops", R"({"text":"two"})");
+  w.await_pub("team:ops");
+  want[0].preview = "two", want[0].unread = 2, want[0].notifications = 2;
+  EXPECT_TRUE(shows(want)) << ::testing::PrintToString(w.list());
+  EXPECT_EQ(w.pubs_seen(), 0u) << "a publication came twice";
+
+  // Unsubscribed: followed again, its publications stay off the wire.
+  ASSERT_TRUE(json_has(w.command("unsubscribe", R"({"room":"team:ops"})"), "/result"));
+  EXPECT_TRUE(eventually([&] { return subscriptions() == 0; }));
+  publish(*bob, ++bob_id, "team:ops", R"({"text":"three"})");
+  want[0].preview = "three", want[0].unread = 3, want[0].notifications = 3;
+  EXPECT_TRUE(shows(want)) << ::testing::PrintToString(w.list());
+  EXPECT_EQ(w.pubs_seen(), 0u);
+
+  // A membership removed is unlisted and no longer followed.
+  api("members_remove", R"({"room":"team:dev","user":"ann"})");
+  want.pop_back();
+  EXPECT_TRUE(shows(want)) << ::testing::PrintToString(w.list());
+  publish(*bob, ++bob_id, "team:dev", R"({"text":"not for ann"})");
+  publish(*bob, ++bob_id, "team:ops", R"({"text":"four"})");
+  want[0].preview = "four", want[0].unread = 4, want[0].notifications = 4;
+  EXPECT_TRUE(shows(want)) << ::testing::PrintToString(w.list());
+  EXPECT_EQ(w.pubs_seen(), 0u);
 }
 
 // The cost the plan pins (docs/plans/room-state.md): a publication to a

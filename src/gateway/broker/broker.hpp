@@ -49,6 +49,9 @@ class Broker {
   // No callback: nothing can fail that the client could act on.
   virtual void unsubscribe(unsigned from, std::string room, std::string client,
                            std::optional<std::string> leave_info) = 0;
+  // Undoes one successful subscribe made as a follow (SubscribeRequest::
+  // follow). No callback, as unsubscribe.
+  virtual void unfollow(unsigned from, std::string room) = 0;
   virtual void history(unsigned from, protocol::HistoryRequest request,
                        std::function<void(protocol::HistoryResult)> done) = 0;
   virtual void presence(unsigned from, std::string room,

@@ -30,6 +30,9 @@ class ForwardingBroker : public Broker {
                    std::optional<std::string> leave_info) override {
     inner_.unsubscribe(from, std::move(room), std::move(client), std::move(leave_info));
   }
+  void unfollow(unsigned from, std::string room) override {
+    inner_.unfollow(from, std::move(room));
+  }
   void history(unsigned from, protocol::HistoryRequest request,
                std::function<void(protocol::HistoryResult)> done) override {
     inner_.history(from, std::move(request), std::move(done));

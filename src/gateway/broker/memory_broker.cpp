@@ -26,8 +26,9 @@ struct MemoryBroker::Room {
   std::string epoch;
   std::uint64_t top = 0;                 // offset of the newest publication (0: none yet)
   PublicationRing ring;                  // allocates with its first publication
-  std::vector<std::uint32_t> per_shard;  // subscriptions by shard
+  std::vector<std::uint32_t> per_shard;  // subscriptions and follows by shard
   std::uint32_t subscribers = 0;
+  std::uint32_t followers = 0;  // room lists' follows (SubscribeRequest::follow)
   std::unordered_map<std::string, protocol::PresenceEntry> presence;  // by client id
   std::int64_t last_active_ns = 0;
   limits::TokenBucket join_leave;  // join and leave pushes: rooms.join_leave_rate
@@ -111,7 +112,8 @@ MemoryBroker::RoomMap::iterator MemoryBroker::open_room(Home& home, const std::s
 }
 
 void MemoryBroker::free_if_empty(Home& home, RoomMap::iterator it) {
-  if (it->second.subscribers == 0 && it->second.top == 0) free_room(home, it);
+  const Room& r = it->second;
+  if (r.subscribers == 0 && r.followers == 0 && r.top == 0) free_room(home, it);
 }
 
 MemoryBroker::RoomMap::iterator MemoryBroker::free_room(Home& home, RoomMap::iterator it) {
@@ -155,7 +157,8 @@ void MemoryBroker::sweep(unsigned shard) {
     // A room nobody watches and whose history has expired is forgotten (an
     // empty one went when its last subscriber left); it comes back with a
     // new epoch (free_room), so old positions read as unrecoverable.
-    if (room.subscribers == 0 && room.ring.empty() && now - room.last_active_ns > ttl) {
+    if (room.subscribers == 0 && room.followers == 0 && room.ring.empty() &&
+        now - room.last_active_ns > ttl) {
       it = free_room(home, it);
     } else {
       ++it;
@@ -247,7 +250,7 @@ void MemoryBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
       return reply(from, std::move(done), std::move(result));
     }
     Room& room = it->second;
-    if (opts.max_subscribers != 0 && room.subscribers >= opts.max_subscribers) {
+    if (!req.follow && opts.max_subscribers != 0 && room.subscribers >= opts.max_subscribers) {
       result.error = protocol::BrokerError{
           protocol::ErrorCode::limit_exceeded,
           "room is full (max_subscribers " + std::to_string(opts.max_subscribers) + ")"};
@@ -256,7 +259,7 @@ void MemoryBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
       room.last_active_ns = now;
       room.ring.expire(now - ttl_ns(opts));
       ++room.per_shard[from];
-      ++room.subscribers;
+      ++(req.follow ? room.followers : room.subscribers);
       result.epoch = room.epoch;
       result.offset = room.top;
       if (req.since) {
@@ -298,6 +301,19 @@ void MemoryBroker::unsubscribe(unsigned from, std::string room_name, std::string
     room.last_active_ns = steady_now_ns();
     room.presence.erase(client);
     if (leave_info) push_presence(room, room_name, false, *leave_info);
+    free_if_empty(home, it);
+  });
+}
+
+void MemoryBroker::unfollow(unsigned from, std::string room_name) {
+  unsigned h = home_of(room_name);
+  asio::post(pool_[h].ctx, [this, h, from, room_name = std::move(room_name)] {
+    Home& home = *homes_[h];
+    auto it = home.rooms.find(room_name);
+    if (it == home.rooms.end()) return;
+    Room& room = it->second;
+    if (room.per_shard[from] > 0) --room.per_shard[from];
+    if (room.followers > 0) --room.followers;
     free_if_empty(home, it);
   });
 }

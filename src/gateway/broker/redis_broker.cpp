@@ -72,9 +72,11 @@ struct RedisBroker::PendingSubscribe {
 struct RedisBroker::Room {
   Room(std::uint64_t i, unsigned shards, std::size_t recent_size)
       : id(i), per_shard(shards, 0), recent(recent_size) {}
-  std::uint64_t id;                      // incarnation: callbacks of a forgotten room compare it
-  std::vector<std::uint32_t> per_shard;  // local subscriptions by shard (pending ones too)
-  std::uint32_t local = 0;
+  std::uint64_t id;  // incarnation: callbacks of a forgotten room compare it
+  std::vector<std::uint32_t>
+      per_shard;                // local subscriptions and follows by shard (pending ones too)
+  std::uint32_t local = 0;      // subscriptions
+  std::uint32_t followers = 0;  // room lists' follows (SubscribeRequest::follow)
   enum class Channel : std::uint8_t { none, joining, joined } channel = Channel::none;
   // The Redis server whose subscriber connection holds the channel (joining or
   // joined). It stays there when the room's slot moves to another Redis
@@ -429,7 +431,7 @@ void RedisBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
       return reply(from, std::move(done), std::move(result));
     }
     Room& room = *opened;
-    if (o.max_subscribers != 0 && room.local >= o.max_subscribers) {
+    if (!req.follow && o.max_subscribers != 0 && room.local >= o.max_subscribers) {
       protocol::SubscribeResult result;
       result.error = protocol::BrokerError{
           protocol::ErrorCode::limit_exceeded,
@@ -439,7 +441,7 @@ void RedisBroker::subscribe(unsigned from, protocol::SubscribeRequest req,
       return;
     }
     ++room.per_shard[from];
-    ++room.local;
+    ++(req.follow ? room.followers : room.local);
     PendingSubscribe op{from, std::move(req), std::move(done)};
     switch (room.channel) {
       case Room::Channel::joined:
@@ -489,7 +491,8 @@ void RedisBroker::on_joined(const std::string& name, std::uint64_t id, const red
 
 void RedisBroker::fail_subscribe(Room& room, PendingSubscribe op, const std::string& why) {
   if (room.per_shard[op.from] > 0) --room.per_shard[op.from];
-  if (room.local > 0) --room.local;
+  std::uint32_t& count = op.request.follow ? room.followers : room.local;
+  if (count > 0) --count;
   room.presence.erase(op.request.client);
   protocol::SubscribeResult result;
   result.error = unavailable(why);
@@ -532,7 +535,8 @@ void RedisBroker::run_subscribe(const std::string& name, Room& room, PendingSubs
 void RedisBroker::on_subscribed(const std::string& name, std::uint64_t id, PendingSubscribe op,
                                 const redis::Result& r) {
   auto it = rooms_.find(name);
-  // The op counts in room.local, so its room cannot have been forgotten.
+  // The op counts in room.local (or followers), so its room cannot have
+  // been forgotten.
   if (it == rooms_.end() || it->second.id != id) return;
   Room& room = it->second;
   std::optional<ReadReply> read;
@@ -770,7 +774,7 @@ void RedisBroker::on_down(redis::Router::Server server) {
 
 void RedisBroker::release_if_unused(const std::string& name) {
   auto it = rooms_.find(name);
-  if (it == rooms_.end() || it->second.local != 0) return;
+  if (it == rooms_.end() || it->second.local != 0 || it->second.followers != 0) return;
   if (it->second.channel != Room::Channel::none)
     router_->client(it->second.channel_server)
         .leave(redis_schema::room_keys(cluster_.key_prefix, name).channel);
@@ -779,6 +783,17 @@ void RedisBroker::release_if_unused(const std::string& name) {
 }
 
 // ---- unsubscribe, history, presence ---------------------------------------
+
+void RedisBroker::unfollow(unsigned from, std::string name) {
+  asio::post(io_, [this, from, name = std::move(name)] {
+    auto it = rooms_.find(name);
+    if (it == rooms_.end()) return;
+    Room& room = it->second;
+    if (room.per_shard[from] > 0) --room.per_shard[from];
+    if (room.followers > 0) --room.followers;
+    release_if_unused(name);
+  });
+}
 
 void RedisBroker::unsubscribe(unsigned from, std::string name, std::string client,
                               std::optional<std::string> leave_info) {

@@ -107,6 +107,7 @@ class RedisBroker final : public Broker {
                  std::function<void(protocol::SubscribeResult)> done) override;
   void unsubscribe(unsigned from, std::string room, std::string client,
                    std::optional<std::string> leave_info) override;
+  void unfollow(unsigned from, std::string room) override;
   void history(unsigned from, protocol::HistoryRequest request,
                std::function<void(protocol::HistoryResult)> done) override;
   void presence(unsigned from, std::string room,

@@ -25,6 +25,7 @@ Client::Client(CoreContext& core, ShardCore& shard, const boost::asio::any_io_ex
               setup_.asks_hooks ? core.hooks[proxy::HookKind::refresh].get() : nullptr),
       subscriptions_(core.options.client.max_subscriptions,
                      core.options.client.max_pending_per_room, setup_.unsubscribe_absent),
+      follows_timer_(executor),
       publish_rate_(core.options.client.publish_rate, core.options.client.publish_rate,
                     steady_now_ns()),
       command_rate_(core.options.client.command_rate, core.options.client.command_burst,
@@ -156,6 +157,7 @@ void Client::before_write() {
 
 void Client::deliver(const std::string& room, const fanout::MessagePtr& message) {
   if (!reading()) return;
+  if (!follows_.empty() && deliver_to_follow(room, message)) return;
   if (!lost_rooms_.empty() && lost_rooms_.contains(room)) return;  // after a hole
   if (!deaf_rooms_.empty() && deaf_rooms_.contains(room) &&
       protocol::is_presence_push(message->text))
@@ -181,6 +183,7 @@ void Client::disconnect(std::uint16_t code, std::string_view reason, bool reconn
 
 void Client::stream_lost(const std::string& room) {
   if (!reading()) return;
+  if (!follows_.empty() && follow_lost(room)) return;
   if (!setup_.resubscribes_lost_streams || server_side_rooms_.contains(room)) {
     return disconnect(DisconnectCode::stream_reset);
   }

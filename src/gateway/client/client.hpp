@@ -20,6 +20,8 @@
 //   rpc.cpp             rpc, and every hook's non-result answer
 //   room_list.cpp       rooms.watch, rooms.page, rooms.read, rooms.tag,
 //                       rooms.mark_unread, rooms.notify
+//   room_list_follows.cpp  the memberships the list follows without a
+//                       subscription
 //
 // Lives on one shard; every member runs on that shard's thread. Its owner
 // (the transport's session) holds it; every pending operation (a timer, a
@@ -381,6 +383,32 @@ class Client final : public fanout::Subscriber {
   // committed, then the user's other connections told.
   void keep(std::uint32_t id, std::string_view command, const std::string& room,
             state::Change change);
+  // The room list's follows (room_list_follows.cpp): each membership
+  // listed and not subscribed here, delivered to the list only. joined:
+  // in the hub (the broker answered); generation: which follow an answer
+  // is for.
+  struct Follow {
+    std::uint64_t generation = 0;
+    bool joined = false;
+  };
+  std::unordered_map<std::string, Follow> follows_;
+  std::uint64_t follow_generation_ = 0;
+  bool room_list_push_posted_ = false;  // a push of the list at the end of this turn
+  // Follows whose stream was reset, followed again on the next turn.
+  std::unordered_set<std::string> lost_follows_;
+  boost::asio::steady_timer follows_timer_;
+  // Follows `room` (nothing if it is followed already), then reads its
+  // tail; `then` runs after (also when the follow was refused).
+  void follow(const std::string& room, std::function<void()> then);
+  // Ends the room's follow, if any.
+  void unfollow(const std::string& room);
+  void unfollow_all();
+  // A delivery to a followed room: given to the list only (true), or not
+  // a follow's (false).
+  bool deliver_to_follow(const std::string& room, const fanout::MessagePtr& message);
+  // A followed room's stream was reset: followed again (true), or not a
+  // follow's (false).
+  bool follow_lost(const std::string& room);
   // Whether the user is a member of `room`: as the room list has it, or
   // as kept when this connection does not watch.
   [[nodiscard]] bool is_member(const std::string& room) const;

@@ -83,9 +83,16 @@ void Client::run(std::uint32_t id, protocol::RoomsWatchCmd& cmd) {
   };
   if (rooms.empty()) return start();
   for (const std::string& room : rooms) {
-    read_tail(room, [pending, start] {
+    auto done = [pending, start] {
       if (--pending->left == 0) start();
-    });
+    };
+    // A membership not subscribed here is followed (room_list_follows.cpp),
+    // then its tail read.
+    if (room_list_->is_subscribed(room)) {
+      read_tail(room, std::move(done));
+    } else {
+      follow(room, std::move(done));
+    }
   }
 }
 
@@ -187,12 +194,15 @@ void Client::membership_changed(const std::string& room) {
     return;
   }
   if (!*kept) {
+    unfollow(room);
     room_list_->remove_member(room);
-  } else if (room_list_->add_member(**kept) || !room_list_->is_subscribed(room)) {
-    // Newly listed, or not followed live here: its tail first (a mention
-    // comes with a publication this connection did not receive), then
-    // shown (nothing of this connection's own may be written soon, so
-    // pushed now).
+  } else if (room_list_->add_member(**kept) && !room_list_->is_subscribed(room)) {
+    // Newly listed: followed, and its tail read, then shown (nothing of
+    // this connection's own may be written soon, so pushed now).
+    return follow(room, [this] { push_room_list(); });
+  } else if (!room_list_->is_subscribed(room) && !follows_.contains(room)) {
+    // Listed and neither subscribed nor followed (its follow was
+    // refused): its tail read again, as the only news of it.
     return read_tail(room, [this] { push_room_list(); });
   }
   push_room_list();

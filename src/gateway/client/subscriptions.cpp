@@ -57,6 +57,7 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
   void join_hub(const std::string& room) override {
     if (token) s.track_token_subscription(room, token);
     if (!flags.hears_join_leave) s.deaf_rooms_.insert(room);
+    s.unfollow(room);  // in the hub once (room_list_follows.cpp)
     s.shard_core_.hub.join(room, &s);
     s.core_.gw.subscriptions->add(1);
     s.core_.census.subscribed(room);
@@ -77,7 +78,11 @@ struct Client::SubscriptionEffects final : SubscriptionTable::Effects {
     s.shard_core_.hub.leave(room, &s);
     s.core_.gw.subscriptions->sub(1);
     s.core_.census.unsubscribed(room);
-    if (s.room_list_ && !s.finished_) s.room_list_->remove_subscribed(room);
+    if (s.room_list_ && !s.finished_) {
+      s.room_list_->remove_subscribed(room);
+      // Still a membership: followed without the subscription.
+      if (s.room_list_->is_member(room)) s.follow(room, [&c = s] { c.push_room_list(); });
+    }
   }
   // Id 0 is a server-side subscription's: one of connect's (complete_connect)
   // goes into the connect reply instead of a reply of its own, one made
@@ -286,6 +291,8 @@ void Client::finish() {
   expiry_.cancel();
   subscription_expiry_timer_.cancel();
   lost_streams_timer_.cancel();
+  follows_timer_.cancel();
+  unfollow_all();
   // Leave every subscribed room; a subscribe in flight is undone by its
   // answer (client/subscription_table.hpp).
   SubscriptionEffects fx(*this);

@@ -63,6 +63,12 @@ struct SubscribeRequest {
   // (and the leave comes with its unsubscribe).
   bool listed = false;
   bool announced = false;
+  // A room list's follow (client/room_list_feed.hpp: a membership the
+  // connection does not subscribe to): delivered to like a subscription,
+  // under the same ordering contract, but no subscriber: not counted in
+  // the room's subscribers nor against max_subscribers, never listed or
+  // announced, and undone by Broker::unfollow.
+  bool follow = false;
 };
 struct SubscribeResult {
   std::optional<BrokerError> error;
