@@ -815,6 +815,54 @@ TEST(Cluster, RedisRestartedWithItsDataStartsANewEpochByDefault) {
   EXPECT_EQ(pub_data(*live), "2");
 }
 
+// A followed room (client/room_list_follows.cpp) whose stream is reset (a
+// restarted Redis starts a new epoch) is followed again: the connection is
+// not disconnected as a subscriber would be (3005), nothing reaches it as
+// a publication, and its list moves with the new epoch's publications.
+TEST(Cluster, ARoomListFollowsARoomAgainAfterItsStreamIsReset) {
+  RedisServer redis(/*persist=*/true);
+  const std::string dir =
+      ::testing::TempDir() + "herald-cluster-refollow-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  Daemon a(cluster_flags(redis.port(), {"--api.key", "k3y", "--state.dir", dir}));
+  Daemon b(cluster_flags(redis.port()));
+  ASSERT_EQ(
+      api_post(a.port, "/api/members_add", R"({"room":"team:re","user":"ann"})", "k3y").status,
+      200);
+  auto p = connect_as(b.port, "p");
+  ASSERT_TRUE(json_has(publish(*p, 2, "team:re", R"({"text":"before"})"), "/result"));
+  auto ann = connect_as(a.port, "ann");
+  auto watched = request(*ann, 2, R"({"id":2,"rooms.watch":{}})");
+  ASSERT_TRUE(watched && json_has(*watched, "/result")) << watched.value_or("no reply");
+  // Reads ann's pushes until her list shows `preview`; none may be a
+  // publication or a disconnect.
+  const auto shows = [&](const std::string& preview) {
+    while (auto m = ann->next(std::chrono::seconds(10))) {
+      EXPECT_FALSE(json_has(*m, "/pub")) << "a publication reached a follow: " << *m;
+      EXPECT_FALSE(json_has(*m, "/disconnect")) << *m;
+      if (json_has(*m, "/pub") || json_has(*m, "/disconnect")) return false;
+      if (json_has(*m, "/rooms") && m->find(R"("preview":")" + preview + "\"") != std::string::npos)
+        return true;
+    }
+    return false;
+  };
+  ASSERT_TRUE(shows("before"));
+
+  redis.kill();
+  redis.start();
+  ASSERT_TRUE(eventually([&] { return node_metric(a.port, "herald_cluster_redis_up") == 1; }));
+  // The node reads the room again, finds a new epoch and resets it.
+  ASSERT_TRUE(
+      eventually([&] { return node_metric(a.port, "herald_cluster_stream_resets_total") >= 1; }));
+  std::string after;
+  ASSERT_TRUE(eventually([&] {
+    after = publish(*p, 3, "team:re", R"({"text":"after"})");
+    return json_has(after, "/result");
+  })) << after;
+  EXPECT_TRUE(shows("after")) << "ann's list did not move after the reset";
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Cluster, RedisRestartedWithoutItsDataClientsAreToldNotShownAHole) {
   RedisServer redis;  // nothing persisted: a restart loses every room
   Daemon a(cluster_flags(redis.port())), b(cluster_flags(redis.port()));

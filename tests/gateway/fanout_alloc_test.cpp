@@ -16,9 +16,19 @@
 // protocol (tests/gateway/test_codec.hpp): the same bound holds, and that
 // codec encodes each publication once, whatever the number of its
 // subscribers.
+//
+// The third pins the allocation half of issue 43's cost (docs/plans/
+// room-state.md): with memberships kept (state.dir), a publication to a
+// room of 200 members costs the server no more allocations than one to a
+// room of none (their unread counts are derived, never written or
+// counted per member). Its write half is RoomList.
+// APublicationWritesNothingForItsRoomsMembers.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <atomic>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -27,6 +37,7 @@
 #include "gateway/options.hpp"
 #include "gateway/server.hpp"
 #include "support/alloc_counter.hpp"
+#include "support/http_client.hpp"
 #include "test_codec.hpp"
 #include "ws_common.hpp"
 
@@ -182,6 +193,56 @@ TEST(FanoutAllocations, ASecondCodecEncodesEachPublicationOnce) {
   small = Room{};
   large = Room{};
   EXPECT_TRUE(server.shutdown());
+}
+
+TEST(FanoutAllocations, NoHeapAllocationPerMemberOfTheRoom) {
+  const std::string dir =
+      ::testing::TempDir() + "herald-member-alloc-" + std::to_string(::getpid());
+  std::filesystem::remove_all(dir);
+  gateway::Options options;
+  options.listen = config::Endpoint{"127.0.0.1", 0};
+  options.threads = 1;
+  options.client.publish_rate = 1'000'000;
+  options.api.key = "k3y";
+  options.state.dir = dir;
+  metrics::Registry registry;
+  gateway::Server server(options, registry);
+  server.start();
+  const std::uint16_t port = server.local_endpoint().port;
+
+  constexpr int kMembers = 200;
+  for (int i = 0; i < kMembers; ++i) {
+    const HttpReply r =
+        api_post(port, "/api/members_add",
+                 R"({"room":"crowd","user":"m)" + std::to_string(i) + R"("})", "k3y");
+    ASSERT_EQ(r.status, 200) << r.body;
+  }
+  // One subscriber each, to know when the publications are delivered;
+  // the publishers are no members (a member's publication keeps its read).
+  Room none = make_room(port, "lonely", 1);
+  Room crowd = make_room(port, "crowd", 1);
+  std::uint32_t id = 10;
+  round_trip(none, id);  // warm-up
+  round_trip(crowd, id);
+  const std::uint64_t a_none = round_trip(none, id);
+  const std::uint64_t a_crowd = round_trip(crowd, id);
+
+  const double per_member = (static_cast<double>(a_crowd) - static_cast<double>(a_none)) /
+                            (static_cast<double>(kMembers) * kPublications);
+  RecordProperty("server_allocations_per_publication_0_members",
+                 std::to_string(a_none / kPublications));
+  RecordProperty("server_allocations_per_publication_200_members",
+                 std::to_string(a_crowd / kPublications));
+  // Zero per member: one allocation per member of each publication would
+  // read 1.0; the bound leaves room for the noise of a few allocations per
+  // publication (asio's handler memory, a buffer growing), as above.
+  EXPECT_LT(per_member, 0.02) << "server allocations per publication: " << a_none / kPublications
+                              << " with no member, " << a_crowd / kPublications << " with "
+                              << kMembers;
+  none = Room{};
+  crowd = Room{};
+  EXPECT_TRUE(server.shutdown());
+  std::filesystem::remove_all(dir);
 }
 
 }  // namespace
