@@ -76,6 +76,7 @@ struct Membership {
 struct Join {  // joined, or invited; a member already is left as it is
   std::string user, room;
   MemberState state = MemberState::joined;
+  bool direct = false;  // a DM: the record starts with kDirect
 };
 struct Leave {
   std::string user, room;

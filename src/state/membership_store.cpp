@@ -111,6 +111,7 @@ class Applier {
     if (members >= o_.max_members_per_room) return Outcome::too_many_members;
     Membership m;
     m.state = c.state;
+    m.flags = flag_if(c.direct, kDirect);
     put(member_, key, encode_record(m));
     put(by_room_, pair_key(c.room, c.user), {});
     set_count(user_count, rooms + 1);

@@ -138,6 +138,77 @@ TEST(CommandParser, RefusalsSayWhatAndKeepTheId) {
   }
 }
 
+// rooms.watch's filter tree and sort list (codec/room_query_json.hpp).
+TEST(CommandParser, ReadsARoomFilterTreeAndASortList) {
+  using Kind = live::RoomFilterExpr::Kind;
+  CommandParser p(4096);
+  auto c = ok(p.parse(
+      R"({"id":1,"rooms.watch":{"sort":["local","name"],"filter":{"unread":true,"mentions":false,)"
+      R"("any":[{"category":"direct"},{"fuzzy_name":"hrld","invites":true}],"not":{"low_priority":true}}}})"));
+  const auto& w = std::get<RoomsWatchCmd>(c.body);
+  ASSERT_EQ(w.sort.size(), 2U);
+  EXPECT_EQ(w.sort.key(0), live::RoomSortKey::unsent_first);
+  EXPECT_EQ(w.sort.key(1), live::RoomSortKey::name);
+  const live::RoomFilterExpr& f = w.filter;
+  EXPECT_EQ(f.kind, Kind::all);
+  ASSERT_EQ(f.parts.size(), 3U);  // "mentions": false adds nothing
+  EXPECT_EQ(f.parts[0].kind, Kind::unread);
+  ASSERT_EQ(f.parts[1].kind, Kind::any);
+  ASSERT_EQ(f.parts[1].parts.size(), 2U);
+  EXPECT_EQ(f.parts[1].parts[0].parts[0].kind, Kind::direct);
+  const auto& second = f.parts[1].parts[1].parts;
+  ASSERT_EQ(second.size(), 2U);
+  EXPECT_EQ(second[0].kind, Kind::fuzzy_name);
+  EXPECT_EQ(second[0].text, "hrld");
+  EXPECT_EQ(second[1].kind, Kind::invite);
+  ASSERT_EQ(f.parts[2].kind, Kind::not_);
+  EXPECT_EQ(f.parts[2].parts.at(0).parts.at(0).kind, Kind::low_priority);
+
+  // The defaults: activity (unsent first, recency, name), every room.
+  const Command dc = ok(p.parse(R"({"id":2,"rooms.watch":{}})"));
+  const auto& d = std::get<RoomsWatchCmd>(dc.body);
+  EXPECT_EQ(d.sort.size(), 3U);
+  EXPECT_EQ(d.sort.key(1), live::RoomSortKey::recency);
+  EXPECT_TRUE(d.filter.parts.empty());
+  const Command nc = ok(p.parse(R"({"id":3,"rooms.watch":{"sort":"name"}})"));
+  const auto& n = std::get<RoomsWatchCmd>(nc.body);
+  ASSERT_EQ(n.sort.size(), 1U);
+  EXPECT_EQ(n.sort.key(0), live::RoomSortKey::name);
+
+  // Refusals name the place.
+  const std::pair<std::string, std::string> bad[] = {
+      {R"({"category":"dm"})", R"(rooms.watch.filter.category: expected "direct" or "group")"},
+      {R"({"any":[{"unread":true},{"category":1}]})",
+       R"(rooms.watch.filter.any[1].category: expected "direct" or "group")"},
+      {R"({"not":{"colour":"red"}})", "rooms.watch.filter.not.colour: expected a condition"},
+      {R"({"all":{"unread":true}})", "rooms.watch.filter.all: expected a list of filter objects"},
+      {R"({"unread":"yes"})", "rooms.watch.filter.unread: expected true or false"},
+      {R"([1])", "rooms.watch.filter: expected a filter object"},
+      {R"({"not":{"not":{"not":{"not":{"not":{"not":{"not":{"not":{}}}}}}}}})",
+       "nested at most 8 deep"},
+  };
+  for (const auto& [filter, message] : bad) {
+    const auto e = err(p.parse(R"({"id":4,"rooms.watch":{"filter":)" + filter + "}}"));
+    EXPECT_EQ(e.id, 4U);
+    EXPECT_THAT(e.message, HasSubstr(message)) << filter;
+  }
+  std::string many = R"({"any":[)";
+  for (int i = 0; i < 64; ++i) many += std::string(i ? "," : "") + R"({"unread":true})";
+  many += "]}";
+  EXPECT_THAT(err(p.parse(R"({"id":5,"rooms.watch":{"filter":)" + many + "}}")).message,
+              HasSubstr("at most 64 conditions"));
+  for (const char* sort : {R"("size")", R"([])", R"(["recency","size"])", R"(7)"}) {
+    EXPECT_THAT(
+        err(p.parse(std::string(R"({"id":6,"rooms.watch":{"sort":)") + sort + "}}")).message,
+        HasSubstr(R"(rooms.watch.sort: expected "activity", "name" or a list)"))
+        << sort;
+  }
+  EXPECT_THAT(err(p.parse(R"({"id":7,"rooms.watch":{"sort":["name","name","name","name","name",)"
+                          R"("name","name","name","name"]}})"))
+                  .message,
+              HasSubstr("rooms.watch.sort: expected at most 8 keys"));
+}
+
 TEST(CommandParser, LineLimitIsEnforcedBeforeParsing) {
   CommandParser p(32);
   const auto e = err(p.parse(R"({"id":1,"publish":{"room":"r","data":"0123456789"}})"));
@@ -260,10 +331,12 @@ TEST(RoomListPush, WritesEachDiffAsTheProtocolPageShows) {
                    .favourite = (i.tags & live::kTagFavourite) != 0,
                    .low_priority = false,
                    .marked_unread = true,
-                   .notify = live::NotifyMode::mentions_only};
+                   .notify = live::NotifyMode::mentions_only,
+                   .direct = true,
+                   .invited = true};
   };
   const std::string row =
-      R"({"room":"r","name":"R","preview":"p","sender":"s","time":5,"unread":2,"mentions":0,"notifications":1,"favourite":true,"low_priority":false,"marked_unread":true,"notify":"mentions"})";
+      R"({"room":"r","name":"R","preview":"p","sender":"s","time":5,"unread":2,"mentions":0,"notifications":1,"favourite":true,"low_priority":false,"marked_unread":true,"notify":"mentions","direct":true,"membership":"invited"})";
   EXPECT_EQ(encode_rooms_push(batch, row_of),
             R"({"rooms":{"diffs":[{"op":"reset","values":[)" + row +
                 R"(]},{"op":"set","index":0,"value":)" + row +

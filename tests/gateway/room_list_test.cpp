@@ -404,7 +404,9 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
   EXPECT_EQ(json_uint(*r, "/error/code"), 107u) << *r;
   r = request(*c, 5, R"({"id":5,"rooms.watch":{"sort":"size"}})");
   ASSERT_TRUE(r);
-  EXPECT_EQ(json_str(*r, "/error/message"), R"(rooms.watch.sort: expected "activity" or "name")");
+  EXPECT_EQ(
+      json_str(*r, "/error/message"),
+      R"(rooms.watch.sort: expected "activity", "name" or a list of "local", "recency" and "name")");
   // An empty list is still a Reset.
   c->send(R"({"id":6,"rooms.watch":{}})");
   bool reset = false;
@@ -603,6 +605,51 @@ TEST(RoomList, AMembershipNotSubscribedMovesLiveWithoutItsPublications) {
   want[0].preview = "four", want[0].unread = 4, want[0].notifications = 4;
   EXPECT_TRUE(shows(want)) << ::testing::PrintToString(w.list());
   EXPECT_EQ(w.pubs_seen(), 0u);
+}
+
+// Every filter and sorter of the engine over the wire (step 6 of the
+// plan): a filter tree of any, all and not over the engine's conditions,
+// and a list of sort keys; each re-watch is a Reset of what it selects.
+TEST(RoomList, EveryFilterAndSorterOfTheEngineIsReachable) {
+  const StateDaemon s("herald-roomquery", {});
+  const Daemon& d = *s.d;
+  const auto api = [&](const std::string& method, const std::string& body) { s.api(method, body); };
+  api("members_add", R"({"room":"team:ops","user":"ann"})");
+  api("members_add", R"({"room":"team:dev","user":"ann"})");
+  api("members_add", R"({"room":"dm:bob","user":"ann","direct":true})");
+  api("members_add", R"({"room":"team:new","user":"ann","invited":true})");
+  api("publish", R"({"room":"team:ops","data":{"text":"@ann look"}})");
+  api("publish", R"({"room":"team:dev","data":{"text":"build green"}})");
+  Watcher w(d.port, "ann");
+  const auto rooms = [&](const std::string& params) {
+    EXPECT_TRUE(json_has(w.command("rooms.watch", params), "/result")) << params;
+    w.settle();
+    std::vector<std::string> names;
+    for (const Entry& e : w.list()) names.push_back(e.room);
+    return names;
+  };
+  using Names = std::vector<std::string>;
+  // Joined groups, by name.
+  EXPECT_EQ(rooms(R"({"sort":["name"],"filter":{"all":[{"non_left":true},)"
+                  R"({"not":{"category":"direct"}}],"not":{"invites":true}}})"),
+            (Names{"team:dev", "team:ops"}));
+  EXPECT_EQ(rooms(R"({"sort":["name"],"filter":{"any":[{"category":"direct"},{"invites":true}]}})"),
+            (Names{"dm:bob", "team:new"}));
+  EXPECT_EQ(rooms(R"({"filter":{"mentions":true}})"), (Names{"team:ops"}));
+  EXPECT_EQ(rooms(R"({"filter":{"fuzzy_name":"tmdv"}})"), (Names{"team:dev"}));
+  EXPECT_EQ(rooms(R"({"filter":{"joined":true,"category":"group","unread":true}})"),
+            (Names{"team:dev", "team:ops"}));  // most recent first
+  EXPECT_EQ(
+      rooms(R"({"sort":["local","recency","name"],"filter":{"not":{"any":[{"unread":true}]}}})"),
+      (Names{"dm:bob", "team:new"}));
+  // A refusal leaves the list as it was.
+  EXPECT_EQ(
+      json_str(w.command("rooms.watch", R"({"filter":{"any":[{"colour":1}]}})"), "/error/message")
+          .value_or("")
+          .rfind("rooms.watch.filter.any[0].colour: expected a condition", 0),
+      0U);
+  w.settle();
+  EXPECT_EQ(w.list().size(), 2U);
 }
 
 // The cost the plan pins (docs/plans/room-state.md): a publication to a

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "live/room_list/filter_expr.hpp"
 #include "live/room_list/filters.hpp"
 #include "live/room_list/item.hpp"
 #include "live/room_list/service.hpp"
@@ -130,6 +131,41 @@ TEST(RoomFilters, UnreadFollowsTheNotificationModeAndTheMarkedUnreadFlag) {
   info.notify = NotifyMode::mute;
   EXPECT_TRUE(item.refresh(info));
   EXPECT_FALSE(item.refresh(info));
+}
+
+// A filter tree compiles into the filters it names, combined as it says.
+TEST(RoomFilters, ATreeCompilesIntoItsFilters) {
+  using Kind = RoomFilterExpr::Kind;
+  RoomInfo info = room(1, "Herald Dev");
+  const RoomListItem group(info);
+  info.is_direct = true;
+  info.unread_count = 2;
+  const RoomListItem dm(info);
+  info.membership = Membership::invited;
+  const RoomListItem invite(info);
+  const auto leaf = [](Kind k, std::string text = {}) {
+    return RoomFilterExpr{k, std::move(text), {}};
+  };
+  // Unread direct rooms, or any room whose name fuzzily matches "hd", but
+  // never an invite.
+  RoomFilterExpr tree{Kind::all, {}, {}};
+  RoomFilterExpr any{Kind::any, {}, {}};
+  any.parts.push_back(RoomFilterExpr{Kind::all, {}, {leaf(Kind::unread), leaf(Kind::direct)}});
+  any.parts.push_back(leaf(Kind::fuzzy_name, "hd"));
+  tree.parts.push_back(std::move(any));
+  tree.parts.push_back(RoomFilterExpr{Kind::not_, {}, {leaf(Kind::invite)}});
+  const RoomFilter f = compile(tree);
+  EXPECT_TRUE(f(group));  // by its name
+  EXPECT_TRUE(f(dm));
+  EXPECT_FALSE(f(invite));
+  EXPECT_FALSE(compile(RoomFilterExpr{Kind::all, {}, {leaf(Kind::fuzzy_name, "xyz")}})(group));
+  EXPECT_TRUE(compile(RoomFilterExpr{})(invite));  // an empty tree: every room
+  EXPECT_FALSE(compile(RoomFilterExpr{Kind::any, {}, {}})(group));
+  EXPECT_TRUE(compile(leaf(Kind::group))(group));
+  EXPECT_FALSE(compile(leaf(Kind::group))(dm));
+  EXPECT_TRUE(compile(leaf(Kind::name, "DEV"))(group));
+  EXPECT_TRUE(compile(leaf(Kind::joined))(dm));
+  EXPECT_TRUE(compile(leaf(Kind::non_left))(invite));
 }
 
 TEST(RoomFilters, EachFilter) {

@@ -80,6 +80,18 @@ TEST(MembershipStore, JoinsReadsMarkersAndLeaves) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(MembershipStore, ADirectJoinStartsWithTheDirectFlag) {
+  auto dir = fresh_dir("direct");
+  auto s = open_store({.dir = dir});
+  ASSERT_TRUE(s);
+  EXPECT_EQ(apply(*s, {Join{"ann", "dm:bob", MemberState::joined, true}, Join{"ann", "team:ops"},
+                       Join{"ann", "dm:bob", MemberState::joined, false}}),
+            (std::vector{Outcome::done, Outcome::done, Outcome::unchanged}));
+  EXPECT_EQ(s->find("ann", "dm:bob").value()->flags, kDirect);
+  EXPECT_EQ(s->find("ann", "team:ops").value()->flags, 0);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(MembershipStore, RefusesBadNamesAndValuesChangeByChange) {
   auto dir = fresh_dir("bad");
   auto s = open_store({.dir = dir});

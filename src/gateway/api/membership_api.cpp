@@ -30,10 +30,12 @@ http::HttpResponse bad_request(std::string_view message) {
 }
 
 // The body's fields: "room" and "user", each when `want_*`, checked as
-// names; "invited" when present. Empty on success, else the error.
+// names; "invited" and "direct" when present. Empty on success, else the
+// error.
 struct Fields {
   std::string room, user;
   bool invited = false;
+  bool direct = false;
 };
 std::optional<http::HttpResponse> read_fields(const http::HttpRequest& req, bool want_room,
                                               bool want_user, Fields& out) {
@@ -54,6 +56,8 @@ std::optional<http::HttpResponse> read_fields(const http::HttpRequest& req, bool
   dom::element e;
   if ((*obj)["invited"].get(e) == simdjson::SUCCESS && e.get(out.invited) != simdjson::SUCCESS)
     return bad_request("invited: expected a boolean");
+  if ((*obj)["direct"].get(e) == simdjson::SUCCESS && e.get(out.direct) != simdjson::SUCCESS)
+    return bad_request("direct: expected a boolean");
   return std::nullopt;
 }
 
@@ -149,7 +153,8 @@ void register_membership_api(http::HttpRouter& router, ServerState& state,
       state::Change c;
       if (join) {
         c = state::Join{f.user, f.room,
-                        f.invited ? state::MemberState::invited : state::MemberState::joined};
+                        f.invited ? state::MemberState::invited : state::MemberState::joined,
+                        f.direct};
       } else {
         c = state::Leave{f.user, f.room};
       }

@@ -6,22 +6,11 @@
 #include "gateway/protocol/mentions.hpp"
 #include "gateway/protocol/publication_summary.hpp"
 #include "gateway/protocol/room_list_push.hpp"
-#include "live/room_list/filters.hpp"
-#include "live/room_list/sorters.hpp"
+#include "live/room_list/filter_expr.hpp"
 
 namespace herald::gateway::client {
 
 namespace {
-
-live::RoomFilter make_filter(const protocol::RoomsWatchCmd& q) {
-  std::vector<live::RoomFilter> all;
-  if (q.unread) all.push_back(live::filter_unread());
-  if (q.mentions) all.push_back(live::filter_mentions());
-  if (q.favourite) all.push_back(live::filter_favourite());
-  if (!q.name.empty()) all.push_back(live::filter_normalized_name(q.name));
-  return all.empty() ? live::RoomFilter([](const live::RoomListItem&) { return true; })
-                     : live::filter_all(std::move(all));
-}
 
 // The live item's tags for a membership's flags.
 std::uint8_t tags_of(std::uint16_t flags) {
@@ -29,11 +18,6 @@ std::uint8_t tags_of(std::uint16_t flags) {
   return static_cast<std::uint8_t>(
       ((flags & state::kFavourite) != 0 ? live::kTagFavourite : 0) |
       ((flags & state::kLowPriority) != 0 ? live::kTagLowPriority : 0));
-}
-
-live::RoomSorter make_sorter(const protocol::RoomsWatchCmd& q) {
-  if (q.sort == protocol::RoomsWatchCmd::Sort::name) return live::sort_name();
-  return live::default_room_sorter();  // unsent first, then recency, then name
 }
 
 }  // namespace
@@ -264,7 +248,7 @@ bool RoomListFeed::set_flags(const state::SetFlags& change) {
 }
 
 void RoomListFeed::watch(const protocol::RoomsWatchCmd& query) {
-  view_ = std::make_unique<live::RoomListView>(service_, make_sorter(query), make_filter(query),
+  view_ = std::make_unique<live::RoomListView>(service_, query.sort, live::compile(query.filter),
                                                query.page_size);
 }
 
@@ -298,6 +282,8 @@ protocol::RoomRow RoomListFeed::row_of(const live::RoomListItem& item) const {
   row.favourite = (item.tags & live::kTagFavourite) != 0;
   row.low_priority = (item.tags & live::kTagLowPriority) != 0;
   row.marked_unread = item.is_marked_unread;
+  row.direct = item.is_direct;
+  row.invited = item.membership == live::Membership::invited;
   row.notify = item.notify;
   return row;
 }

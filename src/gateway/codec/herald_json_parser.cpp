@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "gateway/codec/json_fields.hpp"
+#include "gateway/codec/room_query_json.hpp"
 #include "gateway/protocol/room_list_push.hpp"
 
 namespace herald::gateway::codec {
@@ -131,31 +132,13 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     body = std::move(c);
   } else if (method == "rooms.watch") {
     RoomsWatchCmd c;
-    std::string sort = "activity";
     std::optional<std::uint64_t> page;
-    if (!r.string(params, "sort", sort, false) ||
-        !r.uint(params, "page_size", page, kMaxRoomPageSize))
+    if (!r.uint(params, "page_size", page, kMaxRoomPageSize) ||
+        !read_room_sort(r, params, c.sort) || !read_room_filter(r, params, c.filter))
       return false;
-    if (sort == "activity") {
-      c.sort = RoomsWatchCmd::Sort::activity;
-    } else if (sort == "name") {
-      c.sort = RoomsWatchCmd::Sort::name;
-    } else {
-      return r.fail("sort", "\"activity\" or \"name\"");
-    }
     if (page) {
       if (*page == 0) return r.fail("page_size", "an integer from 1 to 1000");
       c.page_size = static_cast<std::uint32_t>(*page);
-    }
-    dom::element f;
-    if (params["filter"].get(f) == simdjson::SUCCESS) {
-      dom::object filter;
-      if (f.get(filter) != simdjson::SUCCESS) return r.fail("filter", "an object");
-      Reader fr{{"rooms.watch.filter", &error}};
-      if (!fr.boolean(filter, "unread", c.unread) || !fr.boolean(filter, "mentions", c.mentions) ||
-          !fr.boolean(filter, "favourite", c.favourite) ||
-          !fr.string(filter, "name", c.name, false))
-        return false;
     }
     body = std::move(c);
   } else if (method == "rooms.page") {

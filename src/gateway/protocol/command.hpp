@@ -18,7 +18,9 @@
 #include <vector>
 
 #include "gateway/protocol/codes.hpp"
+#include "live/room_list/filter_expr.hpp"
 #include "live/room_list/item.hpp"
+#include "live/room_list/sorters.hpp"
 
 namespace herald::gateway::protocol {
 
@@ -90,12 +92,8 @@ struct RpcCmd {
 
 // The room list (docs/protocol.md, "Room lists").
 struct RoomsWatchCmd {
-  enum class Sort : std::uint8_t { activity, name };
-  Sort sort = Sort::activity;
-  bool unread = false;     // filter.unread
-  bool mentions = false;   // filter.mentions
-  bool favourite = false;  // filter.favourite
-  std::string name;        // filter.name: the name contains it (case-insensitive)
+  live::RoomSorter sort = live::default_room_sorter();  // "activity"
+  live::RoomFilterExpr filter;                          // every room
   std::uint32_t page_size = 20;
 };
 struct RoomsPageCmd {

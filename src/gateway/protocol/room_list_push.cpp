@@ -45,7 +45,10 @@ void append_room_row(std::string& out, const RoomRow& row) {
   out += row.marked_unread ? "true" : "false";
   out += ",\"notify\":\"";
   out += notify_mode_name(row.notify);
-  out += '"';
+  out += "\",\"direct\":";
+  out += row.direct ? "true" : "false";
+  out += ",\"membership\":";
+  out += row.invited ? "\"invited\"" : "\"joined\"";
   out += '}';
 }
 

@@ -35,6 +35,8 @@ struct RoomRow {
   bool low_priority = false;
   bool marked_unread = false;
   live::NotifyMode notify = live::NotifyMode::all;
+  bool direct = false;   // a DM (a membership's flag)
+  bool invited = false;  // a membership not accepted yet
 };
 
 // A notification mode's name on the wire ("all", "mentions", "mute"), and
