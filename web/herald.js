@@ -235,6 +235,8 @@ export class HeraldClient extends EventTarget {
   history(room, opts = {}) { return this.command('history', { room, ...opts }); }
   readMarker(room) { return this.command('rooms.read', { room }); }
   tagRoom(room, tags) { return this.command('rooms.tag', { room, ...tags }); }
+  joinRoom(room) { return this.command('rooms.join', { room }); }
+  leaveRoom(room) { return this.command('rooms.leave', { room }); }
   markUnread(room, unread = true) { return this.command('rooms.mark_unread', { room, unread }); }
   // mode: 'all', 'mentions' or 'mute'.
   setNotify(room, mode) { return this.command('rooms.notify', { room, mode }); }

@@ -39,6 +39,9 @@ void register_room_options(config::Schema& s, const std::string& prefix, RoomOpt
   s.add_bool(key("publish_proxy"), o.publish_proxy,
              "The backend (proxy.publish_url) sees each client publication first and may refuse "
              "or rewrite it");
+  s.add_bool(key("client_membership"), o.client_membership,
+             "Clients may join and leave rooms themselves (rooms.join, rooms.leave; memberships "
+             "are kept only with state.dir); accepting an invitation needs no such leave");
 }
 
 }  // namespace

@@ -86,6 +86,10 @@ struct RoomOptions {
   // namespace (docs/backend.md).
   bool subscribe_proxy = false;
   bool publish_proxy = false;
+  // Clients may join and leave the rooms of this namespace themselves
+  // (rooms.join, rooms.leave: memberships kept in state.dir). Accepting an
+  // invitation needs no such leave.
+  bool client_membership = false;
 };
 
 // The keys that verify one kind of token: a secret, key files and a JWK

@@ -73,7 +73,9 @@ struct Membership {
 };
 
 // The changes. Each names its user and room.
-struct Join {  // joined, or invited; a member already is left as it is
+// Joined, or invited. A member already is left as it is, except that a
+// join accepts an invitation (the record keeps its marker and flags).
+struct Join {
   std::string user, room;
   MemberState state = MemberState::joined;
   bool direct = false;  // a DM: the record starts with kDirect

@@ -101,7 +101,20 @@ class Applier {
   Outcome operator()(const Join& c) {
     if (!names_ok(c.user, c.room)) return Outcome::bad_name;
     const std::string key = pair_key(c.user, c.room);
-    if (get(member_, key)) return Outcome::unchanged;
+    if (auto kept = get(member_, key)) {
+      // A member is left as it is, but a join accepts an invitation.
+      auto m = decode_record(*kept);
+      if (!m) {
+        fail(damaged(c.user, c.room));
+        return Outcome::unchanged;
+      }
+      if (m->state != MemberState::invited || c.state != MemberState::joined) {
+        return Outcome::unchanged;
+      }
+      m->state = MemberState::joined;
+      put(member_, key, encode_record(*m));
+      return Outcome::done;
+    }
     if (failed) return Outcome::unchanged;
     const std::string user_count = pair_key("u", c.user);
     const std::string room_count = pair_key("r", c.room);

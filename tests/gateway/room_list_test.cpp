@@ -7,6 +7,7 @@
 // renaming the room), the watcher's own publications (which read the room:
 // unread counts are positions, state/membership.hpp), read markers, tags,
 // paging, leaving and re-joining rooms, and re-watching with a filter.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <unistd.h>
@@ -38,14 +39,15 @@ struct Entry {
   std::uint64_t notifications = unread;
   bool marked_unread = false;
   std::string notify = "all";
+  std::string membership = "joined";
   friend bool operator==(const Entry&, const Entry&) = default;
 };
 
 std::ostream& operator<<(std::ostream& os, const Entry& e) {
   return os << e.room << "(" << e.name << ", unread " << e.unread << ", mentions " << e.mentions
             << ", notifications " << e.notifications << (e.favourite ? ", fav" : "")
-            << (e.marked_unread ? ", marked" : "") << ", " << e.notify << ", '" << e.preview
-            << "')";
+            << (e.marked_unread ? ", marked" : "") << ", " << e.notify << ", " << e.membership
+            << ", '" << e.preview << "')";
 }
 
 Entry entry_at(const std::string& msg, const std::string& ptr) {
@@ -59,6 +61,7 @@ Entry entry_at(const std::string& msg, const std::string& ptr) {
   e.notifications = json_uint(msg, ptr + "/notifications").value_or(999);
   e.marked_unread = json_bool(msg, ptr + "/marked_unread").value_or(false);
   e.notify = json_str(msg, ptr + "/notify").value_or("?");
+  e.membership = json_str(msg, ptr + "/membership").value_or("?");
   return e;
 }
 
@@ -399,6 +402,10 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
   r = request(*c, 3, R"({"id":3,"rooms.read":{"room":"nowhere"}})");
   ASSERT_TRUE(r);
   EXPECT_EQ(json_uint(*r, "/error/code"), 110u) << *r;
+  // Without state.dir no membership is kept: joining says so.
+  r = request(*c, 7, R"({"id":7,"rooms.join":{"room":"club:x"}})");
+  ASSERT_TRUE(r);
+  EXPECT_EQ(json_uint(*r, "/error/code"), 108u) << *r;
   r = request(*c, 4, R"({"id":4,"rooms.watch":{"page_size":0}})");
   ASSERT_TRUE(r);
   EXPECT_EQ(json_uint(*r, "/error/code"), 107u) << *r;
@@ -650,6 +657,58 @@ TEST(RoomList, EveryFilterAndSorterOfTheEngineIsReachable) {
       0U);
   w.settle();
   EXPECT_EQ(w.list().size(), 2U);
+}
+
+// rooms.join and rooms.leave: a client manages its memberships where its
+// room's namespace lets it (client_membership), and may accept an
+// invitation anywhere; each change is on every connection's list.
+TEST(RoomList, AClientJoinsAndLeavesWhereItsNamespaceLets) {
+  const std::string conf =
+      write_temp_file("client-membership.toml", "[namespaces.club]\nclient_membership = true\n");
+  const StateDaemon s("herald-roomjoin", {"--config", conf});
+  const Daemon& d = *s.d;
+  Watcher phone(d.port, "ann");
+  Watcher laptop(d.port, "ann");
+  for (Watcher* w : {&phone, &laptop}) {
+    ASSERT_TRUE(json_has(w->command("rooms.watch", R"({"sort":"name"})"), "/result"));
+  }
+  const auto both_show = [&](const std::vector<Entry>& want) {
+    for (Watcher* w : {&phone, &laptop}) {
+      EXPECT_TRUE(eventually([&] {
+        w->settle();
+        return w->list() == want;
+      })) << "a connection shows "
+          << ::testing::PrintToString(w->list());
+    }
+  };
+  ASSERT_TRUE(json_has(phone.command("rooms.join", R"({"room":"club:chess"})"), "/result"));
+  std::vector<Entry> want{{"club:chess", "club:chess", "", 0, 0, false}};
+  both_show(want);
+  // Joining again changes nothing and is no error.
+  ASSERT_TRUE(json_has(laptop.command("rooms.join", R"({"room":"club:chess"})"), "/result"));
+
+  // Where the namespace does not let clients: refused, saying why.
+  const std::string refused = phone.command("rooms.join", R"({"room":"team:ops"})");
+  EXPECT_EQ(json_uint(refused, "/error/code"), 103u) << refused;
+  EXPECT_THAT(json_str(refused, "/error/message").value_or(""),
+              ::testing::HasSubstr("client_membership = false"));
+  // An invitation may be accepted there all the same.
+  s.api("members_add", R"({"room":"team:ops","user":"ann","invited":true})");
+  want.push_back({"team:ops", "team:ops", "", 0, 0, false});
+  want.back().membership = "invited";
+  both_show(want);
+  ASSERT_TRUE(json_has(laptop.command("rooms.join", R"({"room":"team:ops"})"), "/result"));
+  want.back().membership = "joined";
+  both_show(want);
+  // Accepted, it is an ordinary membership: not the client's to leave.
+  EXPECT_EQ(json_uint(phone.command("rooms.leave", R"({"room":"team:ops"})"), "/error/code"), 103u);
+
+  ASSERT_TRUE(json_has(laptop.command("rooms.leave", R"({"room":"club:chess"})"), "/result"));
+  want.erase(want.begin());
+  both_show(want);
+  const HttpReply kept = api_post(d.port, "/api/user_rooms", R"({"user":"ann"})", "k3y");
+  EXPECT_EQ(json_size(kept.body, "/result/rooms"), 1u) << kept.body;
+  EXPECT_EQ(json_str(kept.body, "/result/rooms/0/state"), "joined") << kept.body;
 }
 
 // The cost the plan pins (docs/plans/room-state.md): a publication to a

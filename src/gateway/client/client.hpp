@@ -381,8 +381,18 @@ class Client final : public fanout::Subscriber {
   // A membership change of the room list's commands (rooms.read,
   // rooms.tag, rooms.mark_unread, rooms.notify): kept, answered once
   // committed, then the user's other connections told.
+  // rooms.join and rooms.leave: with self_too, this connection re-reads
+  // the record too (its list has not changed yet).
   void keep(std::uint32_t id, std::string_view command, const std::string& room,
-            state::Change change);
+            state::Change change, bool self_too = false);
+  // What a kept change's outcome tells the client, when it is a refusal.
+  [[nodiscard]] std::optional<protocol::BrokerError> refusal_of(state::Outcome outcome,
+                                                                const std::string& room) const;
+  // rooms.join, rooms.leave: where the namespace lets clients (or for an
+  // invitation), the membership kept, then shown on every connection of
+  // the user.
+  void change_membership(std::uint32_t id, std::string_view command, const std::string& room,
+                         state::Change change);
   // The room list's follows (room_list_follows.cpp): each membership
   // listed and not subscribed here, delivered to the list only. joined:
   // in the hub (the broker answered); generation: which follow an answer

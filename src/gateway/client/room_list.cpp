@@ -7,6 +7,7 @@
 #include "core/time/steady_clock.hpp"
 #include "core/time/unix_clock.hpp"
 #include "gateway/client/client.hpp"
+#include "gateway/client/publish_checks.hpp"
 #include "gateway/membership/notify_mode.hpp"
 
 namespace herald::gateway::client {
@@ -51,6 +52,32 @@ void Client::read_tail(const std::string& room, std::function<void()> then) {
         }
         then();
       });
+}
+
+// What a kept change's outcome tells the client, when it is a refusal.
+std::optional<protocol::BrokerError> Client::refusal_of(state::Outcome outcome,
+                                                        const std::string& room) const {
+  const auto& limits = core_.memberships->options();
+  switch (outcome) {
+    case state::Outcome::done:
+    case state::Outcome::unchanged:  // a join of a member, a leave of none
+      return std::nullopt;
+    case state::Outcome::not_member:  // left meanwhile (the server API's members_remove)
+      return protocol::BrokerError{ErrorCode::not_subscribed,
+                                   "not a member of '" + room + "' any more"};
+    case state::Outcome::too_many_rooms:
+      return protocol::BrokerError{ErrorCode::limit_exceeded,
+                                   "the user is in state.max_rooms_per_user (" +
+                                       std::to_string(limits.max_rooms_per_user) + ") rooms"};
+    case state::Outcome::too_many_members:
+      return protocol::BrokerError{ErrorCode::limit_exceeded,
+                                   "the room has state.max_members_per_room (" +
+                                       std::to_string(limits.max_members_per_room) + ") members"};
+    case state::Outcome::bad_name:
+    case state::Outcome::bad_value:
+      return protocol::BrokerError{ErrorCode::bad_request, "not a membership change"};
+  }
+  return std::nullopt;
 }
 
 void Client::run(std::uint32_t id, protocol::RoomsWatchCmd& cmd) {
@@ -140,6 +167,37 @@ void Client::run(std::uint32_t id, protocol::RoomsNotifyCmd& cmd) {
                state::SetFlags{user_, cmd.room, 0, 0, membership::kept_notify_mode(cmd.mode)});
 }
 
+void Client::run(std::uint32_t id, protocol::RoomsJoinCmd& cmd) {
+  change_membership(id, "rooms.join", cmd.room, state::Join{user_, cmd.room});
+}
+
+void Client::run(std::uint32_t id, protocol::RoomsLeaveCmd& cmd) {
+  change_membership(id, "rooms.leave", cmd.room, state::Leave{user_, cmd.room});
+}
+
+void Client::change_membership(std::uint32_t id, std::string_view command, const std::string& room,
+                               state::Change change) {
+  const std::string what(command);
+  if (!keeps_memberships() || core_.memberships == nullptr) {
+    return reply_error(id, ErrorCode::not_available,
+                       what + ": memberships are not kept on this server (state.dir is empty)");
+  }
+  if (auto refused = room_refusal(claims_, user_, room)) {
+    return reply_error(id, refused->code, what + ": " + refused->message);
+  }
+  // The namespace decides whether clients manage their memberships; an
+  // invitation may always be accepted or declined.
+  auto kept = core_.memberships->find(user_, room);
+  if (!kept) return reply_error(id, ErrorCode::internal, what + ": " + kept.error());
+  const bool invited = *kept && (**kept).state == state::MemberState::invited;
+  if (!invited && !core_.options.room_options(room).client_membership) {
+    return reply_error(id, ErrorCode::permission_denied,
+                       what + ": clients may not join or leave '" + room +
+                           "' themselves (its namespace has client_membership = false)");
+  }
+  keep(id, command, room, std::move(change), /*self_too=*/true);
+}
+
 bool Client::is_member(const std::string& room) const {
   if (room_list_) return room_list_->is_member(room);
   // Not watching: the store says (a read on this shard, which never waits
@@ -159,22 +217,21 @@ void Client::change_flags(std::uint32_t id, std::string_view command, state::Set
 }
 
 void Client::keep(std::uint32_t id, std::string_view command, const std::string& room,
-                  state::Change change) {
+                  state::Change change, bool self_too) {
   // The writer answers on its own thread; the rest runs on this shard.
-  auto on_shard = [this, weak = owner_, id, command = std::string(command), room,
+  auto on_shard = [this, weak = owner_, id, command = std::string(command), room, self_too,
                    run = core_.run_on_shard,
                    shard = shard_core_.index](const Result<state::Outcome, std::string>& outcome) {
-    run(shard, [this, weak, id, command, room, outcome] {
+    run(shard, [this, weak, id, command, room, self_too, outcome] {
       auto alive = weak.lock();
       if (!alive || finished_) return;
       if (!outcome) return reply_error(id, ErrorCode::internal, command + ": " + outcome.error());
       // Left meanwhile (the server API's members_remove): nothing kept.
-      if (*outcome == state::Outcome::not_member) {
-        return reply_error(id, ErrorCode::not_subscribed,
-                           command + ": not a member of '" + room + "' any more");
+      if (auto refused = refusal_of(*outcome, room)) {
+        return reply_error(id, refused->code, command + ": " + refused->message);
       }
       reply(id, protocol::EmptyReply{});
-      core_.each_client_of(user_, [self = client_id_, room](Client& c) {
+      core_.each_client_of(user_, [self = self_too ? std::string() : client_id_, room](Client& c) {
         if (c.id() != self) c.membership_changed(room);
       });
     });

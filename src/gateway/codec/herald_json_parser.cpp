@@ -161,6 +161,14 @@ bool parse_body(std::string_view method, dom::object params, CommandBody& body,
     if (!r.string(params, "room", c.room, true) || !r.boolean(params, "unread", c.unread))
       return false;
     body = std::move(c);
+  } else if (method == "rooms.join") {
+    RoomsJoinCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    body = std::move(c);
+  } else if (method == "rooms.leave") {
+    RoomsLeaveCmd c;
+    if (!r.string(params, "room", c.room, true)) return false;
+    body = std::move(c);
   } else if (method == "rooms.notify") {
     RoomsNotifyCmd c;
     std::string mode;

@@ -112,6 +112,12 @@ struct RoomsMarkUnreadCmd {
   std::string room;
   bool unread = true;  // false: clears the mark (a read clears it too)
 };
+struct RoomsJoinCmd {  // a membership the client asks for, or an invitation accepted
+  std::string room;
+};
+struct RoomsLeaveCmd {
+  std::string room;
+};
 struct RoomsNotifyCmd {
   std::string room;
   live::NotifyMode mode = live::NotifyMode::all;
@@ -144,7 +150,9 @@ inline constexpr std::uint32_t kMaxRoomPageSize = 1000;
   SEP X(RoomsReadCmd)                  \
   SEP X(RoomsTagCmd)                   \
   SEP X(RoomsMarkUnreadCmd)            \
-  SEP X(RoomsNotifyCmd)
+  SEP X(RoomsNotifyCmd)                \
+  SEP X(RoomsJoinCmd)                  \
+  SEP X(RoomsLeaveCmd)
 #define HERALD_COMMAND_TYPE(T) T
 #define HERALD_COMMAND_COMMA ,
 // NOLINTEND(cppcoreguidelines-macro-usage)
