@@ -428,6 +428,18 @@ TEST(RoomList, CommandsNeedAWatchOrASubscription) {
   EXPECT_TRUE(reset);
 }
 
+// Each watcher's list comes to equal `want` (a change reaches the user's
+// other connections shortly after its reply).
+void all_show(std::initializer_list<Watcher*> watchers, const std::vector<Entry>& want) {
+  for (Watcher* w : watchers) {
+    EXPECT_TRUE(eventually([&] {
+      w->settle();
+      return w->list() == want;
+    })) << "a connection shows "
+        << ::testing::PrintToString(w->list());
+  }
+}
+
 // heraldd keeping memberships in a directory of its own (removed at the
 // end), and the server API's calls that must answer 200.
 struct StateDaemon {
@@ -491,15 +503,7 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   ASSERT_TRUE(
       json_has(laptop.command("rooms.tag", R"({"room":"team:ops","favourite":true})"), "/result"));
   after[0].favourite = true;
-  const auto both_show = [&](const std::vector<Entry>& want) {
-    for (Watcher* w : {&phone, &laptop}) {
-      EXPECT_TRUE(eventually([&] {
-        w->settle();
-        return w->list() == want;
-      })) << "a connection shows "
-          << ::testing::PrintToString(w->list());
-    }
-  };
+  const auto both_show = [&](const std::vector<Entry>& want) { all_show({&phone, &laptop}, want); };
   both_show(after);
   // So is "marked unread".
   ASSERT_TRUE(json_has(phone.command("rooms.mark_unread", R"({"room":"team:ops"})"), "/result"));
@@ -672,15 +676,7 @@ TEST(RoomList, AClientJoinsAndLeavesWhereItsNamespaceLets) {
   for (Watcher* w : {&phone, &laptop}) {
     ASSERT_TRUE(json_has(w->command("rooms.watch", R"({"sort":"name"})"), "/result"));
   }
-  const auto both_show = [&](const std::vector<Entry>& want) {
-    for (Watcher* w : {&phone, &laptop}) {
-      EXPECT_TRUE(eventually([&] {
-        w->settle();
-        return w->list() == want;
-      })) << "a connection shows "
-          << ::testing::PrintToString(w->list());
-    }
-  };
+  const auto both_show = [&](const std::vector<Entry>& want) { all_show({&phone, &laptop}, want); };
   ASSERT_TRUE(json_has(phone.command("rooms.join", R"({"room":"club:chess"})"), "/result"));
   std::vector<Entry> want{{"club:chess", "club:chess", "", 0, 0, false}};
   both_show(want);
