@@ -526,6 +526,11 @@ TEST(RoomList, MembershipsAreListedAndTheirChangesReachEveryConnection) {
   ASSERT_TRUE(set && json_has(*set, "/result")) << set.value_or("no reply");
   now[0].notify = "mentions", now[0].notifications = 0;
   both_show(now);
+  // So can a read: the marker goes to the stream's top.
+  const auto read = request(*tablet, 3, R"({"id":3,"rooms.read":{"room":"team:qa"}})");
+  ASSERT_TRUE(read && json_has(*read, "/result")) << read.value_or("no reply");
+  now[0].unread = 0;
+  both_show(now);
 
   // A mention is kept (membership/mentioning_broker.hpp) and shown with
   // its publication on connections not subscribed to the room; the

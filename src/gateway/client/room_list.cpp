@@ -140,8 +140,20 @@ bool Client::keeps_memberships() const {
 }
 
 void Client::run(std::uint32_t id, protocol::RoomsReadCmd& cmd) {
-  const bool member = room_list_ && room_list_->is_member(cmd.room);
+  const bool member = is_member(cmd.room);
   if (!member && !is_active_subscription(id, cmd.room)) return;
+  if (!room_list_ && member && keeps_memberships()) {
+    // Not watching: the marker goes to the stream's top as the broker has
+    // it now (what a list would have shown), then is kept.
+    protocol::HistoryRequest top{cmd.room, 1U, std::nullopt, true};
+    return core_.broker->history(
+        shard_core_.index, std::move(top),
+        [this, hold = hold(), id, room = cmd.room](const protocol::HistoryResult& r) {
+          if (finished_) return;
+          if (r.error) return reply_error(id, r.error->code, "rooms.read: " + r.error->message);
+          keep(id, "rooms.read", room, state::SetRead{user_, room, {r.epoch, r.offset}});
+        });
+  }
   std::optional<state::ReadMarker> read;
   if (room_list_) read = room_list_->mark_read(cmd.room);
   if (!member || !read || !keeps_memberships()) return reply(id, protocol::EmptyReply{});
