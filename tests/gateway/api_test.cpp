@@ -87,7 +87,8 @@ TEST(GatewayApi, MembershipsAreKeptAcrossAKillAndARestart) {
     EXPECT_EQ(json_raw(r.body, "/result/changed"), "false") << r.body;
     // Refused by name, nothing changed.
     for (const std::string body : {R"({"room":"team:ops"})", R"({"room":"bad room","user":"ann"})",
-                                   R"({"room":"team:ops","user":"ann","invited":1})", "[]"}) {
+                                   R"({"room":"team:ops","user":"ann","invited":1})",
+                                   R"({"room":"team:ops","user":"ann","direct":"yes"})", "[]"}) {
       r = member("members_add", body);
       EXPECT_EQ(r.status, 400) << body << " -> " << r.body;
     }

@@ -126,6 +126,14 @@ TEST(CommandParser, RefusalsSayWhatAndKeepTheId) {
        "connect.subs.r: expected an object {since}"},
       {"subs_since", R"({"id":9,"connect":{"subs":{"r":{"since":{"offset":1}}}}})", 9,
        ErrorCode::bad_request, "connect.subs.r.since.epoch: expected a string"},
+      {"notify_mode", R"({"id":9,"rooms.notify":{"room":"r","mode":"loud"}})", 9,
+       ErrorCode::bad_request, R"(rooms.notify.mode: expected "all", "mentions" or "mute")"},
+      {"notify_no_mode", R"({"id":9,"rooms.notify":{"room":"r"}})", 9, ErrorCode::bad_request,
+       "rooms.notify.mode: expected a string"},
+      {"mark_unread_number", R"({"id":9,"rooms.mark_unread":{"room":"r","unread":1}})", 9,
+       ErrorCode::bad_request, "rooms.mark_unread.unread: expected true or false"},
+      {"join_no_room", R"({"id":9,"rooms.join":{}})", 9, ErrorCode::bad_request,
+       "rooms.join.room: expected a string"},
   };
   std::set<std::string> names;
   CommandParser p(4096);

@@ -25,7 +25,6 @@ Client::Client(CoreContext& core, ShardCore& shard, const boost::asio::any_io_ex
               setup_.asks_hooks ? core.hooks[proxy::HookKind::refresh].get() : nullptr),
       subscriptions_(core.options.client.max_subscriptions,
                      core.options.client.max_pending_per_room, setup_.unsubscribe_absent),
-      follows_timer_(executor),
       publish_rate_(core.options.client.publish_rate, core.options.client.publish_rate,
                     steady_now_ns()),
       command_rate_(core.options.client.command_rate, core.options.client.command_burst,
@@ -183,22 +182,27 @@ void Client::disconnect(std::uint16_t code, std::string_view reason, bool reconn
 
 void Client::stream_lost(const std::string& room) {
   if (!reading()) return;
-  if (!follows_.empty() && follow_lost(room)) return;
-  if (!setup_.resubscribes_lost_streams || server_side_rooms_.contains(room)) {
+  // A follow's reset is no subscriber's hole: it is followed again below.
+  const bool followed = !follows_.empty() && is_followed(room);
+  if (!followed && (!setup_.resubscribes_lost_streams || server_side_rooms_.contains(room))) {
     return disconnect(DisconnectCode::stream_reset);
   }
   const bool first = lost_rooms_.empty();
-  if (!lost_rooms_.insert(room).second || !first) return;  // their unsubscribes are on their way
+  if (!lost_rooms_.emplace(room, followed).second || !first) return;  // handled on their way
   // Not here: leaving the room edits the hub (fanout/subscriber.hpp). On
   // the next turn, with every room lost until then.
   lost_streams_timer_.expires_after(std::chrono::seconds(0));
   lost_streams_timer_.async_wait([this, weak = owner_](boost::system::error_code ec) {
     auto alive = weak.lock();
     if (ec || !alive) return;
-    std::unordered_set<std::string> lost;
+    std::unordered_map<std::string, bool> lost;
     lost.swap(lost_rooms_);
-    for (const std::string& r : lost) {
-      server_unsubscribe(r, protocol::UnsubscribeCode::stream_lost);
+    for (const auto& [r, a_follow] : lost) {
+      if (!a_follow) {
+        server_unsubscribe(r, protocol::UnsubscribeCode::stream_lost);
+      } else if (!finished_ && is_followed(r)) {  // still a follow, not subscribed since
+        follow_again(r);
+      }
     }
   });
 }

@@ -373,8 +373,13 @@ class Client final : public fanout::Subscriber {
   // The room list's diffs since the last write, pushed now (before_write,
   // and changes that no write of the connection's own follows).
   void push_room_list();
-  // Reads `room`'s tail (its stream's top and last publication) into the
-  // room list, then runs `then` (also when the read failed).
+  // Reads `room`'s tail from the broker (its stream's top and last
+  // publication: one history read), then runs `then` unless the client
+  // has finished.
+  void history_tail(const std::string& room,
+                    std::function<void(const protocol::HistoryResult&)> then);
+  // Reads `room`'s tail into the room list, then runs `then` (also when
+  // the read failed).
   void read_tail(const std::string& room, std::function<void()> then);
   // Whether membership changes are kept (state.dir, in a server).
   [[nodiscard]] bool keeps_memberships() const;
@@ -404,9 +409,6 @@ class Client final : public fanout::Subscriber {
   std::unordered_map<std::string, Follow> follows_;
   std::uint64_t follow_generation_ = 0;
   bool room_list_push_posted_ = false;  // a push of the list at the end of this turn
-  // Follows whose stream was reset, followed again on the next turn.
-  std::unordered_set<std::string> lost_follows_;
-  boost::asio::steady_timer follows_timer_;
   // Follows `room` (nothing if it is followed already), then reads its
   // tail; `then` runs after (also when the follow was refused).
   void follow(const std::string& room, std::function<void()> then);
@@ -416,9 +418,12 @@ class Client final : public fanout::Subscriber {
   // A delivery to a followed room: given to the list only (true), or not
   // a follow's (false).
   bool deliver_to_follow(const std::string& room, const fanout::MessagePtr& message);
-  // A followed room's stream was reset: followed again (true), or not a
-  // follow's (false).
-  bool follow_lost(const std::string& room);
+  // Whether `room` is followed and in the hub (its deliveries are the
+  // list's).
+  [[nodiscard]] bool is_followed(const std::string& room) const;
+  // A followed room whose stream was reset, followed anew (stream_lost,
+  // on the turn after).
+  void follow_again(const std::string& room);
   // Whether the user is a member of `room`: as the room list has it, or
   // as kept when this connection does not watch.
   [[nodiscard]] bool is_member(const std::string& room) const;
@@ -448,9 +453,10 @@ class Client final : public fanout::Subscriber {
   // Rooms joined in the hub whose join and leave pushes this client is
   // not sent (SubscriptionFlags::hears_join_leave false), until left.
   std::unordered_set<std::string> deaf_rooms_;
-  // Rooms whose stream was lost, unsubscribed on the next turn by
-  // lost_streams_timer_: their deliveries are dropped until then.
-  std::unordered_set<std::string> lost_rooms_;
+  // Rooms whose stream was lost, handled on the next turn by
+  // lost_streams_timer_: a subscription's is unsubscribed (its deliveries
+  // are dropped until then), a follow's (true) followed again.
+  std::unordered_map<std::string, bool> lost_rooms_;
   boost::asio::steady_timer lost_streams_timer_;
   bool finished_ = false;
   bool counted_ = false;        // in the census as connected: undone by finish()

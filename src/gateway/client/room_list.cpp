@@ -36,22 +36,29 @@ void Client::push_room_list() {
   if (!diffs.empty()) out_.push({}, fanout::make_message(std::move(diffs)));
 }
 
-void Client::read_tail(const std::string& room, std::function<void()> then) {
+void Client::history_tail(const std::string& room,
+                          std::function<void(const protocol::HistoryResult&)> then) {
   protocol::HistoryRequest last{room, 1U, std::nullopt, true};
   core_.broker->history(
       shard_core_.index, std::move(last),
-      [this, hold = hold(), room, then = std::move(then)](const protocol::HistoryResult& r) {
-        if (finished_ || !room_list_) return;
-        // A room whose history cannot be read shows no preview, and its
-        // counts start with its next publication.
-        if (!r.error) {
-          const fanout::MessagePtr none;
-          const fanout::MessagePtr& newest = r.publications.empty() ? none : r.publications[0];
-          room_list_->on_tail(room, protocol::StreamPosition{r.epoch, r.offset}, newest,
-                              arrived_ms(newest));
-        }
-        then();
+      [this, hold = hold(), then = std::move(then)](const protocol::HistoryResult& r) {
+        if (!finished_) then(r);
       });
+}
+
+void Client::read_tail(const std::string& room, std::function<void()> then) {
+  history_tail(room, [this, room, then = std::move(then)](const protocol::HistoryResult& r) {
+    if (!room_list_) return;
+    // A room whose history cannot be read shows no preview, and its
+    // counts start with its next publication.
+    if (!r.error) {
+      const fanout::MessagePtr none;
+      const fanout::MessagePtr& newest = r.publications.empty() ? none : r.publications[0];
+      room_list_->on_tail(room, protocol::StreamPosition{r.epoch, r.offset}, newest,
+                          arrived_ms(newest));
+    }
+    then();
+  });
 }
 
 // What a kept change's outcome tells the client, when it is a refusal.
@@ -145,14 +152,10 @@ void Client::run(std::uint32_t id, protocol::RoomsReadCmd& cmd) {
   if (!room_list_ && member && keeps_memberships()) {
     // Not watching: the marker goes to the stream's top as the broker has
     // it now (what a list would have shown), then is kept.
-    protocol::HistoryRequest top{cmd.room, 1U, std::nullopt, true};
-    return core_.broker->history(
-        shard_core_.index, std::move(top),
-        [this, hold = hold(), id, room = cmd.room](const protocol::HistoryResult& r) {
-          if (finished_) return;
-          if (r.error) return reply_error(id, r.error->code, "rooms.read: " + r.error->message);
-          keep(id, "rooms.read", room, state::SetRead{user_, room, {r.epoch, r.offset}});
-        });
+    return history_tail(cmd.room, [this, id, room = cmd.room](const protocol::HistoryResult& r) {
+      if (r.error) return reply_error(id, r.error->code, "rooms.read: " + r.error->message);
+      keep(id, "rooms.read", room, state::SetRead{user_, room, {r.epoch, r.offset}});
+    });
   }
   std::optional<state::ReadMarker> read;
   if (room_list_) read = room_list_->mark_read(cmd.room);

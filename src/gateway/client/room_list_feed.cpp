@@ -103,13 +103,6 @@ void RoomListFeed::remove_member(std::string_view room) {
   forget_if_unlisted(room);
 }
 
-std::optional<std::pair<std::uint16_t, state::NotifyMode>> RoomListFeed::member_flags(
-    std::string_view room) const {
-  const Room* r = find(room);
-  if (r == nullptr || !r->member) return std::nullopt;
-  return std::pair{r->flags, r->notify};
-}
-
 bool RoomListFeed::is_subscribed(std::string_view room) const {
   const Room* r = find(room);
   return r != nullptr && r->subscribed;

@@ -82,10 +82,6 @@ class RoomListFeed {
   [[nodiscard]] bool is_member(std::string_view room) const;
   // Listed because this connection is subscribed (its publications come).
   [[nodiscard]] bool is_subscribed(std::string_view room) const;
-  // A membership's kept flags (state::MemberFlag bits) and notification
-  // mode, for a change of them; nullopt when the room is not one.
-  [[nodiscard]] std::optional<std::pair<std::uint16_t, state::NotifyMode>> member_flags(
-      std::string_view room) const;
   // Every listed room's name (to read their tails when watching begins).
   [[nodiscard]] std::vector<std::string> rooms() const;
 

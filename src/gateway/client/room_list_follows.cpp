@@ -105,29 +105,19 @@ bool Client::deliver_to_follow(const std::string& room, const fanout::MessagePtr
   return true;
 }
 
-bool Client::follow_lost(const std::string& room) {
+bool Client::is_followed(const std::string& room) const {
   const auto it = follows_.find(room);
-  if (it == follows_.end() || !it->second.joined) return false;
-  // The broker's stream of the room was reset (a cluster's master went
-  // down, and the room's channel with it): followed again, and its tail
-  // read again. Not here: the hub may be iterating (fanout/subscriber.hpp).
-  // On the next turn, with every follow lost until then.
-  const bool first = lost_follows_.empty();
-  if (!lost_follows_.insert(room).second || !first) return true;
-  follows_timer_.expires_after(std::chrono::seconds(0));
-  follows_timer_.async_wait([this, weak = owner_](boost::system::error_code ec) {
-    auto alive = weak.lock();
-    if (ec || !alive || finished_) return;
-    std::unordered_set<std::string> lost;
-    lost.swap(lost_follows_);
-    for (const std::string& r : lost) {
-      unfollow(r);
-      if (room_list_ && room_list_->is_member(r) && !room_list_->is_subscribed(r)) {
-        follow(r, [this] { push_room_list(); });
-      }
-    }
-  });
-  return true;
+  return it != follows_.end() && it->second.joined;
+}
+
+void Client::follow_again(const std::string& room) {
+  // Its stream was reset (Client::stream_lost; a cluster's master went
+  // down, and the room's channel with it): followed anew, its tail read
+  // again.
+  unfollow(room);
+  if (room_list_ && room_list_->is_member(room) && !room_list_->is_subscribed(room)) {
+    follow(room, [this] { push_room_list(); });
+  }
 }
 
 }  // namespace herald::gateway::client

@@ -291,7 +291,6 @@ void Client::finish() {
   expiry_.cancel();
   subscription_expiry_timer_.cancel();
   lost_streams_timer_.cancel();
-  follows_timer_.cancel();
   unfollow_all();
   // Leave every subscribed room; a subscribe in flight is undone by its
   // answer (client/subscription_table.hpp).
